@@ -1,0 +1,115 @@
+"""The three stages of attention, as the seed text draws them.
+
+    Stage 1  similarity   s_ij = F(query_i, key_j)
+    Stage 2  weights      a_ij = softmax_j(s_ij / temperature)   (or hard: one-hot)
+    Stage 3  output       out_i = sum_j a_ij * value_j
+
+Shape names used in the comments:
+    n_q  number of queries        n_k  number of keys (= number of values)
+    d_k  query/key width          d_v  value width          d_a  hidden width of the additive score
+"""
+
+import numpy as np
+
+# ---------------------------------------------------------------------------
+# Stage 1: similarity of every query with every key
+# ---------------------------------------------------------------------------
+
+
+def dot_scores(q, k):
+    """Dot product q·k (multiplicative attention)."""
+    # q (n_q, d_k), k (n_k, d_k)
+    return q @ k.T  # (n_q, n_k)
+
+
+def scaled_dot_scores(q, k):
+    """q·k / sqrt(d_k): the Transformer's score; the scaling keeps large d_k from saturating the softmax."""
+    d_k = q.shape[-1]
+    return (q @ k.T) / np.sqrt(d_k)  # (n_q, n_k)
+
+
+def cosine_scores(q, k):
+    """Cosine similarity q·k / (|q| |k|); a zero vector has similarity 0 with everything."""
+    q_norm = np.linalg.norm(q, axis=-1, keepdims=True)  # (n_q, 1)
+    k_norm = np.linalg.norm(k, axis=-1, keepdims=True)  # (n_k, 1)
+    q_unit = np.divide(q, q_norm, out=np.zeros_like(q), where=q_norm > 0)  # (n_q, d_k)
+    k_unit = np.divide(k, k_norm, out=np.zeros_like(k), where=k_norm > 0)  # (n_k, d_k)
+    return q_unit @ k_unit.T  # (n_q, n_k)
+
+
+def general_scores(q, k, W):
+    """Luong's "general" multiplicative score q^T W k, with a learned matrix W."""
+    # W (d_k, d_k)
+    return q @ W @ k.T  # (n_q, n_k)
+
+
+def additive_scores(q, k, W1, W2, v):
+    """Bahdanau's additive score v^T tanh(W1 q + W2 k): a feed-forward network with one hidden layer."""
+    # W1 (d_a, d_k), W2 (d_a, d_k), v (d_a,)
+    query_part = q @ W1.T  # (n_q, d_a)
+    key_part = k @ W2.T  # (n_k, d_a)
+    hidden = np.tanh(query_part[:, None, :] + key_part[None, :, :])  # (n_q, n_k, d_a)
+    return hidden @ v  # (n_q, n_k)
+
+
+# name -> (function, names of the learned parameters it takes after q and k)
+SCORE_FUNCTIONS = {
+    "dot": (dot_scores, ()),
+    "scaled_dot": (scaled_dot_scores, ()),
+    "cosine": (cosine_scores, ()),
+    "general": (general_scores, ("W",)),
+    "additive": (additive_scores, ("W1", "W2", "v")),
+}
+
+
+def score_parameter_shapes(score, d_k):
+    """The shapes of the learned parameters a score function needs (the hidden width d_a is d_k)."""
+    shapes = {"general": {"W": (d_k, d_k)}, "additive": {"W1": (d_k, d_k), "W2": (d_k, d_k), "v": (d_k,)}}
+    return shapes.get(score, {})
+
+
+def similarity(score, q, k, parameters=None):
+    """Stage 1 for the named score function: an (n_q, n_k) matrix of scores."""
+    function, parameter_names = SCORE_FUNCTIONS[score]
+    parameters = parameters or {}
+    return function(q, k, *(parameters[name] for name in parameter_names))
+
+
+# ---------------------------------------------------------------------------
+# Stage 2: scores -> weights
+# ---------------------------------------------------------------------------
+
+
+def softmax_weights(scores, mask, temperature=1.0):
+    """Soft attention: softmax over the keys each query may see, of score / temperature.
+
+    Stable for any finite scores: the largest visible score is subtracted *before* dividing by
+    the temperature, so every exponent is <= 0 and the largest is exactly 0 (no overflow, no NaN).
+    Keys the mask hides get weight exactly 0. Every row must see at least one key.
+    """
+    # scores (n_q, n_k) float, mask (n_q, n_k) bool
+    visible = np.where(mask, scores, -np.inf)  # (n_q, n_k)
+    shifted = visible - visible.max(axis=-1, keepdims=True)  # (n_q, n_k), max of each row is 0
+    exponentials = np.exp(shifted / temperature)  # (n_q, n_k), hidden keys -> exp(-inf) = 0
+    return exponentials / exponentials.sum(axis=-1, keepdims=True)  # (n_q, n_k), rows sum to 1
+
+
+def hard_weights(scores, mask):
+    """Hard attention: weight 1 on the largest visible score (the first one on ties), 0 elsewhere."""
+    # scores (n_q, n_k), mask (n_q, n_k)
+    visible = np.where(mask, scores, -np.inf)  # (n_q, n_k)
+    chosen = visible.argmax(axis=-1)  # (n_q,) argmax returns the first index on ties
+    weights = np.zeros(scores.shape, dtype=float)  # (n_q, n_k)
+    weights[np.arange(scores.shape[0]), chosen] = 1.0
+    return weights
+
+
+# ---------------------------------------------------------------------------
+# Stage 3: the weighted sum of the values
+# ---------------------------------------------------------------------------
+
+
+def weighted_sum(weights, v):
+    """Each query's output is the sum of the values, weighted by its attention weights."""
+    # weights (n_q, n_k), v (n_k, d_v)
+    return weights @ v  # (n_q, d_v)
