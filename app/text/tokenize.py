@@ -1,0 +1,63 @@
+"""Split a sentence into tokens, keeping the original spelling for display.
+
+English: words (letters, digits, apostrophes, inner hyphens) and single punctuation marks.
+Chinese: a run of Chinese characters is segmented into words with jieba, unless the user
+already put spaces between Chinese words ("汤姆 追逐 杰瑞"): then the user's spaces are kept.
+Mixed sentences work: each run is handled by its own rule.
+"""
+
+import logging
+import re
+import threading
+from dataclasses import dataclass
+
+import jieba
+
+CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_TOKEN = re.compile(rf"[{CJK}]+|[^\W_]+(?:['’\-][^\W_]+)*|\S", re.UNICODE)
+_SPACED_CHINESE = re.compile(rf"[{CJK}]\s+[{CJK}]")
+_CHINESE_RUN = re.compile(rf"[{CJK}]+")
+_WORD = re.compile(r"[^\W_]", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str  # as the user wrote it, shown on the axes
+    key: str  # lookup form: lower-case
+
+    @property
+    def is_word(self):
+        return bool(_WORD.match(self.text))
+
+
+_segmenter = None
+_segmenter_lock = threading.Lock()
+
+
+def chinese_segmenter():
+    """One jieba tokenizer per process, taught the lexicon's Chinese words so they stay whole."""
+    global _segmenter
+    with _segmenter_lock:
+        if _segmenter is None:
+            from app.text.lexicon import load_lexicon
+
+            jieba.setLogLevel(logging.WARNING)
+            segmenter = jieba.Tokenizer()
+            segmenter.initialize()
+            for word in sorted(load_lexicon().chinese_words):
+                segmenter.add_word(word, freq=100_000)
+            _segmenter = segmenter
+    return _segmenter
+
+
+def tokenize(text):
+    """The tokens of a sentence, in order."""
+    keep_user_spaces = bool(_SPACED_CHINESE.search(text))
+    tokens = []
+    for piece in _TOKEN.findall(text):
+        if _CHINESE_RUN.fullmatch(piece) and not keep_user_spaces and len(piece) > 1:
+            words = chinese_segmenter().cut(piece, HMM=True)
+        else:
+            words = [piece]
+        tokens.extend(Token(word, word.lower()) for word in words)
+    return tokens
