@@ -1,0 +1,1 @@
+"""Attention Lens: attention, stage by stage."""

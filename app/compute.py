@@ -1,0 +1,135 @@
+"""From a validated State to the data of one view: the JSON API's body and the page's embedded data.
+
+This module only wires things together: text -> vectors (app.text), the engine (app.attention)
+or the real model (app.model), and the shape of the response. The numbers are computed there.
+"""
+
+import numpy as np
+
+from app.attention import multi_head_attention, single_head_attention
+from app.attention.masks import attention_mask
+from app.params import InputError
+from app.text.embed import embed_tokens
+from app.text.lexicon import FEATURES
+from app.text.tokenize import tokenize
+
+
+def compute_view(state):
+    """The response body (a dict of lists and numpy arrays) for a State."""
+    mode = state.mode
+    if mode == "exercise":
+        body = exercise_view(state)
+    elif mode == "model":
+        body = model_view(state)
+    else:
+        body = sentence_view(state)
+    return {"params": state.values, "share_path": state.share_path(), "mode": mode, **body}
+
+
+def head_fields(head):
+    return {
+        "q": head.q,
+        "k": head.k,
+        "v": head.v,
+        "scores": head.scores,
+        "mask": head.mask,
+        "weights": head.weights,
+        "output": head.output,
+        "parameters": head.parameters,
+    }
+
+
+def sentence_view(state):
+    """Self-attention over the source, or cross-attention of the target's words over the source's."""
+    source_tokens = tokenize(state.source)
+    target_tokens = tokenize(state.target) if state.mode == "cross" else source_tokens
+    dim = 16 if state.embedding == "lexicon" else state.dim
+    x_kv, unknown = embed_tokens(source_tokens, embedding=state.embedding, dim=dim, positional=state.positional)  # (n_k, dim)
+    if state.mode == "cross":
+        x_q, unknown_target = embed_tokens(target_tokens, embedding=state.embedding, dim=dim, positional=state.positional)  # (n_q, dim)
+        unknown += [word for word in unknown_target if word not in unknown]
+    else:
+        x_q = x_kv
+    result = multi_head_attention(
+        x_q,
+        x_kv,
+        n_heads=state.heads,
+        projection=state.projection,
+        score=state.score,
+        temperature=state.temperature,
+        hard=state.hard,
+        window=state.window,
+        causal=state.causal,
+        seed=state.seed,
+    )
+    return {
+        "tokens": {"queries": [t.text for t in target_tokens], "keys": [t.text for t in source_tokens]},
+        "unknown_tokens": unknown,
+        "features": list(FEATURES) if state.embedding == "lexicon" else None,
+        "embeddings": {"queries": x_q, "keys": x_kv},
+        "d_model": dim,
+        "d_k": dim // state.heads,
+        "heads": [head_fields(head) for head in result.heads],
+        "output": result.output,
+        "parameters": result.parameters,
+    }
+
+
+def exercise_view(state):
+    """Hand-typed q, k, v through the same three stages, as one head."""
+    q, k, v = (np.array(state.values[name], dtype=float) for name in ("q", "k", "v"))  # (n_q, d_k), (n_k, d_k), (n_k, d_v)
+    mask = attention_mask(len(q), len(k), window=state.window, causal=state.causal)  # (n_q, n_k)
+    head = single_head_attention(q, k, v, score=state.score, temperature=state.temperature, hard=state.hard, mask=mask)
+    return {
+        "tokens": {
+            "queries": state.query_labels or [f"q{i + 1}" for i in range(len(q))],
+            "keys": state.key_labels or [f"k{j + 1}" for j in range(len(k))],
+        },
+        "unknown_tokens": [],
+        "features": None,
+        "embeddings": None,
+        "d_model": q.shape[1],
+        "d_k": q.shape[1],
+        "heads": [head_fields(head)],
+        "output": head.output,
+        "parameters": {},
+    }
+
+
+def model_view(state):
+    """One layer of the real pretrained model: all its heads, or the one named by `head`."""
+    from app.model.minilm import get_model
+
+    model = get_model()  # raises ModelUnavailable -> 503
+    run = model.run(state.source)
+    if run.truncated:
+        raise InputError("source", f"at most 128 word pieces for the model (this sentence has more)")
+    layer = state.layer
+    chosen = range(model.n_heads) if state.head is None else [state.head]
+    n = len(run.tokens)
+    mask = np.ones((n, n), dtype=bool)  # (n, n) one sentence, no padding: every token sees every token
+    heads = [
+        {
+            "q": run.q[layer, h],
+            "k": run.k[layer, h],
+            "v": run.v[layer, h],
+            "scores": run.scores[layer, h],
+            "mask": mask,
+            "weights": run.weights[layer, h],
+            "output": run.context[layer, h],
+            "parameters": {},
+        }
+        for h in chosen
+    ]
+    return {
+        "tokens": {"queries": run.tokens, "keys": run.tokens},
+        "unknown_tokens": run.unknown,
+        "features": None,
+        "embeddings": None,
+        "d_model": model.d_model,
+        "d_k": model.d_head,
+        "heads": heads,
+        "output": None,
+        "parameters": {},
+        "heads_shown": list(chosen),
+    }

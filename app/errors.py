@@ -1,0 +1,50 @@
+"""Bad input becomes a 422 whose message names the field and the limit; never a 500."""
+
+from fastapi import Request
+from fastapi.exceptions import RequestValidationError
+
+from app.jsonio import JSONBytes, dumps
+from app.params import InputError
+
+
+def field_of(location):
+    """('query', 'temperature') -> 'temperature'; ('body', 'q', 3, 1) -> 'q'."""
+    names = [str(part) for part in location if part not in ("query", "body")]
+    return names[0] if names else "request"
+
+
+def clean_message(message):
+    return message.removeprefix("Value error, ")
+
+
+def validation_items(errors):
+    items = []
+    for error in errors:
+        location = list(error.get("loc", ()))
+        items.append({
+            "loc": location,
+            "msg": clean_message(str(error.get("msg", "invalid"))),
+            "type": str(error.get("type", "value_error")),
+            "field": field_of(location),
+        })
+    return items
+
+
+def error_body(items):
+    first = items[0]
+    where = "".join(f"[{part}]" for part in first["loc"][2:] if isinstance(part, int))
+    return {"detail": items, "message": f"{first['field']}{where}: {first['msg']}"}
+
+
+async def on_validation_error(request: Request, error: RequestValidationError):
+    return JSONBytes(dumps(error_body(validation_items(error.errors()))), status_code=422)
+
+
+async def on_input_error(request: Request, error: InputError):
+    item = {"loc": ["query", error.field], "msg": error.message, "type": "value_error", "field": error.field}
+    return JSONBytes(dumps(error_body([item])), status_code=422)
+
+
+async def on_model_unavailable(request: Request, error: Exception):
+    message = str(error.args[0]) if error.args else "the model is unavailable"
+    return JSONBytes(dumps({"detail": message, "message": f"model: {message}"}), status_code=503)

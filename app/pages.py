@@ -1,0 +1,106 @@
+"""The HTML pages: the same query string as /api/attention, rendered with the view's data embedded.
+
+A link always opens: parameters that do not validate are dropped (the page says which), and
+the rest of the view is shown.
+"""
+
+from pathlib import Path
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.templating import Jinja2Templates
+from pydantic import ValidationError
+
+from app.assets import asset_table, asset_url
+from app.compute import compute_view
+from app.errors import validation_items
+from app.i18n import STRINGS, pick_language
+from app.jsonio import dumps
+from app.model.minilm import ModelUnavailable
+from app.params import DEFAULTS, ORDER, AttentionQuery, InputError, make_state
+from app.presets import PRESETS
+
+router = APIRouter()
+templates = Jinja2Templates(directory=Path(__file__).resolve().parent.parent / "templates")
+templates.env.globals["asset_url"] = asset_url
+
+
+def state_from_link(query):
+    """The State a link describes, dropping what does not validate. Returns (state, ignored messages)."""
+    values = dict(query)
+    ignored = []
+    for _ in range(len(values) + 1):
+        try:
+            return make_state(AttentionQuery.model_validate(values)), ignored
+        except ValidationError as error:
+            items = validation_items(error.errors())
+        except InputError as error:
+            items = [{"field": error.field, "msg": error.message}]
+        dropped = [item for item in items if item["field"] in values]
+        if not dropped:
+            break
+        for item in dropped:
+            if values.pop(item["field"], None) is not None:
+                ignored.append(f"{item['field']}: {item['msg']}")
+    return make_state(AttentionQuery()), ignored
+
+
+def script_json(value):
+    """JSON for a <script type="application/json"> block: no '<', '>' or '&' can end the block."""
+    text = dumps(value).decode("utf-8")
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def render_page(request, *, embed=False):
+    state, ignored = state_from_link(request.query_params)
+    notices = []
+    try:
+        view = compute_view(state)
+    except ModelUnavailable as error:
+        notices.append(f"model: {error.args[0]}")
+        state = state.replace(model="toy")
+        view = compute_view(state)
+    lang = pick_language(state.lang, request.headers.get("accept-language"))
+    page = {
+        "view": view,
+        "lang": lang,
+        "strings": STRINGS[lang],
+        "defaults": DEFAULTS,
+        "order": list(ORDER),
+        "presets": PRESETS,
+        "embed": embed,
+    }
+    context = {
+        "state": state,
+        "lang": lang,
+        "t": STRINGS[lang],
+        "presets": PRESETS,
+        "ignored": ignored,
+        "notices": notices,
+        "page_json": script_json(page),
+        "embed": embed,
+        "mode": view["mode"],
+    }
+    return templates.TemplateResponse(request, "page.html", context)
+
+
+@router.get("/", response_class=HTMLResponse, include_in_schema=False)
+def page(request: Request):
+    return render_page(request)
+
+
+@router.get("/embed", response_class=HTMLResponse, include_in_schema=False)
+def embed(request: Request):
+    """The same view without the controls: for slides and course pages (may be framed)."""
+    return render_page(request, embed=True)
+
+
+@router.get("/assets/{digest}/{name:path}", include_in_schema=False)
+def asset(digest: str, name: str):
+    current, files = asset_table()
+    path = files.get(name)
+    if path is None:
+        return Response("not found", status_code=404, media_type="text/plain")
+    cache = "public, max-age=31536000, immutable" if digest == current else "no-cache"
+    media = "text/javascript" if name.endswith(".js") else None
+    return FileResponse(path, media_type=media, headers={"Cache-Control": cache})
