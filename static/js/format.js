@@ -1,0 +1,53 @@
+// Numbers and links: how values are written on screen and in the share URL.
+
+/** A number for people: about `digits` significant digits, no trailing zeros. */
+export function fmt(x, digits = 3) {
+  if (x === null || x === undefined || Number.isNaN(x)) return "—";
+  if (x === 0) return "0";
+  const magnitude = Math.abs(x);
+  if (magnitude >= 1e5 || magnitude < 1e-3) return x.toExponential(digits - 1);
+  const decimals = Math.max(0, digits - 1 - Math.floor(Math.log10(magnitude)));
+  return String(Number(x.toFixed(Math.min(decimals, 6))));
+}
+
+/** A vector as [a, b, c]. */
+export function fmtVector(row, digits = 3) {
+  return "[" + row.map((x) => fmt(x, digits)).join(", ") + "]";
+}
+
+/** The same text Python's urllib quote_plus(safe=",;:") writes, so links match the server's. */
+function quotePlus(text) {
+  return encodeURIComponent(text)
+    .replace(/[!'()*]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase())
+    .replace(/%20/g, "+")
+    .replace(/%2C/g, ",")
+    .replace(/%3B/g, ";")
+    .replace(/%3A/g, ":");
+}
+
+function formatValue(name, value) {
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (["q", "k", "v"].includes(name)) return value.map((row) => row.join(",")).join(";");
+  if (name === "query_labels" || name === "key_labels") return value.join(",");
+  return String(value);
+}
+
+function same(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** The canonical query string of a state: the server's order, defaults left out (mirrors app/params.py). */
+export function canonicalQuery(params, order, defaults) {
+  const parts = [];
+  for (const name of order) {
+    const value = params[name];
+    if (value === undefined || same(value, defaults[name])) continue;
+    parts.push(quotePlus(name) + "=" + quotePlus(formatValue(name, value)));
+  }
+  return parts.join("&");
+}
+
+export function sharePath(params, order, defaults, base = "/") {
+  const query = canonicalQuery(params, order, defaults);
+  return query ? `${base}?${query}` : base;
+}
