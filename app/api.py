@@ -5,6 +5,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 
 from app.compute import compute_view
+from app.http import cached
 from app.jsonio import JSONBytes, dumps
 from app.params import AttentionBody, AttentionQuery, make_state
 from app.schema import AttentionResponse, ErrorResponse
@@ -17,20 +18,23 @@ ERRORS = {
 }
 
 
-def attention_json(params):
-    return JSONBytes(dumps(compute_view(make_state(params))))
+def attention_body(params):
+    return dumps(compute_view(make_state(params)))
 
 
 @router.get("/api/attention", response_model=AttentionResponse, responses=ERRORS, summary="One view, as JSON")
-def get_attention(params: Annotated[AttentionQuery, Query()]):
-    """The three stages for the view a share link describes: the page's query string works here unchanged."""
-    return attention_json(params)
+def get_attention(request: Request, params: Annotated[AttentionQuery, Query()]):
+    """The three stages for the view a share link describes: the page's query string works here unchanged.
+
+    Responses are deterministic, so they carry an ETag and may be cached; If-None-Match gives 304.
+    """
+    return cached(request, attention_body(params), "application/json", max_age=3600)
 
 
 @router.post("/api/attention", response_model=AttentionResponse, responses=ERRORS, summary="One view, from a JSON body")
 def post_attention(params: AttentionBody):
     """The same fields as GET, as JSON. With `q`, `k`, `v` (lists of rows): exercise mode on hand-typed matrices."""
-    return attention_json(params)
+    return JSONBytes(attention_body(params))
 
 
 @router.get("/healthz", summary="Liveness")

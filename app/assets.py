@@ -6,7 +6,9 @@ Python package (never a CDN): /assets/<digest>/vendor/plotly.min.js.
 """
 
 import functools
+import gzip
 import hashlib
+import mimetypes
 from pathlib import Path
 
 import plotly
@@ -36,3 +38,18 @@ def asset_url(name):
     if name not in files:
         raise KeyError(f"no static file {name!r}")
     return f"/assets/{digest}/{name}"
+
+
+@functools.cache
+def asset_bytes(name):
+    """(raw bytes, gzip-compressed bytes) of an asset, read and compressed once per process."""
+    raw = asset_table()[1][name].read_bytes()
+    return raw, gzip.compress(raw, compresslevel=9, mtime=0)
+
+
+def media_type(name):
+    if name.endswith(".js"):
+        return "text/javascript; charset=utf-8"
+    if name.endswith(".css"):
+        return "text/css; charset=utf-8"
+    return mimetypes.guess_type(name)[0] or "application/octet-stream"

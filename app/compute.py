@@ -4,6 +4,9 @@ This module only wires things together: text -> vectors (app.text), the engine (
 or the real model (app.model), and the shape of the response. The numbers are computed there.
 """
 
+import base64
+import functools
+
 import numpy as np
 
 from app.attention import multi_head_attention, single_head_attention
@@ -96,12 +99,41 @@ def exercise_view(state):
     }
 
 
+@functools.lru_cache(maxsize=4)
+def model_run(text):
+    """All layers of the real model for one sentence, computed once; a shared link asks for it repeatedly."""
+    from app.model.minilm import get_model
+
+    return get_model().run(text)  # raises ModelUnavailable -> 503
+
+
+def thumbnail(weights, size=32):
+    """A weight map shrunk to at most size x size by averaging blocks, as 0..255 bytes in base64."""
+    # weights (n, n)
+    n = weights.shape[0]
+    edges = np.linspace(0, n, min(n, size) + 1).astype(int)[:-1]  # first index of each block
+    counts = np.diff(np.append(edges, n))  # (blocks,)
+    sums = np.add.reduceat(np.add.reduceat(weights, edges, axis=0), edges, axis=1)  # (blocks, blocks)
+    means = sums / np.outer(counts, counts)  # (blocks, blocks)
+    levels = np.round(np.clip(means, 0, 1) * 255).astype(np.uint8)
+    return base64.b64encode(levels.tobytes()).decode("ascii")
+
+
+def model_overview(run):
+    """Small weight maps of every layer and head: enough to pick a head, far less than the full weights."""
+    n_layers, n_heads, n, _ = run.weights.shape
+    return {
+        "size": min(n, 32),
+        "maps": [[thumbnail(run.weights[layer, head]) for head in range(n_heads)] for layer in range(n_layers)],
+    }
+
+
 def model_view(state):
     """One layer of the real pretrained model: all its heads, or the one named by `head`."""
     from app.model.minilm import get_model
 
     model = get_model()  # raises ModelUnavailable -> 503
-    run = model.run(state.source)
+    run = model_run(state.source)
     if run.truncated:
         raise InputError("source", f"at most 128 word pieces for the model (this sentence has more)")
     layer = state.layer
@@ -132,4 +164,5 @@ def model_view(state):
         "output": None,
         "parameters": {},
         "heads_shown": list(chosen),
+        "overview": model_overview(run),
     }

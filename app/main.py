@@ -5,10 +5,13 @@ Run it with ``uvicorn app.main:app``.
 
 from fastapi.exceptions import RequestValidationError
 from fastapi_offline import FastAPIOffline
+from starlette.middleware.gzip import GZipMiddleware
 
 from app import api, errors, pages
+from app.http import Hardening
 from app.model.minilm import ModelUnavailable
 from app.params import InputError
+
 
 def create_app():
     app = FastAPIOffline(
@@ -22,6 +25,8 @@ def create_app():
     app.add_exception_handler(ModelUnavailable, errors.on_model_unavailable)
     app.include_router(api.router)
     app.include_router(pages.router)
+    app.add_middleware(GZipMiddleware, minimum_size=1000, compresslevel=5)
+    app.add_middleware(Hardening)
     return app
 
 

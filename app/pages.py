@@ -7,13 +7,14 @@ the rest of the view is shown.
 from pathlib import Path
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
 
-from app.assets import asset_table, asset_url
+from app.assets import asset_bytes, asset_table, asset_url, media_type
 from app.compute import compute_view
 from app.errors import validation_items
+from app.http import cached
 from app.i18n import STRINGS, pick_language
 from app.jsonio import dumps
 from app.model.minilm import ModelUnavailable
@@ -81,7 +82,9 @@ def render_page(request, *, embed=False):
         "embed": embed,
         "mode": view["mode"],
     }
-    return templates.TemplateResponse(request, "page.html", context)
+    html = templates.get_template("page.html").render(context)
+    # Without `lang` the language comes from Accept-Language, so caches must keep one copy per language.
+    return cached(request, html.encode("utf-8"), "text/html; charset=utf-8", max_age=300, vary="Accept-Language")
 
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
@@ -96,11 +99,17 @@ def embed(request: Request):
 
 
 @router.get("/assets/{digest}/{name:path}", include_in_schema=False)
-def asset(digest: str, name: str):
+def asset(request: Request, digest: str, name: str):
+    """Static files and Plotly.js: immutable under the current digest, gzip-compressed once per process."""
     current, files = asset_table()
-    path = files.get(name)
-    if path is None:
+    if name not in files:
         return Response("not found", status_code=404, media_type="text/plain")
-    cache = "public, max-age=31536000, immutable" if digest == current else "no-cache"
-    media = "text/javascript" if name.endswith(".js") else None
-    return FileResponse(path, media_type=media, headers={"Cache-Control": cache})
+    headers = {
+        "Cache-Control": "public, max-age=31536000, immutable" if digest == current else "no-cache",
+        "Vary": "Accept-Encoding",
+    }
+    body, gzipped = asset_bytes(name)
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        body = gzipped
+        headers["Content-Encoding"] = "gzip"
+    return Response(body, media_type=media_type(name), headers=headers)

@@ -96,6 +96,21 @@ PRESETS = [
         "params": {"source": "walk by river bank", "temperature": "0.2", "step": "3"},
     },
     {
+        "id": "real-model",
+        "title": {"en": "A real model: MiniLM layer 5, head 11", "zh": "真实模型：MiniLM 第 5 层第 11 个头"},
+        "lesson": {
+            "en": "A trained Transformer: in this head, “it” attends most to “animal”, not to “street”.",
+            "zh": "训练好的 Transformer：在这个头里，“it”最关注“animal”，而不是“street”。",
+        },
+        "params": {
+            "source": "the animal did not cross the street because it was too tired",
+            "model": "minilm",
+            "layer": "5",
+            "head": "11",
+            "step": "9",
+        },
+    },
+    {
         "id": "exercise",
         "title": {"en": "Exercise: Q, K, V by hand", "zh": "练习：手写 Q、K、V"},
         "lesson": {

@@ -33,6 +33,13 @@ class Head(BaseModel):
     )
 
 
+class ModelOverview(BaseModel):
+    size: int = Field(description="Side of each map (at most 32; longer sentences are averaged in blocks).")
+    maps: list[list[str]] = Field(
+        description="maps[layer][head]: size x size weights as bytes 0..255 (weight x 255), base64, row by row."
+    )
+
+
 class AttentionResponse(BaseModel):
     params: dict[str, Any] = Field(description="The canonical parameters, defaults filled in.")
     share_path: str = Field(description="The canonical link to this view (the page); /api/attention takes the same query.")
@@ -47,6 +54,7 @@ class AttentionResponse(BaseModel):
     output: Matrix | None = Field(description="(n_queries, d_model) the heads concatenated and projected by W_O (null for minilm).")
     parameters: dict[str, Matrix] = Field(description="Parameters shared by the heads: W_O.")
     heads_shown: list[int] | None = Field(None, description="minilm: which heads of the layer `heads` holds.")
+    overview: ModelOverview | None = Field(None, description="minilm: a small weight map of every layer and head.")
 
 
 class ErrorItem(BaseModel):

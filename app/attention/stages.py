@@ -4,10 +4,15 @@
     Stage 2  weights      a_ij = softmax_j(s_ij / temperature)   (or hard: one-hot)
     Stage 3  output       out_i = sum_j a_ij * value_j
 
+Every function also works on a stack of heads: leading axes (e.g. n_heads) pass through, which is
+how the real model (app/model/bert.py) runs these same three stages for its 12 heads at once.
+
 Shape names used in the comments:
     n_q  number of queries        n_k  number of keys (= number of values)
     d_k  query/key width          d_v  value width          d_a  hidden width of the additive score
 """
+
+import math
 
 import numpy as np
 
@@ -19,13 +24,13 @@ import numpy as np
 def dot_scores(q, k):
     """Dot product q·k (multiplicative attention)."""
     # q (n_q, d_k), k (n_k, d_k)
-    return q @ k.T  # (n_q, n_k)
+    return q @ np.swapaxes(k, -1, -2)  # (n_q, n_k)
 
 
 def scaled_dot_scores(q, k):
     """q·k / sqrt(d_k): the Transformer's score; the scaling keeps large d_k from saturating the softmax."""
     d_k = q.shape[-1]
-    return (q @ k.T) / np.sqrt(d_k)  # (n_q, n_k)
+    return dot_scores(q, k) / math.sqrt(d_k)  # (n_q, n_k); a Python float keeps float32 inputs float32
 
 
 def cosine_scores(q, k):
@@ -34,13 +39,13 @@ def cosine_scores(q, k):
     k_norm = np.linalg.norm(k, axis=-1, keepdims=True)  # (n_k, 1)
     q_unit = np.divide(q, q_norm, out=np.zeros_like(q), where=q_norm > 0)  # (n_q, d_k)
     k_unit = np.divide(k, k_norm, out=np.zeros_like(k), where=k_norm > 0)  # (n_k, d_k)
-    return q_unit @ k_unit.T  # (n_q, n_k)
+    return dot_scores(q_unit, k_unit)  # (n_q, n_k)
 
 
 def general_scores(q, k, W):
     """Luong's "general" multiplicative score q^T W k, with a learned matrix W."""
     # W (d_k, d_k)
-    return q @ W @ k.T  # (n_q, n_k)
+    return dot_scores(q @ W, k)  # (n_q, n_k)
 
 
 def additive_scores(q, k, W1, W2, v):

@@ -22,7 +22,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from app.attention.stages import scaled_dot_scores, softmax_weights, weighted_sum
+
 DTYPE = np.float32
+EVERY_KEY = np.True_  # the mask: every token may see every token (broadcasts over (H, n, n))
 
 
 # --------------------------------------------------------------------------- config
@@ -197,12 +200,6 @@ def layer_norm(x: np.ndarray, g: np.ndarray, b: np.ndarray, eps: float) -> np.nd
     return xc / np.sqrt(var + eps) * g + b  # (n, d)
 
 
-def softmax(x: np.ndarray) -> np.ndarray:
-    """Row softmax over the last axis, stable (the row max is subtracted first)."""
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-
-
 def embeddings(p: BertParams, ids: np.ndarray) -> np.ndarray:
     """Token ids (n,) -> word + position + token-type(0) embeddings, LayerNormed. Returns (n, d)."""
     n = ids.shape[0]
@@ -229,9 +226,10 @@ def self_attention(x: np.ndarray, lp: LayerParams, n_heads: int) -> tuple[np.nda
     qkv = x @ lp.w_qkv + lp.b_qkv  # (n, 3d)
     qkv = qkv.reshape(n, 3, n_heads, dh).transpose(1, 2, 0, 3)  # (3, H, n, dh)
     q, k, v = qkv[0], qkv[1], qkv[2]  # each (H, n, dh)
-    scores = (q @ k.transpose(0, 2, 1)) * DTYPE(1.0 / math.sqrt(dh))  # (H, n, n)
-    weights = softmax(scores)  # (H, n, n)
-    context = weights @ v  # (H, n, dh)
+    # The same three stages as the teaching engine (app/attention/stages.py), for all heads at once.
+    scores = scaled_dot_scores(q, k)  # (H, n, n) stage 1
+    weights = softmax_weights(scores, EVERY_KEY)  # (H, n, n) stage 2: one sentence, no padding, nothing masked
+    context = weighted_sum(weights, v)  # (H, n, dh) stage 3
     merged = context.transpose(1, 0, 2).reshape(n, d)  # (n, d)  heads side by side
     out = merged @ lp.w_o + lp.b_o  # (n, d)
     return out, AttentionTrace(q, k, v, scores, weights, context)

@@ -50,13 +50,34 @@ def chinese_segmenter():
     return _segmenter
 
 
+def lexicon_split(word):
+    """A jieba word the lexicon lacks but can spell from its own words (我爱你 -> 我/爱/你); else the word.
+
+    Dynamic programming over the characters, preferring the fewest pieces.
+    """
+    from app.text.lexicon import load_lexicon
+
+    known = load_lexicon().chinese_words
+    if word in known:
+        return [word]
+    best = [None] * (len(word) + 1)  # best[i]: fewest lexicon words spelling word[:i]
+    best[0] = []
+    for end in range(1, len(word) + 1):
+        for start in range(max(0, end - 6), end):
+            if best[start] is not None and word[start:end] in known:
+                candidate = best[start] + [word[start:end]]
+                if best[end] is None or len(candidate) < len(best[end]):
+                    best[end] = candidate
+    return best[-1] if best[-1] else [word]
+
+
 def tokenize(text):
     """The tokens of a sentence, in order."""
     keep_user_spaces = bool(_SPACED_CHINESE.search(text))
     tokens = []
     for piece in _TOKEN.findall(text):
         if _CHINESE_RUN.fullmatch(piece) and not keep_user_spaces and len(piece) > 1:
-            words = chinese_segmenter().cut(piece, HMM=True)
+            words = [part for word in chinese_segmenter().cut(piece, HMM=True) for part in lexicon_split(word)]
         else:
             words = [piece]
         tokens.extend(Token(word, word.lower()) for word in words)

@@ -3,7 +3,7 @@
 // changes (step, head, stage, presentation) only rewrite the URL.
 import { bars, downloadPng, heatmap } from "./charts.js";
 import { fmt, sharePath } from "./format.js";
-import { alignment, arithmetic, download, el, headGrid, matrixTable, toCsv } from "./panels.js";
+import { alignment, arithmetic, download, el, headGrid, matrixTable, modelGrid, toCsv } from "./panels.js";
 
 const page = JSON.parse(document.getElementById("page-data").textContent);
 const t = page.strings;
@@ -63,6 +63,8 @@ function applyMode(mode) {
     const control = form.elements.namedItem(name);
     if (control) control.disabled = !on;
   }
+  if (mode === "model" && params.head === null) params.head = 0;
+  if (mode !== "model" && params.head !== null && params.head >= Number($("heads").value)) params.head = null;
   $("model").value = mode === "model" ? "minilm" : "toy";
   $("model").disabled = mode !== "model";
   if (mode === "exercise" && !$("q").value.trim()) {
@@ -155,6 +157,12 @@ function setHead(h) {
   else render();
 }
 
+function pickModelHead(layer, head) {
+  params.head = head;
+  $("layer").value = String(layer);
+  recompute(true);
+}
+
 function setStage(stage) {
   params.stage = stage;
   document.body.dataset.stage = String(stage);
@@ -243,11 +251,14 @@ function renderStep() {
   heatmap($("chart-stage1"), { ...common, z: head.scores });
   heatmap($("chart-stage2"), { ...common, z: head.weights, mask: head.mask, zmin: 0, zmax: 1 });
   heatmap($("chart-stage3"), { z: head.output, rows: queries, cols: outputColumns(head.output[0].length), step, present });
-  arithmetic($("arithmetic"), { head, step, keys, query: queries[step], params, dk: view.d_k, t });
+  const names = view.features && params.projection === "identity" && !params.positional ? outputColumns(head.q[0].length) : null;
+  arithmetic($("arithmetic"), { head, step, keys, query: queries[step], params, dk: view.d_k, t, names });
   bars($("chart-bars"), { labels: keys, values: head.weights[step], present });
   $("pairs").textContent = keys.map((k, j) => `(${k}, ${fmt(head.weights[step][j], 2)})`).join(" ");
   alignment($("alignment"), { queries, keys, weights: head.weights, step, present, queryOnTop: view.mode !== "cross" });
-  if (view.heads.length > 1) {
+  if (view.overview) {
+    modelGrid($("head-grid"), { overview: view.overview, layer: params.layer, head: params.head ?? 0, t, onPick: pickModelHead });
+  } else if (view.heads.length > 1) {
     headGrid($("head-grid"), { heads: view.heads, current: headIndex(), step, label: t.head, onPick: setHead });
   }
   matrixTable($("table-stage1"), { ...common, z: head.scores, caption: t.stage1 });
@@ -256,11 +267,12 @@ function renderStep() {
 }
 
 function render() {
-  document.body.classList.toggle("has-heads", view.heads.length > 1);
+  document.body.classList.toggle("has-heads", view.heads.length > 1 || Boolean(view.overview));
   document.body.classList.toggle("has-embeddings", Boolean(view.embeddings));
   const unknown = $("unknown");
   unknown.hidden = !view.unknown_tokens.length;
-  unknown.textContent = view.unknown_tokens.length ? `${t.unknown} ${view.unknown_tokens.join(", ")}` : "";
+  const unknownLabel = view.mode === "model" ? t.unknown_model : t.unknown;
+  unknown.textContent = view.unknown_tokens.length ? `${unknownLabel} ${view.unknown_tokens.join(", ")}` : "";
   if (view.embeddings) {
     const cross = view.mode === "cross";
     const rows = cross ? [...view.tokens.queries, ...view.tokens.keys] : view.tokens.keys;

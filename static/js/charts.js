@@ -32,7 +32,8 @@ function textWidth(labels, font) {
  */
 export function heatmap(el, { z, rows, cols, step = null, mask = null, zmin, zmax, present = false, title = "" }) {
   const t = theme(present);
-  const fits = cols.length <= (present ? 12 : 20) && rows.length <= (present ? 16 : 32);
+  const plotWidth = (el.clientWidth || 600) - Math.min(320, textWidth(rows, t.font) + 20) - 80;
+  const fits = plotWidth / cols.length >= (present ? 70 : 34) && rows.length <= (present ? 16 : 32);
   const shown = z.map((row, i) => row.map((x, j) => (mask && !mask[i][j] ? null : x)));
   const text = z.map((row, i) => row.map((x, j) => (mask && !mask[i][j] ? "×" : fits ? fmt(x, 2) : "")));
   const left = Math.min(320, textWidth(rows, t.font) + 20);

@@ -10,8 +10,19 @@ export function fmt(x, digits = 3) {
   return String(Number(x.toFixed(Math.min(decimals, 6))));
 }
 
-/** A vector as [a, b, c]. */
-export function fmtVector(row, digits = 3) {
+/**
+ * A vector as [a, b, c]; with feature names, only its non-zero entries by name, {animal 0.75, big 0.75},
+ * so a 16-feature lexicon vector stays readable. Long vectors show their ends (every number is in the tables).
+ */
+export function fmtVector(row, digits = 3, names = null) {
+  if (names && names.length === row.length) {
+    const parts = row.map((x, i) => (Math.abs(x) > 1e-9 ? `${names[i]} ${fmt(x, digits)}` : null)).filter(Boolean);
+    return "{" + (parts.length ? parts.join(", ") : "0") + "}";
+  }
+  if (row.length > 8) {
+    const shown = [...row.slice(0, 4), null, ...row.slice(-2)].map((x) => (x === null ? "…" : fmt(x, digits)));
+    return "[" + shown.join(", ") + `] (${row.length})`;
+  }
   return "[" + row.map((x) => fmt(x, digits)).join(", ") + "]";
 }
 

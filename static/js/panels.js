@@ -45,7 +45,8 @@ function dot(a, b) {
  * Every number of one query step: q, each key, q·k, the scaling, the exponentials and their sum,
  * each weight, each weight × value, and the output vector.
  */
-export function arithmetic(slot, { head, step, keys, query, params, dk, t }) {
+export function arithmetic(slot, { head, step, keys, query, params, dk, t, names = null }) {
+  const vec = (row) => fmtVector(row, 3, names);
   const q = head.q[step];
   const scores = head.scores[step];
   const mask = head.mask[step];
@@ -67,7 +68,7 @@ export function arithmetic(slot, { head, step, keys, query, params, dk, t }) {
     additive: "s = vᵀ tanh(W₁q + W₂k)",
   }[score] || "s";
   const expText = shift ? `e^((s − ${fmt(shift)}) / T)` : "e^(s / T)";
-  intro.textContent = `${t.query_word} “${query}”: q = ${fmtVector(q)} · ${scoreText} · ${params.hard ? t.hard_note : `a = ${expText} / Σ, T = ${fmt(T)}`}`;
+  intro.textContent = `${t.query_word} “${query}”: q = ${vec(q)} · ${scoreText} · ${params.hard ? t.hard_note : `a = ${expText} / Σ, T = ${fmt(T)}`}`;
 
   const headRow = el("tr");
   const columns = [t.key, "k", ...(["dot", "scaled_dot", "cosine"].includes(score) ? [t.product] : []),
@@ -77,14 +78,14 @@ export function arithmetic(slot, { head, step, keys, query, params, dk, t }) {
   const body = el("tbody");
   keys.forEach((key, j) => {
     const k = head.k[j];
-    const cells = [fmtVector(k)];
+    const cells = [vec(k)];
     if (["dot", "scaled_dot", "cosine"].includes(score)) cells.push(fmt(dot(q, k), 4));
     if (score === "scaled_dot") cells.push(`÷ ${fmt(Math.sqrt(dk), 4)}`);
     if (score === "cosine") cells.push(fmt(Math.hypot(...q) * Math.hypot(...k), 4));
     cells.push(fmt(scores[j], 4));
     if (!params.hard) cells.push(mask[j] ? fmt(exps[j], 4) : t.masked);
     cells.push(mask[j] ? fmt(weights[j], 4) : `0 (${t.masked})`);
-    cells.push(fmtVector(head.v[j].map((x) => x * weights[j])));
+    cells.push(vec(head.v[j].map((x) => x * weights[j])));
     const tr = el("tr", { class: mask[j] ? (weights[j] === Math.max(...weights) ? "best" : "") : "masked" },
       el("th", { scope: "row", text: key }));
     cells.forEach((c) => tr.append(el("td", { text: c })));
@@ -96,7 +97,7 @@ export function arithmetic(slot, { head, step, keys, query, params, dk, t }) {
   for (let i = 0; i < blanks; i++) sumRow.append(el("td"));
   if (!params.hard) sumRow.append(el("td", { text: `Σ = ${fmt(total, 4)}` }));
   sumRow.append(el("td", { text: fmt(weights.reduce((a, b) => a + b, 0), 4) }));
-  sumRow.append(el("td", { class: "output", text: `${t.output} = ${fmtVector(head.output[step])}` }));
+  sumRow.append(el("td", { class: "output", text: `${t.output} = ${vec(head.output[step])}` }));
   foot.append(sumRow);
   const table = el("table", { class: "arith" }, el("thead", {}, headRow), body, foot);
   slot.replaceChildren(intro, el("div", { class: "scroll" }, table));
@@ -184,4 +185,36 @@ export function download(filename, text, type) {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** The real model's layer × head grid of small weight maps (from the API's `overview`); pick one to study. */
+export function modelGrid(slot, { overview, layer, head, onPick, t }) {
+  const size = overview.size;
+  const table = el("table", { class: "model-grid" });
+  const top = el("tr", {}, el("th", { scope: "col", text: `${t.layer} \\ ${t.head}` }));
+  overview.maps[0].forEach((_, h) => top.append(el("th", { scope: "col", text: String(h) })));
+  table.append(el("thead", {}, top));
+  const body = el("tbody");
+  overview.maps.forEach((row, l) => {
+    const tr = el("tr", {}, el("th", { scope: "row", text: String(l) }));
+    row.forEach((encoded, h) => {
+      const bytes = Uint8Array.from(atob(encoded), (c) => c.charCodeAt(0));
+      const canvas = el("canvas", { width: size, height: size, "aria-hidden": "true" });
+      const ctx = canvas.getContext("2d");
+      const image = ctx.createImageData(size, size);
+      bytes.forEach((w, i) => {
+        const shade = 255 - w;
+        image.data.set([shade, shade, 255, 255], i * 4);
+      });
+      ctx.putImageData(image, 0, 0);
+      const chosen = l === layer && h === head;
+      const button = el("button", { type: "button", class: "map-button", "aria-pressed": chosen ? "true" : "false",
+        "aria-label": `${t.layer} ${l}, ${t.head} ${h}`, title: `${t.layer} ${l}, ${t.head} ${h}` }, canvas);
+      button.addEventListener("click", () => onPick(l, h));
+      tr.append(el("td", {}, button));
+    });
+    body.append(tr);
+  });
+  table.append(body);
+  slot.replaceChildren(table);
 }

@@ -1,0 +1,96 @@
+"""HTTP concerns shared by every route: security headers, request limits, caching by ETag.
+
+Pure ASGI middleware (no per-request task switching), so it costs next to nothing per request.
+"""
+
+import hashlib
+
+from fastapi import Request
+from fastapi.responses import Response
+
+MAX_BODY_BYTES = 64 * 1024
+MAX_URL_BYTES = 48 * 1024  # a 32x32 exercise with q, k and v written out fits comfortably
+
+# No inline script, no eval: embedded data travels in <script type="application/json"> blocks.
+# style-src allows inline styles because Plotly sets style attributes on the charts it draws.
+PAGE_CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "
+    "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors {ancestors}"
+)
+# Swagger UI (/docs) and ReDoc start with an inline script of FastAPI's own; they show no user text.
+DOCS_CSP = PAGE_CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
+
+
+def security_headers(path):
+    embeddable = path == "/embed"
+    csp = DOCS_CSP if path in ("/docs", "/redoc") else PAGE_CSP
+    headers = [
+        (b"content-security-policy", csp.format(ancestors="*" if embeddable else "'none'").encode()),
+        (b"x-content-type-options", b"nosniff"),
+        (b"referrer-policy", b"no-referrer"),
+    ]
+    if not embeddable:
+        headers.append((b"x-frame-options", b"DENY"))
+    return headers
+
+
+def plain_error(status, message):
+    return Response(message + "\n", status_code=status, media_type="text/plain; charset=utf-8")
+
+
+class Hardening:
+    """Adds the security headers to every response and refuses oversized URLs and bodies."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        extra = security_headers(scope["path"])
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers", [])) + extra
+            await send(message)
+
+        if len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"") > MAX_URL_BYTES:
+            response = plain_error(414, f"URL: at most {MAX_URL_BYTES} bytes")
+            return await response(scope, receive, send_with_headers)
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY_BYTES):
+            response = plain_error(413, f"body: at most {MAX_BODY_BYTES} bytes (64 KiB)")
+            return await response(scope, receive, send_with_headers)
+
+        received = 0
+
+        async def limited_receive():
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > MAX_BODY_BYTES:
+                    raise BodyTooLarge()
+            return message
+
+        try:
+            await self.app(scope, limited_receive, send_with_headers)
+        except BodyTooLarge:
+            response = plain_error(413, f"body: at most {MAX_BODY_BYTES} bytes (64 KiB)")
+            await response(scope, receive, send_with_headers)
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+def cached(request: Request, body: bytes, media_type: str, *, max_age: int, vary: str | None = None):
+    """A response the same parameters always reproduce: ETag from its bytes, 304 when the client has it."""
+    etag = 'W/"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    headers = {"ETag": etag, "Cache-Control": f"public, max-age={max_age}"}
+    if vary:
+        headers["Vary"] = vary
+    if etag in [tag.strip() for tag in request.headers.get("if-none-match", "").split(",")]:
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type=media_type, headers=headers)
