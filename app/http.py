@@ -4,9 +4,13 @@ Pure ASGI middleware (no per-request task switching), so it costs next to nothin
 """
 
 import hashlib
+import logging
+import time
 
 from fastapi import Request
 from fastapi.responses import Response
+
+access_log = logging.getLogger("attention_lens.access")
 
 MAX_BODY_BYTES = 64 * 1024
 MAX_URL_BYTES = 48 * 1024  # a 32x32 exercise with q, k and v written out fits comfortably
@@ -40,7 +44,8 @@ def plain_error(status, message):
 
 
 class Hardening:
-    """Adds the security headers to every response and refuses oversized URLs and bodies."""
+    """Adds the security headers to every response, refuses oversized URLs and bodies, and writes
+    one access-log line per request with its status and time in milliseconds."""
 
     def __init__(self, app):
         self.app = app
@@ -48,11 +53,25 @@ class Hardening:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        started = time.perf_counter()
+        status = [0]
+        try:
+            await self.limited(scope, receive, send, status)
+        finally:
+            if access_log.isEnabledFor(logging.INFO):
+                client = (scope.get("client") or ("-", 0))[0]
+                query = scope.get("query_string", b"")
+                target = scope["path"] + ("?" + query.decode("latin-1") if query else "")
+                elapsed = (time.perf_counter() - started) * 1000
+                access_log.info('%s "%s %s" %d %.1fms', client, scope["method"], target[:300], status[0], elapsed)
+
+    async def limited(self, scope, receive, send, status):
         extra = security_headers(scope["path"])
 
         async def send_with_headers(message):
             if message["type"] == "http.response.start":
                 message["headers"] = list(message.get("headers", [])) + extra
+                status[0] = message["status"]
             await send(message)
 
         if len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"") > MAX_URL_BYTES:

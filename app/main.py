@@ -3,17 +3,32 @@
 Run it with ``uvicorn app.main:app``.
 """
 
+import logging
+import os
+import sys
+
 from fastapi.exceptions import RequestValidationError
 from fastapi_offline import FastAPIOffline
 from starlette.middleware.gzip import GZipMiddleware
 
 from app import api, errors, pages
-from app.http import Hardening
+from app.http import Hardening, access_log
 from app.model.minilm import ModelUnavailable
 from app.params import InputError
 
 
+def configure_access_log():
+    """One line per request on stderr ("GET /api/attention?... 200 3.1ms"); ACCESS_LOG=0 turns it off."""
+    if os.environ.get("ACCESS_LOG", "1") != "0" and not access_log.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(process)d %(message)s"))
+        access_log.addHandler(handler)
+        access_log.setLevel(logging.INFO)
+        access_log.propagate = False
+
+
 def create_app():
+    configure_access_log()
     app = FastAPIOffline(
         title="Attention Lens",
         description="Attention, stage by stage: similarity, softmax weights, weighted sum of the values. "
