@@ -17,6 +17,15 @@ from app.text.lexicon import FEATURES
 from app.text.tokenize import tokenize
 
 
+def warm_up():
+    """Load what the first request would otherwise wait for: jieba's dictionary, the lexicon, the model."""
+    tokenize("汤姆追逐杰瑞")
+    try:
+        model_run("warm up")
+    except Exception:  # noqa: BLE001 - a missing model is reported per request (503), not at start-up
+        pass
+
+
 def compute_view(state):
     """The response body (a dict of lists and numpy arrays) for a State."""
     mode = state.mode

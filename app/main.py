@@ -6,12 +6,14 @@ Run it with ``uvicorn app.main:app``.
 import logging
 import os
 import sys
+from contextlib import asynccontextmanager
 
 from fastapi.exceptions import RequestValidationError
 from fastapi_offline import FastAPIOffline
 from starlette.middleware.gzip import GZipMiddleware
 
 from app import api, errors, pages
+from app.compute import warm_up
 from app.http import Hardening, access_log
 from app.model.minilm import ModelUnavailable
 from app.params import InputError
@@ -27,9 +29,16 @@ def configure_access_log():
         access_log.propagate = False
 
 
+@asynccontextmanager
+async def lifespan(app):
+    warm_up()
+    yield
+
+
 def create_app():
     configure_access_log()
     app = FastAPIOffline(
+        lifespan=lifespan,
         title="Attention Lens",
         description="Attention, stage by stage: similarity, softmax weights, weighted sum of the values. "
         "Every page URL has a JSON twin at /api/attention with the same query string.",

@@ -18,12 +18,13 @@ from app.http import cached
 from app.i18n import STRINGS, pick_language
 from app.jsonio import dumps
 from app.model.minilm import ModelUnavailable
-from app.params import DEFAULTS, ORDER, AttentionQuery, InputError, make_state
+from app.params import DEFAULTS, ORDER, AttentionQuery, InputError, format_number, make_state
 from app.presets import PRESETS
 
 router = APIRouter()
 templates = Jinja2Templates(directory=Path(__file__).resolve().parent.parent / "templates")
 templates.env.globals["asset_url"] = asset_url
+templates.env.filters["number"] = format_number
 
 
 def state_from_link(query):

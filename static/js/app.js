@@ -1,7 +1,7 @@
 // Attention Lens page: the URL's query is the state; this module keeps the page, the URL and the
 // data in step. Edits fetch /api/attention with the same query and push a history entry; view
 // changes (step, head, stage, presentation) only rewrite the URL.
-import { bars, downloadPng, heatmap } from "./charts.js";
+import { bars, downloadPng, heatmap, moveOutline } from "./charts.js";
 import { fmt, sharePath } from "./format.js";
 import { alignment, arithmetic, download, el, headGrid, matrixTable, modelGrid, toCsv } from "./panels.js";
 
@@ -135,9 +135,13 @@ async function recompute(push = true) {
   render();
 }
 
-function scheduleRecompute() {
+const TYPING_PAUSE_MS = 100; // typing is debounced; choices (selects, checkboxes) apply at once
+
+function scheduleRecompute(event) {
   clearTimeout(debounce);
-  debounce = setTimeout(() => recompute(true), 250);
+  const typing = event && (event.target.tagName === "TEXTAREA" || ["text", "number", "search"].includes(event.target.type));
+  if (typing) debounce = setTimeout(() => recompute(true), TYPING_PAUSE_MS);
+  else recompute(true);
 }
 
 // ---------------------------------------------------------------- view changes
@@ -239,6 +243,7 @@ function outputColumns(width) {
   return Array.from({ length: width }, (_, i) => `d${i}`);
 }
 
+/** Everything that depends on the current step only; the heatmaps just move their outline. */
 function renderStep() {
   const present = Boolean(params.present);
   const step = params.step;
@@ -247,23 +252,54 @@ function renderStep() {
   $("step-label").textContent = `${t.step} ${step + 1} ${t.of} ${queries.length} · ${t.query_word}: “${queries[step]}”` + (renormalised ? ` · ${t.renormalised}` : "");
   $("prev").disabled = step === 0;
   $("next").disabled = step === queries.length - 1;
-  const common = { rows: queries, cols: keys, step, present };
-  heatmap($("chart-stage1"), { ...common, z: head.scores });
-  heatmap($("chart-stage2"), { ...common, z: head.weights, mask: head.mask, zmin: 0, zmax: 1 });
-  heatmap($("chart-stage3"), { z: head.output, rows: queries, cols: outputColumns(head.output[0].length), step, present });
+  for (const id of ["chart-stage1", "chart-stage2", "chart-stage3"]) moveOutline($(id), step);
   const names = view.features && params.projection === "identity" && !params.positional ? outputColumns(head.q[0].length) : null;
   arithmetic($("arithmetic"), { head, step, keys, query: queries[step], params, dk: view.d_k, t, names });
   bars($("chart-bars"), { labels: keys, values: head.weights[step], present });
   $("pairs").textContent = keys.map((k, j) => `(${k}, ${fmt(head.weights[step][j], 2)})`).join(" ");
   alignment($("alignment"), { queries, keys, weights: head.weights, step, present, queryOnTop: view.mode !== "cross" });
+  performance.mark("attention-step"); // read by bench/bench_page.py
+}
+
+/** The three stage heatmaps and the head overview: redrawn when the data, the head or the theme changes. */
+function drawStages() {
+  const present = Boolean(params.present);
+  const step = params.step;
+  const queries = view.tokens.queries;
+  const { head, keys } = displayed(currentHead());
+  const common = { rows: queries, cols: keys, step, present };
+  heatmap($("chart-stage1"), { ...common, z: head.scores });
+  heatmap($("chart-stage2"), { ...common, z: head.weights, mask: head.mask, zmin: 0, zmax: 1 });
+  heatmap($("chart-stage3"), { z: head.output, rows: queries, cols: outputColumns(head.output[0].length), step, present });
   if (view.overview) {
     modelGrid($("head-grid"), { overview: view.overview, layer: params.layer, head: params.head ?? 0, t, onPick: pickModelHead });
   } else if (view.heads.length > 1) {
-    headGrid($("head-grid"), { heads: view.heads, current: headIndex(), step, label: t.head, onPick: setHead });
+    headGrid($("head-grid"), { heads: view.heads, current: headIndex(), label: t.head, onPick: setHead });
   }
-  matrixTable($("table-stage1"), { ...common, z: head.scores, caption: t.stage1 });
-  matrixTable($("table-stage2"), { ...common, z: head.weights, mask: head.mask, caption: t.stage2 });
-  matrixTable($("table-stage3"), { rows: queries, cols: outputColumns(head.output[0].length), z: head.output, caption: t.stage3 });
+  fillTables();
+}
+
+/** The data tables (the heatmaps' accessible twins) are filled when opened, and kept current while open. */
+function fillTables() {
+  const queries = view.tokens.queries;
+  const { head, keys } = displayed(currentHead());
+  const open = (id) => $(id).closest("details").open;
+  if (open("table-stage1")) matrixTable($("table-stage1"), { rows: queries, cols: keys, z: head.scores, caption: t.stage1 });
+  if (open("table-stage2")) matrixTable($("table-stage2"), { rows: queries, cols: keys, z: head.weights, mask: head.mask, caption: t.stage2 });
+  if (open("table-stage3")) matrixTable($("table-stage3"), { rows: queries, cols: outputColumns(head.output[0].length), z: head.output, caption: t.stage3 });
+  if (open("table-embeddings") && view.embeddings) {
+    const { rows, cols, z } = embeddingMatrix();
+    matrixTable($("table-embeddings"), { rows, cols, z, caption: t.embeddings });
+  }
+}
+
+function embeddingMatrix() {
+  const cross = view.mode === "cross";
+  return {
+    rows: cross ? [...view.tokens.queries, ...view.tokens.keys] : view.tokens.keys,
+    z: cross ? [...view.embeddings.queries, ...view.embeddings.keys] : view.embeddings.keys,
+    cols: view.features || Array.from({ length: view.d_model }, (_, i) => `d${i}`),
+  };
 }
 
 function render() {
@@ -274,16 +310,14 @@ function render() {
   const unknownLabel = view.mode === "model" ? t.unknown_model : t.unknown;
   unknown.textContent = view.unknown_tokens.length ? `${unknownLabel} ${view.unknown_tokens.join(", ")}` : "";
   if (view.embeddings) {
-    const cross = view.mode === "cross";
-    const rows = cross ? [...view.tokens.queries, ...view.tokens.keys] : view.tokens.keys;
-    const z = cross ? [...view.embeddings.queries, ...view.embeddings.keys] : view.embeddings.keys;
-    const cols = view.features || Array.from({ length: view.d_model }, (_, i) => `d${i}`);
+    const { rows, cols, z } = embeddingMatrix();
     heatmap($("chart-embeddings"), { z, rows, cols, present: Boolean(params.present) });
-    matrixTable($("table-embeddings"), { rows, cols, z, caption: t.embeddings });
   }
   const preset = page.presets.find(matchesPreset);
   $("lesson").textContent = preset ? preset.lesson[page.lang] : "";
+  drawStages();
   renderStep();
+  performance.mark("attention-render"); // read by bench/bench_page.py
 }
 
 function matchesPreset(preset) {
@@ -320,9 +354,7 @@ function exportButtons() {
 function exportMatrix(name) {
   const { head, keys } = displayed(currentHead());
   const queries = view.tokens.queries;
-  if (name === "embeddings") {
-    return { rows: view.tokens.keys, cols: view.features || view.embeddings.keys[0].map((_, i) => `d${i}`), z: view.embeddings.keys };
-  }
+  if (name === "embeddings") return embeddingMatrix();
   if (name === "output") return { rows: queries, cols: outputColumns(head.output[0].length), z: head.output };
   return { rows: queries, cols: keys, z: head[name] };
 }
@@ -348,7 +380,7 @@ function wire() {
   form.addEventListener("input", (event) => {
     if (event.target.name === "_mode") return;
     if (event.target.id === "temperature") $("temperature-value").textContent = event.target.value;
-    scheduleRecompute();
+    scheduleRecompute(event);
   });
   form.addEventListener("change", (event) => {
     if (event.target.name === "_mode") {
@@ -376,7 +408,8 @@ function wire() {
   $("fullscreen-toggle").addEventListener("click", toggleFullscreen);
   $("help-toggle").addEventListener("click", () => toggleHelp());
   $("help-close").addEventListener("click", () => toggleHelp(false));
-  $("hide-special").addEventListener("change", () => renderStep());
+  $("hide-special").addEventListener("change", () => render());
+  document.querySelectorAll("details.table").forEach((details) => details.addEventListener("toggle", fillTables));
   $("lang-switch").addEventListener("click", (event) => {
     event.preventDefault();
     params.lang = event.currentTarget.dataset.lang;

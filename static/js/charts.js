@@ -66,6 +66,13 @@ export function heatmap(el, { z, rows, cols, step = null, mask = null, zmin, zma
   return Plotly.react(el, data, layout, CONFIG);
 }
 
+/** Move the current-step outline of a heatmap drawn by `heatmap` (no redraw of the cells). */
+export function moveOutline(el, step) {
+  const shapes = el.layout && el.layout.shapes;
+  if (!shapes || !shapes.length || shapes[0].y0 === step - 0.5) return;
+  Plotly.relayout(el, { "shapes[0].y0": step - 0.5, "shapes[0].y1": step + 0.5 });
+}
+
 /** The weights of one step as bars: the seed's "(Tom, 0.3) (Chase, 0.2) (Jerry, 0.5)" picture. */
 export function bars(el, { labels, values, present = false }) {
   const t = theme(present);

@@ -125,8 +125,9 @@ export function alignment(slot, { queries, keys, weights, step, present, queryOn
   const kx = queryOnTop ? bottom.xs : top.xs;
   const qy = queryOnTop ? yTop + 8 : yBottom - font - 4;
   const ky = queryOnTop ? yBottom - font - 4 : yTop + 8;
+  const everyRow = queries.length <= 16; // longer sentences: only the current step's lines, or it is a thicket
   weights.forEach((row, i) => row.forEach((w, j) => {
-    if (w < 0.01) return;
+    if (w < 0.01 || (!everyRow && i !== step)) return;
     const current = i === step;
     root.append(svg("line", {
       x1: qx[i], y1: qy, x2: kx[j], y2: ky,
@@ -146,7 +147,7 @@ export function alignment(slot, { queries, keys, weights, step, present, queryOn
 }
 
 /** Small multiples: every head's weights as a little canvas; choosing one makes it the current head. */
-export function headGrid(slot, { heads, current, step, onPick, label }) {
+export function headGrid(slot, { heads, current, onPick, label }) {
   const size = 140;
   const buttons = heads.map((head, h) => {
     const n = head.weights.length;
@@ -160,9 +161,6 @@ export function headGrid(slot, { heads, current, step, onPick, label }) {
       ctx.fillStyle = head.mask[i][j] ? `rgb(${shade}, ${shade}, 255)` : "#cccccc";
       ctx.fillRect(j * cw, i * ch, Math.ceil(cw), Math.ceil(ch));
     }));
-    ctx.strokeStyle = "#d7263d";
-    ctx.lineWidth = 3;
-    ctx.strokeRect(1, step * ch + 1, size - 2, Math.max(ch - 2, 2));
     const button = el("button", { type: "button", class: "head-button", "aria-pressed": h === current ? "true" : "false" },
       canvas, el("span", { text: `${label} ${h}` }));
     button.addEventListener("click", () => onPick(h));
