@@ -99,6 +99,9 @@ STRINGS = {
         "api_link": "JSON of this view",
         "loading": "Computing…",
         "seed_text": "From the seed text",
+        "learn": "Learn",
+        "learn_intro": "The ideas of attention, one by one, each with a view that shows it.",
+        "open_view": "Open this view",
     },
     "zh": {
         "title": "注意力透镜",
@@ -198,6 +201,9 @@ STRINGS = {
         "api_link": "本视图的 JSON",
         "loading": "计算中…",
         "seed_text": "来自原文",
+        "learn": "学习",
+        "learn_intro": "注意力机制的各个概念，逐一讲解，每个都配有演示视图。",
+        "open_view": "打开这个视图",
     },
 }
 

@@ -5,6 +5,7 @@ the rest of the view is shown.
 """
 
 from pathlib import Path
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
@@ -19,6 +20,7 @@ from app.i18n import STRINGS, pick_language
 from app.jsonio import dumps
 from app.model.minilm import ModelUnavailable
 from app.params import DEFAULTS, ORDER, AttentionQuery, InputError, format_number, make_state
+from app.lessons import LESSONS
 from app.presets import PRESETS
 
 router = APIRouter()
@@ -91,6 +93,15 @@ def render_page(request, *, embed=False):
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
 def page(request: Request):
     return render_page(request)
+
+
+@router.get("/learn", response_class=HTMLResponse, include_in_schema=False)
+def learn(request: Request, lang: str | None = None):
+    """The ideas of the seed text, one by one, each linked to a view that shows it."""
+    lang = pick_language(lang if lang in STRINGS else None, request.headers.get("accept-language"))
+    lessons = [{**lesson, "link": "/?" + urlencode({**lesson["params"], "lang": lang})} for lesson in LESSONS]
+    html = templates.get_template("learn.html").render(lang=lang, t=STRINGS[lang], lessons=lessons)
+    return cached(request, html.encode("utf-8"), "text/html; charset=utf-8", max_age=300, vary="Accept-Language")
 
 
 @router.get("/embed", response_class=HTMLResponse, include_in_schema=False)

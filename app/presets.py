@@ -5,10 +5,11 @@ PRESETS = [
         "id": "translate",
         "title": {"en": "Tom chase Jerry → 汤姆 追逐 杰瑞", "zh": "Tom chase Jerry → 汤姆 追逐 杰瑞"},
         "lesson": {
-            "en": "Cross-attention: when the decoder writes 杰瑞, which English word matters most?",
-            "zh": "交叉注意力：生成“杰瑞”时，哪个英文单词最重要？",
+            "en": "Cross-attention: when the decoder writes 杰瑞, which English word matters most? "
+            "(At temperature 0.3 the weights are the seed text's (Tom, 0.3) (chase, 0.2) (Jerry, 0.5).)",
+            "zh": "交叉注意力：生成“杰瑞”时，哪个英文单词最重要？（温度 0.3 时，权重正是原文的 (Tom, 0.3) (Chase, 0.2) (Jerry, 0.5)。）",
         },
-        "params": {"source": "Tom chase Jerry", "target": "汤姆 追逐 杰瑞", "step": "2"},
+        "params": {"source": "Tom chase Jerry", "target": "汤姆 追逐 杰瑞", "temperature": "0.3", "step": "2"},
     },
     {
         "id": "river-bank",
