@@ -263,6 +263,8 @@ def make_state(params):
     for name in ("query_labels", "key_labels"):
         if isinstance(values[name], str):
             values[name] = parse_labels(values[name]) if values[name].strip() else None
+        elif values[name] is not None:
+            values[name] = [label.strip() for label in values[name]]  # the link form strips them too
     state = State(values)
 
     if state.mode == "exercise":
@@ -335,6 +337,8 @@ def check_exercise(state):
             if len(labels) != len(rows):
                 raise InputError(name, f"one label per row ({len(rows)}, got {len(labels)})")
             for label in labels:
+                if not label or "," in label:
+                    raise InputError(name, "each label needs at least one character and no comma (commas separate them)")
                 try:
                     check_text(label, name, limit=40)
                 except ValueError as error:
