@@ -8,9 +8,14 @@ from app.params import InputError
 
 
 def field_of(location):
-    """('query', 'temperature') -> 'temperature'; ('body', 'q', 3, 1) -> 'q'."""
-    names = [str(part) for part in location if part not in ("query", "body")]
-    return names[0] if names else "request"
+    """('query', 'temperature') -> 'temperature'; ('body', 'q', 3, 1) -> 'q'; ('body', 9) -> 'body'.
+
+    A number straight after 'body' is a position in malformed JSON text, so the body is at fault.
+    """
+    rest = list(location[1:]) if location and location[0] in ("query", "body") else list(location)
+    if not rest or not isinstance(rest[0], str):
+        return location[0] if location and location[0] == "body" else "request"
+    return rest[0]
 
 
 def clean_message(message):

@@ -1,8 +1,9 @@
 """JSON bytes for responses, with orjson.
 
 numpy arrays go straight to orjson (OPT_SERIALIZE_NUMPY), which is far faster than turning
-nested float lists into JSON in Python. Floats travel as float32: 7 significant digits, about
-half the bytes of float64, and the same bytes in every process.
+nested float lists into JSON in Python. Floats travel as float64, written in the shortest form
+that reads back exactly: every significant digit, even for tiny weights like 3.7e-44 that float32
+would flush to a handful of digits, and the same bytes in every process.
 """
 
 import numpy as np
@@ -11,11 +12,11 @@ from fastapi.responses import Response
 
 
 def prepare(value):
-    """numpy arrays as contiguous float32 (numbers) or bool arrays; dicts and lists walked."""
+    """numpy arrays as contiguous float64 (numbers) or bool arrays; dicts and lists walked."""
     if isinstance(value, np.ndarray):
         if value.dtype == bool:
             return np.ascontiguousarray(value)
-        return np.ascontiguousarray(value, dtype=np.float32)
+        return np.ascontiguousarray(value, dtype=np.float64)
     if isinstance(value, dict):
         return {key: prepare(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):

@@ -266,6 +266,8 @@ def make_state(params):
         elif values[name] is not None:
             values[name] = [label.strip() for label in values[name]]  # the link form strips them too
     state = State(values)
+    if state.q is None and any(values[name] is not None for name in ("k", "v", "query_labels", "key_labels")):
+        raise InputError("q", "exercise mode needs q, k and v (k, v or labels came without q)")
 
     if state.mode == "exercise":
         check_exercise(state)

@@ -43,14 +43,17 @@ class ModelOverview(BaseModel):
 class AttentionResponse(BaseModel):
     params: dict[str, Any] = Field(description="The canonical parameters, defaults filled in.")
     share_path: str = Field(description="The canonical link to this view (the page); /api/attention takes the same query.")
-    mode: Literal["self", "cross", "exercise", "model"]
-    tokens: Tokens
+    mode: Literal["self", "cross", "exercise", "model"] = Field(
+        description="self: one sentence; cross: target words query source words; exercise: hand-typed q, k, v; "
+        "model: the real pretrained model."
+    )
+    tokens: Tokens = Field(description="The row (query) and column (key) labels.")
     unknown_tokens: list[str] = Field(description="Words the lexicon lacks; they got a hashed vector.")
     features: list[str] | None = Field(description="Names of the lexicon's feature dimensions, or null.")
-    embeddings: Embeddings | None
+    embeddings: Embeddings | None = Field(description="The input vectors (null in exercise and model modes).")
     d_model: int = Field(description="Width of the input vectors.")
     d_k: int = Field(description="Width of each head's queries and keys.")
-    heads: list[Head]
+    heads: list[Head] = Field(description="Every head's three stages (minilm: the heads listed in heads_shown).")
     output: Matrix | None = Field(description="(n_queries, d_model) the heads concatenated and projected by W_O (null for minilm).")
     parameters: dict[str, Matrix] = Field(description="Parameters shared by the heads: W_O.")
     heads_shown: list[int] | None = Field(None, description="minilm: which heads of the layer `heads` holds.")
@@ -58,12 +61,12 @@ class AttentionResponse(BaseModel):
 
 
 class ErrorItem(BaseModel):
-    loc: list[str | int]
-    msg: str
-    type: str
+    loc: list[str | int] = Field(description="Where: ['query' or 'body', field, row, column...].")
+    msg: str = Field(description="What is wrong, with the limit.")
+    type: str = Field(description="Kind of error.")
     field: str = Field(description="The parameter at fault.")
 
 
 class ErrorResponse(BaseModel):
-    detail: list[ErrorItem] | str
+    detail: list[ErrorItem] | str = Field(description="Every problem found (or one sentence for 503).")
     message: str = Field(description="One line for people: the field and what is wrong, with the limit.")
