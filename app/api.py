@@ -12,7 +12,10 @@ from app.schema import AttentionResponse, ErrorResponse
 
 router = APIRouter()
 
+TEXT_ERROR = {"content": {"text/plain": {"schema": {"type": "string"}}}}
 ERRORS = {
+    413: {**TEXT_ERROR, "description": "The body is over 64 KiB."},
+    414: {**TEXT_ERROR, "description": "The URL is over 48 KiB."},
     422: {"model": ErrorResponse, "description": "Bad input: the message names the field and the limit."},
     503: {"model": ErrorResponse, "description": "The real model (model=minilm) is not installed or failed its check."},
 }

@@ -1,7 +1,9 @@
 """Bad input becomes a 422 whose message names the field and the limit; never a 500."""
 
 from fastapi import Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.jsonio import JSONBytes, dumps
 from app.params import InputError
@@ -46,10 +48,19 @@ async def on_validation_error(request: Request, error: RequestValidationError):
 
 
 async def on_input_error(request: Request, error: InputError):
-    item = {"loc": ["query", error.field], "msg": error.message, "type": "value_error", "field": error.field}
+    where = "body" if request.method == "POST" else "query"
+    item = {"loc": [where, error.field], "msg": error.message, "type": "value_error", "field": error.field}
     return JSONBytes(dumps(error_body([item])), status_code=422)
 
 
 async def on_model_unavailable(request: Request, error: Exception):
     message = str(error.args[0]) if error.args else "the model is unavailable"
     return JSONBytes(dumps({"detail": message, "message": f"model: {message}"}), status_code=503)
+
+
+async def on_http_error(request: Request, error: StarletteHTTPException):
+    """FastAPI's 400 for a body it cannot parse (bad UTF-8, absurd nesting or numbers) becomes our 422."""
+    if error.status_code == 400 and error.detail == "There was an error parsing the body":
+        item = {"loc": ["body"], "msg": "not readable as JSON: UTF-8 text, sensible nesting and numbers", "type": "json_invalid", "field": "body"}
+        return JSONBytes(dumps(error_body([item])), status_code=422)
+    return await http_exception_handler(request, error)

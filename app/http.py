@@ -8,6 +8,7 @@ import logging
 import time
 
 from fastapi import Request
+from starlette.exceptions import HTTPException
 from fastapi.responses import Response
 
 access_log = logging.getLogger("attention_lens.access")
@@ -100,8 +101,11 @@ class Hardening:
             await response(scope, receive, send_with_headers)
 
 
-class BodyTooLarge(Exception):
-    pass
+class BodyTooLarge(HTTPException):
+    """Raised while the body streams in; an HTTPException so FastAPI's body reader passes it on as 413."""
+
+    def __init__(self):
+        super().__init__(413, f"body: at most {MAX_BODY_BYTES} bytes (64 KiB)")
 
 
 def cached(request: Request, body: bytes, media_type: str, *, max_age: int, vary: str | None = None):

@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager
 
 from fastapi.exceptions import RequestValidationError
 from fastapi_offline import FastAPIOffline
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
 from app import api, errors, pages
@@ -47,6 +48,7 @@ def create_app():
     app.add_exception_handler(RequestValidationError, errors.on_validation_error)
     app.add_exception_handler(InputError, errors.on_input_error)
     app.add_exception_handler(ModelUnavailable, errors.on_model_unavailable)
+    app.add_exception_handler(StarletteHTTPException, errors.on_http_error)
     app.include_router(api.router)
     app.include_router(pages.router)
     app.add_middleware(GZipMiddleware, minimum_size=1000, compresslevel=1)  # level 1: ~20x smaller JSON at a third of level 5's cost

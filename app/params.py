@@ -43,8 +43,11 @@ class InputError(ValueError):
 def check_text(value, field, *, limit=MAX_CHARACTERS):
     """Sentences and labels: no control characters, at most `limit` characters."""
     for character in value:
-        if unicodedata.category(character) == "Cc" and character not in "\t\n\r":
+        category = unicodedata.category(character)
+        if category == "Cc" and character not in "\t\n\r":
             raise ValueError(f"control character U+{ord(character):04X} is not allowed")
+        if category == "Cs":
+            raise ValueError(f"lone surrogate U+{ord(character):04X} is not allowed (not valid Unicode text)")
     if len(value) > limit:
         raise ValueError(f"at most {limit} characters (got {len(value)})")
     return value
