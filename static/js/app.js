@@ -257,7 +257,9 @@ function renderStep() {
   arithmetic($("arithmetic"), { head, step, keys, query: queries[step], params, dk: view.d_k, t, names });
   bars($("chart-bars"), { labels: keys, values: head.weights[step], present });
   $("pairs").textContent = keys.map((k, j) => `(${k}, ${fmt(head.weights[step][j], 2)})`).join(" ");
-  alignment($("alignment"), { queries, keys, weights: head.weights, step, present, queryOnTop: view.mode !== "cross" });
+  const strongest = keys[head.weights[step].indexOf(Math.max(...head.weights[step]))];
+  alignment($("alignment"), { queries, keys, weights: head.weights, step, present, queryOnTop: view.mode !== "cross",
+    label: `${t.alignment}: ${queries[step]} → ${strongest}` });
   performance.mark("attention-step"); // read by bench/bench_page.py
 }
 
@@ -320,14 +322,18 @@ function render() {
   performance.mark("attention-render"); // read by bench/bench_page.py
 }
 
+/** Does the view show a preset (its settings, every other setting at its default; view state aside)? */
 function matchesPreset(preset) {
   const viewKeys = ["step", "head", "stage", "lang", "present"];
-  const mine = Object.entries(params).filter(([k, v]) => !viewKeys.includes(k) && JSON.stringify(v) !== JSON.stringify(page.defaults[k]));
-  const theirs = Object.entries(preset.params).filter(([k]) => !viewKeys.includes(k));
-  return mine.length === theirs.length && theirs.every(([k, v]) => {
-    const value = params[k];
-    if (Array.isArray(value)) return value.map((r) => (Array.isArray(r) ? r.join(",") : r)).join(Array.isArray(value[0]) ? ";" : ",") === v;
-    return String(value) === v;
+  const text = (name, value) => {
+    if (value === null || value === undefined) return "";
+    if (["q", "k", "v"].includes(name)) return value.map((row) => row.join(",")).join(";");
+    if (Array.isArray(value)) return value.join(",");
+    return String(value);
+  };
+  return page.order.filter((name) => !viewKeys.includes(name)).every((name) => {
+    const wanted = name in preset.params ? preset.params[name] : text(name, page.defaults[name]);
+    return text(name, params[name]) === wanted;
   });
 }
 

@@ -2,6 +2,11 @@
 // Plotly comes from the installed `plotly` Python package, served by the app (no CDN).
 import { fmt } from "./format.js";
 
+/** Plotly reads <b>, <a href>, &entities; in labels as markup: user words must be shown as typed. */
+function plain(text) {
+  return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
 const COLORSCALE = "Viridis"; // perceptually uniform and colour-blind safe
 const CONFIG = { displayModeBar: false, responsive: true };
 
@@ -14,7 +19,7 @@ function theme(present) {
 function axis(labels, ink, font) {
   return {
     tickvals: labels.map((_, i) => i),
-    ticktext: labels,
+    ticktext: labels.map(plain),
     tickfont: { size: font, color: ink },
     showgrid: false,
     zeroline: false,
@@ -52,10 +57,10 @@ export function heatmap(el, { z, rows, cols, step = null, mask = null, zmin, zma
     textfont: { size: present ? 24 : 12 }, xgap: 1, ygap: 1,
     colorbar: { thickness: present ? 24 : 12, tickfont: { size: t.font * 0.8, color: t.ink } },
     hovertemplate: "%{customdata}<extra></extra>",
-    customdata: z.map((row, i) => row.map((x, j) => `${rows[i]} → ${cols[j]}: ${fmt(x, 4)}`)),
+    customdata: z.map((row, i) => row.map((x, j) => plain(`${rows[i]} → ${cols[j]}: ${fmt(x, 4)}`))),
   }];
   const layout = {
-    title: title ? { text: title, font: { size: t.font, color: t.ink } } : undefined,
+    title: title ? { text: plain(title), font: { size: t.font, color: t.ink } } : undefined,
     height: rows.length * cell + bottom + 30,
     margin: { l: left, r: 10, t: title ? 40 : 10, b: bottom },
     xaxis: { ...axis(cols, t.ink, t.font), side: "bottom", tickangle: cols.length > 6 ? -45 : 0 },
@@ -79,7 +84,7 @@ export function bars(el, { labels, values, present = false }) {
   const data = [{
     type: "bar", x: labels.map((_, j) => j), y: values, text: values.map((x) => fmt(x, 2)),
     textposition: "outside", textfont: { size: t.font, color: t.ink }, marker: { color: "#3b528b" },
-    hovertemplate: "%{customdata}<extra></extra>", customdata: labels.map((label, j) => `${label}: ${fmt(values[j], 4)}`),
+    hovertemplate: "%{customdata}<extra></extra>", customdata: labels.map((label, j) => plain(`${label}: ${fmt(values[j], 4)}`)),
   }];
   const layout = {
     height: present ? 420 : 260,

@@ -100,11 +100,11 @@ export function arithmetic(slot, { head, step, keys, query, params, dk, t, names
   sumRow.append(el("td", { class: "output", text: `${t.output} = ${vec(head.output[step])}` }));
   foot.append(sumRow);
   const table = el("table", { class: "arith" }, el("thead", {}, headRow), body, foot);
-  slot.replaceChildren(intro, el("div", { class: "scroll" }, table));
+  slot.replaceChildren(intro, el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": t.arithmetic }, table));
 }
 
 /** Query tokens and key tokens in two rows, joined by lines whose thickness follows the weight. */
-export function alignment(slot, { queries, keys, weights, step, present, queryOnTop }) {
+export function alignment(slot, { queries, keys, weights, step, present, queryOnTop, label }) {
   const font = present ? 28 : 15;
   const gap = present ? 40 : 14;
   const widthOf = (w) => Math.max(3, [...w].reduce((s, ch) => s + (ch.charCodeAt(0) > 0x2e80 ? 1 : 0.62), 0)) * font + gap;
@@ -120,7 +120,7 @@ export function alignment(slot, { queries, keys, weights, step, present, queryOn
   const height = present ? 300 : 170;
   const yTop = font + 6;
   const yBottom = height - 10;
-  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img", class: "align-svg" });
+  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img", class: "align-svg", "aria-label": label });
   const qx = queryOnTop ? top.xs : bottom.xs;
   const kx = queryOnTop ? bottom.xs : top.xs;
   const qy = queryOnTop ? yTop + 8 : yBottom - font - 4;
