@@ -1,0 +1,156 @@
+"""Browser tests: one app server and one Chromium per session, a fresh browser context per test.
+
+Every context is watched: console errors, uncaught page errors, JavaScript dialogs and any request to a
+host other than the app's own fail the test at teardown (requests elsewhere are also aborted, so no test
+ever reaches the network). `window.__xss = 0` is installed in every page; script-like input flips it.
+"""
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import AXE_JS, CHROMIUM, HERE, AppServer, launch_chromium  # noqa: E402
+
+# The favicon 404 is checked on its own by test_console.py::test_no_console_errors_on_main_views;
+# here it is left out so that one missing icon does not turn every other test into an error.
+CHECKED_ELSEWHERE = [re.compile(r"status of 404 .*favicon\.ico|favicon\.ico.*404")]
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if Path(str(item.fspath)).resolve().parent == HERE:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def app_server():
+    server = AppServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: apt-get install -y chromium fonts-wqy-zenhei"
+    playwright = sync_playwright().start()
+    chromium = launch_chromium(playwright)
+    yield chromium
+    chromium.close()
+    playwright.stop()
+
+
+class Watch:
+    """What a test's pages did that they should not: console errors, page errors, dialogs, foreign requests."""
+
+    def __init__(self, host):
+        self.host = host
+        self.console_errors = []
+        self.page_errors = []
+        self.dialogs = []
+        self.foreign = []
+        self.requests = []
+        self.allowed = list(CHECKED_ELSEWHERE)
+
+    def allow(self, pattern):
+        """Console errors matching `pattern` are expected in this test (e.g. the 422 of a bad edit)."""
+        self.allowed.append(re.compile(pattern))
+
+    def is_local(self, url):
+        parts = urlsplit(url)
+        if parts.scheme in ("data", "blob", "about"):
+            return True
+        return parts.scheme in ("http", "https", "ws", "wss") and parts.netloc == self.host
+
+    def on_console(self, message):
+        if message.type == "error":
+            location = message.location or {}
+            self.console_errors.append(f"{message.text} (at {location.get('url', '?')})")
+
+    def on_request(self, request):
+        self.requests.append(request.url)
+        if not self.is_local(request.url):
+            self.foreign.append(request.url)
+
+    def on_dialog(self, dialog):
+        self.dialogs.append(f"{dialog.type}: {dialog.message}")
+        dialog.dismiss()
+
+    def attach(self, context):
+        context.on("console", self.on_console)
+        context.on("weberror", lambda error: self.page_errors.append(str(error.error)))
+        context.on("dialog", self.on_dialog)
+        context.on("request", self.on_request)
+        context.route(lambda url: not self.is_local(url), self.abort_foreign)
+
+    def abort_foreign(self, route):
+        if route.request.url not in self.foreign:
+            self.foreign.append(route.request.url)
+        route.abort()
+
+    def unexpected_console_errors(self):
+        return [text for text in self.console_errors if not any(p.search(text) for p in self.allowed)]
+
+    def problems(self):
+        found = []
+        if errors := self.unexpected_console_errors():
+            found.append(f"console errors: {errors}")
+        if self.page_errors:
+            found.append(f"uncaught page errors: {self.page_errors}")
+        if self.dialogs:
+            found.append(f"JavaScript dialogs opened: {self.dialogs}")
+        if self.foreign:
+            found.append(f"requests to other hosts: {self.foreign}")
+        return found
+
+
+@pytest.fixture
+def watch(app_server):
+    return Watch(app_server.host)
+
+
+@pytest.fixture
+def new_context(browser, app_server, watch):
+    """new_context(**options) -> a watched BrowserContext with base_url set; closed after the test."""
+    contexts = []
+
+    def make(**options):
+        options.setdefault("base_url", app_server.base)
+        options.setdefault("viewport", {"width": 1400, "height": 900})
+        headers = {name.lower() for name in options.get("extra_http_headers", {})}
+        if "accept-language" not in headers:  # Chromium's locale would override the header
+            options.setdefault("locale", "en-US")
+        context = browser.new_context(**options)
+        context.set_default_timeout(20_000)
+        context.add_init_script("window.__xss = 0;")
+        watch.attach(context)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+    if problems := watch.problems():
+        pytest.fail("; ".join(problems), pytrace=False)
+
+
+@pytest.fixture
+def page(new_context):
+    return new_context().new_page()
+
+
+@pytest.fixture(scope="session")
+def axe_source():
+    """axe-core from tests/browser/node_modules (npm ci from the committed package-lock.json if missing)."""
+    if not AXE_JS.exists():
+        npm = shutil.which("npm")
+        assert npm, "npm is needed once to install axe-core for the accessibility tests (apt-get install -y npm)"
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=HERE, check=True)
+    return AXE_JS.read_text(encoding="utf-8")

@@ -1,0 +1,199 @@
+"""Shared by conftest.py and make_screenshots.py: start the app, launch Debian's Chromium, wait for a view.
+
+Plain Python Playwright (sync API), no pytest-playwright. No page.wait_for_function anywhere: the app sends
+a strict Content-Security-Policy, so waiting is done with locators, `expect` or by polling page.evaluate.
+"""
+
+import contextlib
+import json
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlencode
+
+from playwright.sync_api import Error as PlaywrightError
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+AXE_JS = HERE / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class AppServer:
+    """`python -m uvicorn app.main:app` on a free port of 127.0.0.1, as a child process."""
+
+    def __init__(self):
+        self.port = free_port()
+        self.host = f"127.0.0.1:{self.port}"
+        self.base = f"http://{self.host}"
+        self.log = tempfile.NamedTemporaryFile("w+", prefix="attention-lens-", suffix=".log", delete=False)
+        self.process = None
+
+    def start(self, timeout=60):
+        command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(self.port)]
+        self.process = subprocess.Popen(command, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the app exited with {self.process.returncode}:\n{self.log_text()}")
+            with contextlib.suppress(OSError):
+                with urllib.request.urlopen(self.base + "/healthz", timeout=2) as response:
+                    if response.status == 200:
+                        return self
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"the app did not answer /healthz within {timeout} s:\n{self.log_text()}")
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)
+
+    def log_text(self):
+        self.log.flush()
+        return Path(self.log.name).read_text(errors="replace")[-4000:]
+
+
+def query_path(params=None, base="/"):
+    """'/?' + urlencode(params); a str is taken as a ready-made path."""
+    if isinstance(params, str):
+        return params
+    return base + ("?" + urlencode(params) if params else "")
+
+
+def wait_ready(page, timeout=20_000):
+    page.locator("body[data-ready=true]").wait_for(state="attached", timeout=timeout)
+
+
+def open_view(page, params=None, timeout=20_000):
+    """Navigate to the page for `params` (dict or path) and wait until the JS has drawn it."""
+    response = page.goto(query_path(params), timeout=timeout)
+    assert response is not None and response.status == 200, f"GET {query_path(params)} -> {response and response.status}"
+    wait_ready(page, timeout)
+    return response
+
+
+def poll(page, expression, predicate=bool, timeout=10.0, interval=0.05):
+    """Evaluate `expression` until predicate(value) holds; returns the value (no eval-based waiting in the page)."""
+    deadline = time.monotonic() + timeout
+    value = None
+    while time.monotonic() < deadline:
+        try:
+            value = page.evaluate(expression)
+        except PlaywrightError as error:  # a navigation replaced the document mid-poll: ask the new one
+            if "context was destroyed" not in str(error) and "navigat" not in str(error):
+                raise
+            value = None
+        else:
+            if predicate(value):
+                return value
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout} s waiting on {expression!r}; last value: {value!r}")
+
+
+def wait_text_change(page, selector, old, timeout=10.0):
+    """Wait until the text of `selector` differs from `old`; returns the new text."""
+    deadline = time.monotonic() + timeout
+    text = old
+    while time.monotonic() < deadline:
+        text = page.locator(selector).inner_text()
+        if text != old:
+            return text
+        time.sleep(0.05)
+    raise AssertionError(f"{selector} still reads {old[:120]!r} after {timeout} s")
+
+
+def page_data(page):
+    return json.loads(page.locator("#page-data").text_content())
+
+
+def launch_chromium(playwright):
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+# ------------------------------------------------------------------ reading the drawn page
+
+def url_params(page):
+    """The page URL's query as a dict (one value per name)."""
+    from urllib.parse import parse_qs, urlsplit
+
+    return {name: values[-1] for name, values in parse_qs(urlsplit(page.url).query, keep_blank_values=True).items()}
+
+
+def arithmetic_rows(page):
+    """The arithmetic table's body as a list of {column header: cell text} (the row header under 'key')."""
+    return page.evaluate(
+        """() => {
+          const table = document.querySelector('#arithmetic table');
+          const heads = [...table.tHead.rows[0].cells].map((c) => c.textContent);
+          return [...table.tBodies[0].rows].map((row) =>
+            Object.fromEntries([...row.cells].map((cell, i) => [i === 0 ? 'key' : heads[i], cell.textContent])));
+        }"""
+    )
+
+
+def tick_texts(page, chart, axis):
+    """Text of the tick labels of `axis` ('x' or 'y') of a Plotly chart, in drawing order."""
+    return page.evaluate(
+        "([chart, axis]) => [...document.querySelectorAll(`#${chart} .${axis}tick text`)].map((e) => e.textContent)",
+        [chart, axis],
+    )
+
+
+def highlight_y0(page, chart="chart-stage2"):
+    return page.evaluate("(id) => document.getElementById(id).layout.shapes[0].y0", chart)
+
+
+def chart_z(page, chart):
+    return page.evaluate("(id) => JSON.stringify(document.getElementById(id).data[0].z)", chart)
+
+
+def table_header(page, slot):
+    """Column headers of a data table (without the corner cell)."""
+    return page.evaluate(
+        "(id) => [...document.querySelectorAll(`#${id} table thead th`)].slice(1).map((e) => e.textContent)", slot
+    )
+
+
+def snapshot(page):
+    """What a view shows: URL, step label, arithmetic, the three heatmaps' numbers and the data tables."""
+    return {
+        "url": page.url,
+        "step_label": page.locator("#step-label").inner_text(),
+        "arithmetic": page.locator("#arithmetic").inner_text(),
+        "z": [chart_z(page, f"chart-stage{n}") for n in (1, 2, 3)],
+        "tables": [page.locator(f"#table-stage{n}").text_content() for n in (1, 2, 3)],
+    }
+
+
+def open_tables(page):
+    """Open the three stages' data tables (they are filled when opened)."""
+    for n in (1, 2, 3):
+        details = page.locator(f"#stage{n} details.table")
+        if not details.evaluate("(d) => d.open"):
+            details.locator("summary").click()
+        page.locator(f"#table-stage{n} table").wait_for(state="attached")

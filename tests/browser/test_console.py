@@ -1,0 +1,38 @@
+"""The main views log no console error (a missing favicon counts), throw nothing, and load everything
+(Plotly included) from the app itself: no request to any other host."""
+
+from app.presets import PRESETS
+from harness import open_view
+
+VIEWS = [
+    {"source": "the cat sat", "present": "true", "lang": "zh"},
+    next(p for p in PRESETS if p["id"] == "translate")["params"],
+    "/embed?source=Tom+chase+Jerry&target=%E6%B1%A4%E5%A7%86+%E8%BF%BD%E9%80%90+%E6%9D%B0%E7%91%9E",
+    "/learn",
+]
+
+
+def test_no_console_errors_on_main_views(new_context, watch):
+    page = new_context().new_page()
+    for view in VIEWS:
+        if view == "/learn":
+            response = page.goto(view)
+            assert response.status == 200
+        else:
+            open_view(page, view)
+        page.wait_for_timeout(400)  # the favicon and late errors arrive after load
+    assert watch.console_errors == [], f"console errors: {watch.console_errors}"
+    assert watch.page_errors == [], f"uncaught errors: {watch.page_errors}"
+
+
+def test_every_request_goes_to_the_app(new_context, watch, app_server):
+    page = new_context().new_page()
+    open_view(page, VIEWS[1])
+    page.locator("#next").click() if page.locator("#next").is_enabled() else page.locator("#prev").click()
+    page.locator("#temperature").fill("2")
+    page.wait_for_timeout(600)
+    assert any(url.endswith("/plotly.min.js") for url in watch.requests), "Plotly was not loaded from the app"
+    assert any("/api/attention?" in url for url in watch.requests), "the edit did not reach the API"
+    foreign = [url for url in watch.requests if not watch.is_local(url)]
+    assert foreign == [], f"requests to other hosts: {foreign}"
+    assert all(url.startswith(app_server.base) or url.startswith(("data:", "blob:")) for url in watch.requests)
