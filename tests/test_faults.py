@@ -1,0 +1,328 @@
+"""Faults: a worker killed under load, the model failing to load, graceful shutdown.
+
+The worker and shutdown tests run the production command (scripts/serve, 2 workers) on a free
+127.0.0.1 port with the .venv of this checkout; every load is a few threads for a few seconds.
+"""
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+THREADS = 6
+VIEW = "/api/attention?source=walk+by+river+bank&embedding=hash&dim=32&heads=4&projection=random&seed={seed}"
+
+
+# ---------------------------------------------------------------------------
+# The production command as a subprocess
+# ---------------------------------------------------------------------------
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Production:
+    """scripts/serve with WORKERS workers on a free loopback port, its output in a temp file."""
+
+    def __init__(self, workers=2):
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        env = {
+            **os.environ,
+            "WORKERS": str(workers),
+            "HOST": "127.0.0.1",
+            "PORT": str(self.port),
+            "VENV": str(ROOT / ".venv"),
+            "ACCESS_LOG": "1",
+        }
+        self.log = tempfile.NamedTemporaryFile(prefix="serve-", suffix=".log")
+        self.process = subprocess.Popen(
+            [str(ROOT / "scripts" / "serve")], env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        self.workers = workers
+
+    def wait_ready(self, timeout=40):
+        deadline = time.monotonic() + timeout
+        while True:
+            assert self.process.poll() is None, "scripts/serve exited:\n" + self.output()
+            if len(self.worker_pids()) == self.workers:
+                try:
+                    if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
+                        return self
+                except httpx.TransportError:
+                    pass
+            assert time.monotonic() < deadline, f"not ready in {timeout} s:\n" + self.output()
+            time.sleep(0.1)
+
+    def output(self):
+        with open(self.log.name, "rb") as log:
+            return log.read().decode("utf-8", "replace")
+
+    def worker_pids(self):
+        """The uvicorn workers: children of the supervisor started by multiprocessing's spawn."""
+        return [pid for pid in children(self.process.pid) if "spawn_main" in cmdline(pid)]
+
+    def stop(self):
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=25)
+            except subprocess.TimeoutExpired:
+                pass
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)  # anything left of the process group (started by us)
+        except ProcessLookupError:
+            pass
+        self.process.wait()
+        self.log.close()
+
+
+def children(pid):
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(child) for child in (task / "children").read_text().split()]
+        except OSError:
+            pass
+    return found
+
+
+def cmdline(pid):
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def alive(pid):
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] not in "ZX"
+    except OSError:
+        return False
+
+
+class Load:
+    """THREADS clients sending requests in a loop until stop() or a hard deadline."""
+
+    def __init__(self, base, threads=THREADS, limit=30.0):
+        self.base = base
+        self.results = []  # (started, finished, outcome) outcome: status code or an exception's name
+        self.lock = threading.Lock()
+        self.done = threading.Event()
+        self.deadline = time.monotonic() + limit
+        self.threads = [threading.Thread(target=self.run, args=(n,), daemon=True) for n in range(threads)]
+        for thread in self.threads:
+            thread.start()
+
+    def run(self, n):
+        count = 0
+        # A new connection per request, as many separate users make: connections spread over the workers.
+        with httpx.Client(base_url=self.base, timeout=5, headers={"connection": "close"}) as client:
+            while not self.done.is_set() and time.monotonic() < self.deadline:
+                count += 1
+                started = time.monotonic()
+                try:
+                    outcome = client.get(VIEW.format(seed=(n * 1000 + count) % 37)).status_code
+                except httpx.HTTPError as error:
+                    outcome = type(error).__name__
+                with self.lock:
+                    self.results.append((started, time.monotonic(), outcome))
+
+    def stop(self):
+        self.done.set()
+        for thread in self.threads:
+            thread.join(timeout=10)
+        return list(self.results)
+
+
+# ---------------------------------------------------------------------------
+# A worker killed under load
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def production():
+    server = Production(workers=2)
+    try:
+        yield server.wait_ready()
+    finally:
+        server.stop()
+
+
+def test_killed_worker_loses_only_its_requests_and_is_replaced(production):
+    load = Load(production.base)
+    try:
+        time.sleep(1.5)
+        before = production.worker_pids()
+        assert len(before) == 2, before
+        victim = before[0]
+        served_before_kill = len(load.results)
+        assert served_before_kill > 10, f"the load is running ({served_before_kill} requests)"
+        killed_at = time.monotonic()
+        os.kill(victim, signal.SIGKILL)
+
+        replacement = None
+        deadline = killed_at + 25
+        while time.monotonic() < deadline:
+            fresh = [pid for pid in production.worker_pids() if pid not in before and alive(pid)]
+            if fresh and re.search(rf"^\S+ \S+ {fresh[0]} 127\.0\.0\.1 \"GET /api/attention", production.output(), re.M):
+                replacement = fresh[0]  # the new worker exists and has served part of the load
+                break
+            time.sleep(0.2)
+        replaced_at = time.monotonic()
+        time.sleep(1.0)
+    finally:
+        results = load.stop()
+
+    log = production.output()
+    assert replacement is not None, f"no replacement worker served within 25 s of the kill:\n{log[-3000:]}"
+    assert not alive(victim)
+    assert production.process.poll() is None, "the supervisor survives"
+    workers = production.worker_pids()
+    assert len(workers) == 2 and replacement in workers, workers
+    assert f"Child process [{victim}] died" in log
+
+    failures = [(started - killed_at, finished - killed_at, outcome) for started, finished, outcome in results if outcome != 200]
+    assert all(not isinstance(outcome, int) for _, _, outcome in failures), f"server errors under load: {failures}"
+    # Each client thread has at most one request in flight, so the dead worker held at most THREADS.
+    assert len(failures) <= THREADS, failures
+    assert all(started <= 0.5 and finished <= 3 for started, finished, _ in failures), f"failures away from the kill: {failures}"
+    after = [outcome for started, _, outcome in results if started > killed_at + 0.5]
+    assert after.count(200) >= 20, f"service continued after the kill: {len(after)} requests"
+    during = [outcome for started, _, outcome in results if killed_at + 0.5 < started < replaced_at]
+    assert all(outcome == 200 for outcome in during), "one worker carries the load while the other restarts"
+    assert re.search(r'"GET /api/attention\?\S+" 200 \d+\.\dms', log), "access log lines carry the request time"
+
+
+# ---------------------------------------------------------------------------
+# Graceful shutdown
+# ---------------------------------------------------------------------------
+
+
+def test_sigterm_drains_and_exits_zero():
+    server = Production(workers=2)
+    try:
+        server.wait_ready()
+        workers = server.worker_pids()
+        load = Load(server.base, threads=2, limit=30)
+        slow = {}
+
+        def slow_request():
+            # The first minilm request of a worker verifies and loads the model: long enough to be in flight.
+            try:
+                slow["status"] = httpx.get(server.base + "/api/attention?model=minilm&source=" + "the+river+bank+" * 20, timeout=25).status_code
+            except httpx.HTTPError as error:
+                slow["status"] = repr(error)
+
+        thread = threading.Thread(target=slow_request, daemon=True)
+        time.sleep(0.5)
+        thread.start()
+        time.sleep(0.2)
+        asked = time.monotonic()
+        server.process.send_signal(signal.SIGTERM)
+        try:
+            code = server.process.wait(timeout=25)
+        except subprocess.TimeoutExpired:
+            pytest.fail("the supervisor did not exit within 25 s of SIGTERM:\n" + server.output()[-3000:])
+        took = time.monotonic() - asked
+        thread.join(timeout=5)
+        results = load.stop()
+        log = server.output()
+        assert code == 0, f"exit code {code}:\n{log[-3000:]}"
+        assert took < 25
+        assert slow.get("status") == 200, f"the request in flight at SIGTERM: {slow}"
+        assert not [pid for pid in workers if alive(pid)], "workers exit with the supervisor"
+        statuses = {outcome for _, _, outcome in results if isinstance(outcome, int)}
+        assert statuses <= {200}, f"answers during shutdown: {statuses}"
+        assert log.count("Finished server process") == 2, log[-3000:]
+        with pytest.raises(httpx.TransportError):
+            httpx.get(server.base + "/healthz", timeout=1)
+    finally:
+        server.stop()
+
+
+# ---------------------------------------------------------------------------
+# The model failing to load
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def web():
+    from fastapi.testclient import TestClient
+
+    from app.main import app
+
+    return TestClient(app, raise_server_exceptions=False)
+
+
+@pytest.fixture
+def model_missing(monkeypatch, tmp_path):
+    """The model's package points at an empty folder: get_model() raises ModelUnavailable."""
+    from app import compute
+    from app.model import minilm
+
+    monkeypatch.setattr(minilm, "default_model_dir", lambda: tmp_path)
+    minilm._reset_cache_for_tests()
+    compute.model_run.cache_clear()
+    yield tmp_path
+    minilm._reset_cache_for_tests()  # the next test loads the real model again
+    compute.model_run.cache_clear()
+
+
+def test_model_api_answers_503_with_a_message(web, model_missing):
+    response = web.get("/api/attention?model=minilm&source=the+cat+sat")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["message"].startswith("model:")
+    assert "model.safetensors" in body["message"] and "pip install" in body["message"]
+    assert "etag" not in response.headers, "an outage must not be cached as the view"
+    assert "max-age" not in response.headers.get("cache-control", "")
+    posted = web.post("/api/attention", json={"model": "minilm", "source": "the cat sat"})
+    assert posted.status_code == 503 and posted.json()["message"].startswith("model:")
+
+
+@pytest.mark.parametrize("base", ["/", "/embed"])
+def test_model_page_still_renders_with_a_notice(web, model_missing, base):
+    response = web.get(base + "?model=minilm&source=the+cat+sat")
+    assert response.status_code == 200
+    notices = re.findall(r'<p class="notice">(.*?)</p>', response.text, re.S)
+    assert any(notice.startswith("model:") and "model.safetensors" in notice for notice in notices), notices
+    data = re.search(r'<script type="application/json" id="page-data">(.*?)</script>', response.text, re.S).group(1)
+    assert '"mode":"self"' in data, "the page falls back to the toy engine's view"
+
+
+def test_toy_engine_keeps_working_without_the_model(web, model_missing):
+    assert web.get("/api/attention?model=minilm").status_code == 503
+    for path in ("/api/attention?source=walk+by+river+bank", "/?source=walk+by+river+bank", "/healthz"):
+        response = web.get(path)
+        assert response.status_code == 200, path
+    body = web.get("/api/attention?source=walk+by+river+bank&heads=2").json()
+    assert body["mode"] == "self" and len(body["heads"]) == 2
+    posted = web.post("/api/attention", json={"q": [[1, 0]], "k": [[1, 0], [0, 1]], "v": [[1], [2]]})
+    assert posted.status_code == 200 and posted.json()["mode"] == "exercise"
+
+
+def test_the_real_model_is_back_after_the_fault(web):
+    """The fixture above restores the process: the model loads again (the tests can tell the difference)."""
+    from app.model import minilm
+
+    minilm._reset_cache_for_tests()
+    response = web.get("/api/attention?model=minilm&source=the+cat+sat&head=0")
+    assert response.status_code == 200, response.text[:300]
+    assert response.json()["mode"] == "model"

@@ -1,0 +1,51 @@
+"""schemathesis against the app's own /openapi.json, in process (ASGI), bounded.
+
+Every operation the schema lists gets valid and invalid generated requests (at most
+MAX_EXAMPLES each per generation phase, no deadline); each response must not be a server
+error, must use a status code the schema declares for that operation, and must match the
+schema of that status code. A failure prints the request as a curl command and the response.
+"""
+
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+os.environ.setdefault("ACCESS_LOG", "0")  # thousands of generated requests: keep the test output readable
+
+import schemathesis  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
+from schemathesis.checks import not_a_server_error  # noqa: E402
+from schemathesis.specs.openapi.checks import (  # noqa: E402
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from app.main import app  # noqa: E402
+
+MAX_EXAMPLES = 25
+CHECKS = [not_a_server_error, status_code_conformance, response_schema_conformance]
+
+schema = schemathesis.openapi.from_asgi("/openapi.json", app)
+schema.config.generation.update(max_examples=MAX_EXAMPLES, deterministic=True)
+
+
+def test_schema_lists_the_api():
+    """The fuzzing below covers what it should: the JSON API and the health check."""
+    operations = {(op.ok().method.upper(), op.ok().path) for op in schema.get_all_operations()}
+    assert {("GET", "/api/attention"), ("POST", "/api/attention"), ("GET", "/healthz")} <= operations
+
+
+@schema.parametrize()
+@settings(
+    max_examples=MAX_EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
+def test_api_conforms_to_its_schema(case):
+    case.call_and_validate(checks=CHECKS)
