@@ -1,0 +1,112 @@
+"""Same parameters, byte-identical JSON across server processes with different PYTHONHASHSEED."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+GET_CASES = [
+    {"source": "walk by river bank"},
+    {"source": "Tom chase Jerry", "target": "汤姆 追逐 杰瑞", "step": "2"},
+    {"source": "我们在河边散步然后去银行取钱", "projection": "random", "score": "additive", "heads": "4", "seed": "11"},
+    {"source": "the qwxjv zorblax sat by the river", "embedding": "hash", "dim": "24", "heads": "2", "positional": "true"},
+    {"source": "the dog chased the cat into the house", "causal": "true", "window": "2", "temperature": "0.3"},
+]
+POST_CASES = [
+    {"q": [[1, 0], [0, 1]], "k": [[1, 0], [0, 1], [1, 1]], "v": [[1, 2, 3], [3, 4, 5], [5, 6, 7]], "score": "scaled_dot",
+     "temperature": 0.7, "query_labels": ["q1", "q2"], "key_labels": ["a", "b", "c"]},
+    {"source": "the teacher gave the student a book", "heads": 8, "projection": "random", "score": "general", "seed": 3},
+]  # fmt: skip
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def spawn_server(hashseed):
+    port = free_port()
+    env = {**os.environ, "PYTHONHASHSEED": str(hashseed), "PYTHONPATH": str(ROOT), "ACCESS_LOG": "0"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    return process, f"http://127.0.0.1:{port}"
+
+
+def wait_until_up(process, base, timeout=60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited: {process.stderr.read().decode(errors='replace')}")
+        try:
+            if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            time.sleep(0.1)
+    raise RuntimeError(f"server did not start within {timeout} s")
+
+
+def stop_server(process):
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+    if process.stderr:
+        process.stderr.close()
+
+
+@pytest.fixture(scope="module")
+def servers():
+    started = []
+    try:
+        for hashseed in (1, 2):  # both start at once; each warms up jieba and the model
+            started.append(spawn_server(hashseed))
+        for process, base in started:
+            wait_until_up(process, base)
+        yield [base for _, base in started]
+    finally:
+        for process, _ in started:
+            stop_server(process)
+
+
+@pytest.mark.parametrize("params", GET_CASES, ids=range(len(GET_CASES)))
+def test_get_is_byte_identical_across_processes(servers, params):
+    bodies = []
+    for base in servers:
+        response = httpx.get(base + "/api/attention", params=params, timeout=30)
+        assert response.status_code == 200, response.text
+        bodies.append(response.content)
+    assert bodies[0] == bodies[1]
+    assert len(bodies[0]) > 500
+
+
+@pytest.mark.parametrize("body", POST_CASES, ids=range(len(POST_CASES)))
+def test_post_is_byte_identical_across_processes(servers, body):
+    bodies = []
+    for base in servers:
+        response = httpx.post(base + "/api/attention", json=body, timeout=30)
+        assert response.status_code == 200, response.text
+        bodies.append(response.content)
+    assert bodies[0] == bodies[1]
+
+
+def test_the_in_process_app_agrees_with_the_servers(servers, client):
+    """A third process (this one, another hash seed) gives the same bytes as the servers."""
+    params = GET_CASES[2]
+    local = client.get("/api/attention", params=params).content
+    remote = httpx.get(servers[0] + "/api/attention", params=params, timeout=30).content
+    assert local == remote

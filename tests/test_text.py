@@ -1,0 +1,226 @@
+"""Text to vectors: the tokenizer, the curated lexicon, hashed and positional vectors."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from app.text.embed import LEXICON_DIM, embed_tokens, hashed_vector, sinusoidal_positions
+from app.text.lexicon import FEATURES, LEXICON_PATH, inflection_candidates, load_lexicon
+from app.text.tokenize import tokenize
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def texts(sentence):
+    return [token.text for token in tokenize(sentence)]
+
+
+# ---------------------------------------------------------------------------
+# Tokenizer
+# ---------------------------------------------------------------------------
+
+
+def test_english_words_and_punctuation():
+    assert texts("Tom chased Jerry.") == ["Tom", "chased", "Jerry", "."]
+    assert texts("Hello, World! It's well-known.") == ["Hello", ",", "World", "!", "It's", "well-known", "."]
+    assert texts("  walk   by river\tbank \n") == ["walk", "by", "river", "bank"]
+
+
+def test_original_spelling_is_kept_and_the_key_is_lower_case():
+    tokens = tokenize("The RIVER Bank")
+    assert [t.text for t in tokens] == ["The", "RIVER", "Bank"]
+    assert [t.key for t in tokens] == ["the", "river", "bank"]
+
+
+def test_chinese_with_spaces_keeps_the_users_tokens():
+    assert texts("汤姆 追逐 杰瑞") == ["汤姆", "追逐", "杰瑞"]
+
+
+def test_chinese_without_spaces_is_segmented_by_jieba():
+    assert texts("汤姆追逐杰瑞") == ["汤姆", "追逐", "杰瑞"]
+
+
+def test_mixed_english_and_chinese():
+    assert texts("I love 北京") == ["I", "love", "北京"]
+    assert texts("Tom 追逐 Jerry") == ["Tom", "追逐", "Jerry"]
+
+
+def test_punctuation_is_a_function_token_not_unknown():
+    x, unknown = embed_tokens(tokenize("river , bank"))
+    assert unknown == []
+    assert x[1, FEATURES.index("function")] == 1.0
+    assert np.count_nonzero(x[1]) == 1
+
+
+# ---------------------------------------------------------------------------
+# The lexicon file
+# ---------------------------------------------------------------------------
+
+ALLOWED_WEIGHTS = {"0.25", "0.5", "0.75"}
+
+
+def lexicon_rows():
+    """Parse lexicon.tsv independently of app.text.lexicon: (line number, en, zh, features)."""
+    rows, header = [], None
+    for number, line in enumerate(LEXICON_PATH.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        if header is None:
+            header = line.split("\t")
+            continue
+        rows.append((number, *line.split("\t")))
+    assert header == ["en", "zh", "features"]
+    return rows
+
+
+def test_the_sixteen_features():
+    assert len(FEATURES) == 16 == LEXICON_DIM
+    assert len(set(FEATURES)) == 16
+    assert {"person", "animal", "motion", "water", "money", "place"} <= set(FEATURES)
+    # the file documents the same names in the same order
+    declared = next(line for line in LEXICON_PATH.read_text(encoding="utf-8").splitlines() if line.startswith("# Features"))
+    assert declared.split(":", 1)[1].split() == list(FEATURES)
+
+
+def test_every_lexicon_row_is_valid():
+    rows = lexicon_rows()
+    problems = []
+    for row in rows:
+        if len(row) != 4:
+            problems.append(f"line {row[0]}: {len(row) - 1} columns")
+            continue
+        number, en, zh, features = row
+        if not en or en != en.strip() or en != en.lower():
+            problems.append(f"line {number}: English word {en!r} is not lower-case and trimmed")
+        if not zh.strip() or any(not word.strip() for word in zh.split("|")):
+            problems.append(f"line {number}: empty Chinese alternative in {zh!r}")
+        items = features.split()
+        names = [item.partition(":")[0] for item in items]
+        if not 1 <= len(items) <= 4:
+            problems.append(f"line {number}: {len(items)} features (1 to 4 allowed)")
+        if len(set(names)) != len(names) or not set(names) <= set(FEATURES):
+            problems.append(f"line {number}: bad feature names {names}")
+        for item in items:
+            _, colon, weight = item.partition(":")
+            if colon and weight not in ALLOWED_WEIGHTS:
+                problems.append(f"line {number}: weight {weight!r}")
+    assert problems == []
+
+
+def test_lexicon_covers_at_least_300_english_words_and_their_chinese():
+    rows = lexicon_rows()
+    english = {row[1] for row in rows}
+    assert len(english) >= 300
+    lexicon = load_lexicon()
+    assert lexicon.english_words == english
+    chinese = {word for row in rows for word in row[2].split("|") if word != "-"}
+    assert lexicon.chinese_words == chinese
+    assert len(chinese) >= 300
+
+
+def test_sense_vectors():
+    lexicon = load_lexicon()
+    water, money = FEATURES.index("water"), FEATURES.index("money")
+    # "bank" is half money bank, half river bank; 银行 and 河岸 are one sense each
+    assert lexicon.lookup("bank")[water] == 0.5 and lexicon.lookup("bank")[money] == 0.5
+    assert lexicon.lookup("银行")[money] == 1.0 and lexicon.lookup("银行")[water] == 0.0
+    assert lexicon.lookup("河岸")[water] == 1.0
+    # a Chinese word gets exactly its English counterpart's vector
+    np.testing.assert_array_equal(lexicon.lookup("汤姆"), lexicon.lookup("tom"))
+    np.testing.assert_array_equal(lexicon.lookup("杰瑞"), lexicon.lookup("jerry"))
+    assert not np.array_equal(lexicon.lookup("tom"), lexicon.lookup("jerry"))
+
+
+# ---------------------------------------------------------------------------
+# Inflections
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("word, base", [("chased", "chase"), ("rivers", "river"), ("cats", "cat"), ("stopped", "stop")])
+def test_inflection_fallback(word, base):
+    lexicon = load_lexicon()
+    assert word not in lexicon.vectors  # the fallback is what finds it
+    assert base in list(inflection_candidates(word))
+    np.testing.assert_array_equal(lexicon.lookup(word), lexicon.lookup(base))
+
+
+def test_inflected_word_is_not_unknown():
+    x, unknown = embed_tokens(tokenize("Tom chased Jerry"))
+    assert unknown == []
+    np.testing.assert_array_equal(x[1], load_lexicon().lookup("chase"))
+
+
+def test_unknown_words_get_hashed_vectors_and_are_listed_once_in_original_spelling():
+    x, unknown = embed_tokens(tokenize("the Zorblax met a Zorblax near the qwxjv bank"))
+    assert unknown == ["Zorblax", "qwxjv"]  # in order, as written, the repeated word once
+    np.testing.assert_array_equal(x[1], hashed_vector("zorblax", LEXICON_DIM))
+    np.testing.assert_array_equal(x[1], x[4])
+    assert load_lexicon().lookup("zorblax") is None
+
+
+# ---------------------------------------------------------------------------
+# Hashed and positional vectors
+# ---------------------------------------------------------------------------
+
+
+def test_hashed_vectors_are_unit_length_and_distinct():
+    a, b = hashed_vector("river", 32), hashed_vector("bank", 32)
+    assert a.shape == (32,)
+    assert abs(np.linalg.norm(a) - 1.0) < 1e-12
+    assert not np.allclose(a, b)
+    np.testing.assert_array_equal(hashed_vector("river", 32), a)
+    # wider vectors than one sha256 digest supplies (64 values need 128 bytes)
+    wide = hashed_vector("river", 64)
+    assert wide.shape == (64,) and len(np.unique(wide)) > 60
+
+
+CHILD = """
+import json
+from app.text.embed import embed_tokens, hashed_vector
+from app.text.tokenize import tokenize
+x, unknown = embed_tokens(tokenize("walk by the qwxjv river"), embedding="lexicon")
+h, _ = embed_tokens(tokenize("walk by the qwxjv river"), embedding="hash", dim=24)
+print(json.dumps({"hashed": hashed_vector("zorblax", 40).tolist(),
+                  "lexicon": x.tolist(), "hash": h.tolist(), "unknown": unknown}))
+"""
+
+
+def child_vectors(hashseed):
+    env = {**os.environ, "PYTHONHASHSEED": str(hashseed), "PYTHONPATH": str(ROOT)}
+    result = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_hashed_vectors_are_the_same_in_every_process():
+    first, second = child_vectors(1), child_vectors(987654)
+    assert first == second
+    # and equal to this process's
+    assert first["hashed"] == hashed_vector("zorblax", 40).tolist()
+    assert first["unknown"] == ["qwxjv"]
+
+
+def test_hash_embedding_hashes_every_word():
+    tokens = tokenize("river bank")
+    x, unknown = embed_tokens(tokens, embedding="hash", dim=8)
+    assert x.shape == (2, 8)
+    np.testing.assert_array_equal(x[0], hashed_vector("river", 8))
+    assert unknown == []  # the baseline has no lexicon to miss
+
+
+def test_positional_encodings_are_added():
+    tokens = tokenize("walk by river bank")
+    plain, _ = embed_tokens(tokens)
+    with_positions, _ = embed_tokens(tokens, positional=True)
+    added = with_positions - plain
+    # PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(p / 10000^(2i/d)), d = 16
+    assert added.shape == (4, 16)
+    np.testing.assert_allclose(added[0], [0, 1] * 8, atol=1e-15)  # position 0: sin 0 = 0, cos 0 = 1
+    np.testing.assert_allclose(added[1, :2], [np.sin(1.0), np.cos(1.0)], rtol=1e-12)
+    np.testing.assert_allclose(added[2, 2:4], [np.sin(2 / 10000 ** (2 / 16)), np.cos(2 / 10000 ** (2 / 16))], rtol=1e-12)
+    np.testing.assert_allclose(added, sinusoidal_positions(4, 16), rtol=1e-12, atol=1e-15)
