@@ -1,0 +1,290 @@
+"""API speed, in one run. Not a test: run by hand (loopback only, bounded in time).
+
+    .venv/bin/python bench/bench_api.py [--duration 10] [--runs 200] [--json bench/out/api.json]
+
+1. wrk against one uvicorn worker on 127.0.0.1 (the production command's flags, scripts/serve):
+   requests/s of GET /api/attention?source=walk+by+river+bank and of GET /healthz (the trivial
+   JSON endpoint), 2 threads, 32 connections, `--duration` seconds each after a 2 s warm-up of each;
+   the ratio api/healthz (goal >= 0.5). Once with the app's access log on (the default, written to
+   /dev/null) and once with ACCESS_LOG=0.
+2. In-process p50/p95 of a 128-token, 8-head request (goal < 30 ms): through FastAPI's TestClient,
+   and directly through app.params + app.compute + app.jsonio (with the three parts timed apart).
+3. Where a small request's time goes, without HTTP: the ASGI app called directly (no server, no
+   sockets) for /healthz, /api/attention?source=walk+by+river+bank, the same with a bad `score`
+   (parameter parsing and the 422 path only), and a 404 (the middleware stack only).
+4. JSON encoding of a 128x128 float matrix: FastAPI's default (jsonable_encoder + json.dumps, as
+   JSONResponse renders) on nested lists, against orjson as app.jsonio uses it (on the numpy array).
+"""
+
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("ACCESS_LOG", "0")  # in-process parts: no access-log line per call (servers set it explicitly)
+
+API_PATH = "/api/attention?source=walk+by+river+bank"
+HEALTH_PATH = "/healthz"
+WORDS = "the teacher gave the student a book about the river and the sea in the old school".split()
+LONG_SOURCE = " ".join(WORDS[i % len(WORDS)] for i in range(128))  # 128 tokens
+LONG_PARAMS = {"source": LONG_SOURCE, "heads": "8"}
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port, access_log):
+    env = {**os.environ, "ACCESS_LOG": "1" if access_log else "0", "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port),
+               "--workers", "1", "--no-access-log", "--log-level", "warning"]  # fmt: skip
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError("server exited")
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}{HEALTH_PATH}", timeout=1)
+            return process, command
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("server did not start within 30 s")
+
+
+def stop_server(process):
+    process.terminate()
+    try:
+        process.wait(timeout=25)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def wrk(url, duration, threads=2, connections=32):
+    command = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--latency", url]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=duration + 30, check=True)
+    out = result.stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    non_2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
+    errors = re.search(r"Socket errors:(.*)", out)
+    latency = dict(re.findall(r"^\s+(50|90|99)%\s+(\S+)", out, re.M))
+    return {"command": " ".join(command), "requests_per_s": rps, "non_2xx": int(non_2xx.group(1)) if non_2xx else 0,
+            "socket_errors": errors.group(1).strip() if errors else "", "latency": latency}  # fmt: skip
+
+
+def bench_wrk(duration, access_log):
+    port = free_port()
+    process, command = start_server(port, access_log)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for path in (HEALTH_PATH, API_PATH):  # warm-up
+            wrk(base + path, 2)
+        health = wrk(base + HEALTH_PATH, duration)
+        api = wrk(base + API_PATH, duration)
+    finally:
+        stop_server(process)
+    server = " ".join(Path(part).name if part == sys.executable else part for part in command)
+    return {"server": ("ACCESS_LOG=%d " % access_log) + server, "healthz": health, "api": api,
+            "ratio": api["requests_per_s"] / health["requests_per_s"]}  # fmt: skip
+
+
+def percentiles(samples):
+    ordered = sorted(samples)
+    return {"p50_ms": statistics.median(ordered) * 1000, "p95_ms": ordered[int(0.95 * (len(ordered) - 1))] * 1000}
+
+
+def timed(function, runs, warm=10):
+    for _ in range(warm):
+        function()
+    samples = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        function()
+        samples.append(time.perf_counter() - started)
+    return percentiles(samples)
+
+
+def bench_in_process(runs):
+    from fastapi.testclient import TestClient
+
+    from app.compute import compute_view
+    from app.jsonio import dumps
+    from app.main import app
+    from app.params import AttentionQuery, make_state
+    from app.text.tokenize import tokenize
+
+    assert len(tokenize(LONG_SOURCE)) == 128
+    client = TestClient(app)
+    response = client.get("/api/attention", params=LONG_PARAMS, headers={"accept-encoding": "identity"})
+    assert response.status_code == 200 and len(response.json()["heads"]) == 8
+    size = len(response.content)
+
+    def through_fastapi():
+        assert client.get("/api/attention", params=LONG_PARAMS, headers={"accept-encoding": "identity"}).status_code == 200
+
+    def direct():
+        return dumps(compute_view(make_state(AttentionQuery(**LONG_PARAMS))))
+
+    state = make_state(AttentionQuery(**LONG_PARAMS))
+    view = compute_view(state)
+    return {
+        "request": f"GET /api/attention source=<128 tokens> heads=8 ({size} bytes of JSON)",
+        "testclient": timed(through_fastapi, runs),
+        "direct": timed(direct, runs),
+        "parts": {
+            "params.make_state": timed(lambda: make_state(AttentionQuery(**LONG_PARAMS)), runs),
+            "compute.compute_view": timed(lambda: compute_view(state), runs),
+            "jsonio.dumps": timed(lambda: dumps(view), runs),
+        },
+        "direct_equals_http": dumps(view) == response.content,
+        "small_parts": small_parts(runs * 5),
+    }
+
+
+def small_parts(runs):
+    """The three parts for the 4-word sentence of the wrk run."""
+    from app.compute import compute_view
+    from app.jsonio import dumps
+    from app.params import AttentionQuery, make_state
+
+    params = {"source": "walk by river bank"}
+    state = make_state(AttentionQuery(**params))
+    view = compute_view(state)
+    return {
+        "params.make_state": timed(lambda: make_state(AttentionQuery(**params)), runs),
+        "compute.compute_view": timed(lambda: compute_view(state), runs),
+        "jsonio.dumps": timed(lambda: dumps(view), runs),
+    }
+
+
+async def asgi_call(app, path, query):
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
+             "path": path, "raw_path": path.encode(), "query_string": query, "headers": [(b"host", b"127.0.0.1")],
+             "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80), "root_path": ""}  # fmt: skip
+    sent = []
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message):
+        sent.append(message)
+
+    await app(scope, receive, send)
+    return sent[0]["status"]
+
+
+def bench_asgi(runs):
+    import asyncio
+
+    from app.main import app
+
+    cases = {
+        "GET /healthz": ("/healthz", b"", 200),
+        "GET /api/attention?source=walk+by+river+bank": ("/api/attention", b"source=walk+by+river+bank", 200),
+        "GET /api/attention?...&score=foo (422)": ("/api/attention", b"source=walk+by+river+bank&score=foo", 422),
+        "GET /nothing (404)": ("/nothing", b"", 404),
+    }
+
+    async def run():
+        results = {}
+        for name, (path, query, status) in cases.items():
+            for _ in range(50):
+                assert await asgi_call(app, path, query) == status
+            samples = []
+            for _ in range(runs):
+                started = time.perf_counter()
+                await asgi_call(app, path, query)
+                samples.append(time.perf_counter() - started)
+            results[name] = {key.replace("_ms", "_us"): value * 1000 for key, value in percentiles(samples).items()}
+        return results
+
+    return asyncio.run(run())
+
+
+def bench_encoders(runs):
+    import numpy as np
+    from fastapi.encoders import jsonable_encoder
+
+    from app.jsonio import dumps
+
+    matrix = np.random.default_rng(0).standard_normal((128, 128))
+    nested = matrix.tolist()
+
+    def fastapi_default():  # what JSONResponse.render does with a nested list
+        return json.dumps(jsonable_encoder(nested), ensure_ascii=False, allow_nan=False, indent=None,
+                          separators=(",", ":")).encode("utf-8")  # fmt: skip
+
+    import orjson
+
+    default = timed(fastapi_default, runs, warm=3)
+    app_orjson = timed(lambda: dumps(matrix), runs, warm=3)
+    orjson_lists = timed(lambda: orjson.dumps(nested), runs, warm=3)
+    return {
+        "fastapi_default_ms": default["p50_ms"],
+        "app_jsonio_orjson_numpy_ms": app_orjson["p50_ms"],
+        "orjson_nested_lists_float64_ms": orjson_lists["p50_ms"],
+        "ratio_default_over_app": default["p50_ms"] / app_orjson["p50_ms"],
+        "ratio_default_over_orjson_lists": default["p50_ms"] / orjson_lists["p50_ms"],
+    }
+
+
+def machine():
+    model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                  if line.startswith("model name")), platform.processor())  # fmt: skip
+    return {"nproc": os.cpu_count(), "cpu": model, "python": platform.python_version(),
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            "load_average_at_start": os.getloadavg()}  # fmt: skip
+
+
+def main():
+    parser = argparse.ArgumentParser(description="API benchmark (see the module docstring)")
+    parser.add_argument("--duration", type=int, default=10, help="seconds of each wrk measurement")
+    parser.add_argument("--runs", type=int, default=200, help="in-process repetitions")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--skip-wrk", action="store_true")
+    args = parser.parse_args()
+
+    figures = {"machine": machine()}
+    if not args.skip_wrk:
+        if shutil.which("wrk") is None:
+            sys.exit("wrk is not installed (apt-get install -y wrk)")
+        figures["wrk"] = [bench_wrk(args.duration, access_log=True), bench_wrk(args.duration, access_log=False)]
+    figures["in_process"] = bench_in_process(args.runs)
+    figures["asgi_direct"] = bench_asgi(args.runs * 10)
+    figures["encoders"] = bench_encoders(args.runs)
+
+    print(json.dumps(figures, indent=2, ensure_ascii=False))
+    for run in figures.get("wrk", []):
+        print(f"\n{run['server']}\n  /healthz {run['healthz']['requests_per_s']:.0f} req/s, "
+              f"/api/attention {run['api']['requests_per_s']:.0f} req/s, ratio {run['ratio']:.2f} (goal >= 0.5)")  # fmt: skip
+    ip = figures["in_process"]
+    print(f"\n128 tokens, 8 heads: TestClient p50 {ip['testclient']['p50_ms']:.1f} ms (p95 {ip['testclient']['p95_ms']:.1f}), "
+          f"direct p50 {ip['direct']['p50_ms']:.1f} ms (p95 {ip['direct']['p95_ms']:.1f}) (goal < 30 ms)")  # fmt: skip
+    small = ", ".join(f"{name} {t['p50_ms'] * 1000:.0f} us" for name, t in ip["small_parts"].items())
+    print(f"walk by river bank, p50 of each part: {small}")
+    for name, times in figures["asgi_direct"].items():
+        print(f"ASGI direct {name}: p50 {times['p50_us']:.0f} us")
+    enc = figures["encoders"]
+    print(f"128x128 matrix: FastAPI default {enc['fastapi_default_ms']:.2f} ms, app orjson {enc['app_jsonio_orjson_numpy_ms']:.3f} ms, "
+          f"ratio {enc['ratio_default_over_app']:.0f}x")  # fmt: skip
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(figures, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
