@@ -6,6 +6,7 @@ Pure ASGI middleware (no per-request task switching), so it costs next to nothin
 import hashlib
 import logging
 import time
+from collections import OrderedDict
 
 from fastapi import Request
 from starlette.exceptions import HTTPException
@@ -117,3 +118,74 @@ def cached(request: Request, body: bytes, media_type: str, *, max_age: int, vary
     if etag in [tag.strip() for tag in request.headers.get("if-none-match", "").split(",")]:
         return Response(status_code=304, headers=headers)
     return Response(body, media_type=media_type, headers=headers)
+
+
+class ResponseCache:
+    """Keeps recent answers of the deterministic GET routes (the page, /embed, /api/attention) in memory.
+
+    A link shared with a class is opened by everyone at once: the first request computes, the rest
+    are served these bytes (and their ETag, or a 304) without validation or computation. The key is
+    the exact request target plus what the answer depends on besides it (gzip or not; the language,
+    for pages). Holds at most `max_bytes`; least recently used answers go first. Nothing per user.
+    """
+
+    PATHS = ("/", "/embed", "/api/attention")
+
+    def __init__(self, app, max_bytes=64 * 1024 * 1024, max_entry_bytes=4 * 1024 * 1024):
+        self.app = app
+        self.max_bytes = max_bytes
+        self.max_entry_bytes = max_entry_bytes
+        self.entries = OrderedDict()  # key -> (status, headers, body, etag)
+        self.size = 0
+
+    def key(self, scope, headers):
+        gzip = b"gzip" in headers.get(b"accept-encoding", b"")
+        language = headers.get(b"accept-language", b"")[:200] if scope["path"] != "/api/attention" else b""
+        return (scope["path"], scope.get("query_string", b""), gzip, language)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or scope["method"] != "GET" or scope["path"] not in self.PATHS:
+            return await self.app(scope, receive, send)
+        headers = dict(scope.get("headers") or [])
+        key = self.key(scope, headers)
+        hit = self.entries.get(key)
+        if hit is not None:
+            self.entries.move_to_end(key)
+            return await self.replay(hit, headers, send)
+
+        started = {}
+        chunks = []
+
+        async def record(message):
+            if message["type"] == "http.response.start":
+                started.update(message)
+            elif message["type"] == "http.response.body":
+                chunks.append(message.get("body", b""))
+                if not message.get("more_body", False):
+                    self.store(key, started, b"".join(chunks))
+            await send(message)
+
+        await self.app(scope, receive, record)
+
+    def store(self, key, start, body):
+        if start.get("status") != 200 or len(body) > self.max_entry_bytes:
+            return
+        raw_headers = list(start.get("headers", []))
+        etag = dict(raw_headers).get(b"etag")
+        if etag is None:
+            return
+        self.entries[key] = (200, raw_headers, body, etag)
+        self.size += len(body)
+        while self.size > self.max_bytes:
+            _, (_, _, old_body, _) = self.entries.popitem(last=False)
+            self.size -= len(old_body)
+
+    async def replay(self, entry, request_headers, send):
+        status, headers, body, etag = entry
+        if etag in [tag.strip() for tag in request_headers.get(b"if-none-match", b"").split(b",")]:
+            kept = [(name, value) for name, value in headers if name not in (b"content-length", b"content-encoding", b"content-type")]
+            await send({"type": "http.response.start", "status": 304, "headers": kept})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})

@@ -74,8 +74,21 @@ def stop_server(process):
         process.wait()
 
 
-def wrk(url, duration, threads=2, connections=32):
-    command = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--latency", url]
+# Every request a different link (seed=1, 2, ...), so the app's response cache never answers:
+# the price of computing a view that nobody asked for before.
+DISTINCT_LUA = """
+local counter = 0
+request = function()
+  counter = counter + 1
+  return wrk.format("GET", wrk.path .. "&seed=" .. counter .. "&step=" .. (counter % 4))
+end
+"""
+
+
+def wrk(url, duration, threads=2, connections=32, script=None):
+    command = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--latency"]
+    command += ["-s", str(script)] if script else []
+    command.append(url)
     result = subprocess.run(command, capture_output=True, text=True, timeout=duration + 30, check=True)
     out = result.stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
@@ -95,11 +108,15 @@ def bench_wrk(duration, access_log):
             wrk(base + path, 2)
         health = wrk(base + HEALTH_PATH, duration)
         api = wrk(base + API_PATH, duration)
+        script = Path("/tmp/attention-lens-distinct.lua")
+        script.write_text(DISTINCT_LUA)
+        distinct = wrk(base + API_PATH, duration, script=script)
     finally:
         stop_server(process)
     server = " ".join(Path(part).name if part == sys.executable else part for part in command)
-    return {"server": ("ACCESS_LOG=%d " % access_log) + server, "healthz": health, "api": api,
-            "ratio": api["requests_per_s"] / health["requests_per_s"]}  # fmt: skip
+    return {"server": ("ACCESS_LOG=%d " % access_log) + server, "healthz": health, "api": api, "api_distinct": distinct,
+            "ratio": api["requests_per_s"] / health["requests_per_s"],
+            "ratio_distinct": distinct["requests_per_s"] / health["requests_per_s"]}  # fmt: skip
 
 
 def percentiles(samples):
@@ -133,8 +150,11 @@ def bench_in_process(runs):
     assert response.status_code == 200 and len(response.json()["heads"]) == 8
     size = len(response.content)
 
-    def through_fastapi():
-        assert client.get("/api/attention", params=LONG_PARAMS, headers={"accept-encoding": "identity"}).status_code == 200
+    seeds = iter(range(1, 10**9))
+
+    def through_fastapi():  # a new seed each time: the response cache must not answer
+        params = {**LONG_PARAMS, "seed": str(next(seeds))}
+        assert client.get("/api/attention", params=params, headers={"accept-encoding": "identity"}).status_code == 200
 
     def direct():
         return dumps(compute_view(make_state(AttentionQuery(**LONG_PARAMS))))
@@ -270,7 +290,8 @@ def main():
     print(json.dumps(figures, indent=2, ensure_ascii=False))
     for run in figures.get("wrk", []):
         print(f"\n{run['server']}\n  /healthz {run['healthz']['requests_per_s']:.0f} req/s, "
-              f"/api/attention {run['api']['requests_per_s']:.0f} req/s, ratio {run['ratio']:.2f} (goal >= 0.5)")  # fmt: skip
+              f"/api/attention {run['api']['requests_per_s']:.0f} req/s, ratio {run['ratio']:.2f} (goal >= 0.5); "
+              f"every request a new link {run['api_distinct']['requests_per_s']:.0f} req/s, ratio {run['ratio_distinct']:.2f}")  # fmt: skip
     ip = figures["in_process"]
     print(f"\n128 tokens, 8 heads: TestClient p50 {ip['testclient']['p50_ms']:.1f} ms (p95 {ip['testclient']['p95_ms']:.1f}), "
           f"direct p50 {ip['direct']['p50_ms']:.1f} ms (p95 {ip['direct']['p95_ms']:.1f}) (goal < 30 ms)")  # fmt: skip

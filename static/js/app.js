@@ -15,6 +15,7 @@ let params = { ...view.params }; // canonical parameters, view state included
 let playing = null;
 let pending = null;
 let debounce = null;
+let embeddingsDrawn = null;
 
 // ---------------------------------------------------------------- state and URL
 
@@ -269,10 +270,11 @@ function drawStages() {
   const step = params.step;
   const queries = view.tokens.queries;
   const { head, keys } = displayed(currentHead());
+  const widths = ["chart-stage1", "chart-stage2", "chart-stage3"].map((id) => $(id).clientWidth); // read layout once
   const common = { rows: queries, cols: keys, step, present };
-  heatmap($("chart-stage1"), { ...common, z: head.scores });
-  heatmap($("chart-stage2"), { ...common, z: head.weights, mask: head.mask, zmin: 0, zmax: 1 });
-  heatmap($("chart-stage3"), { z: head.output, rows: queries, cols: outputColumns(head.output[0].length), step, present });
+  heatmap($("chart-stage1"), { ...common, z: head.scores, width: widths[0] });
+  heatmap($("chart-stage2"), { ...common, z: head.weights, mask: head.mask, zmin: 0, zmax: 1, width: widths[1] });
+  heatmap($("chart-stage3"), { z: head.output, rows: queries, cols: outputColumns(head.output[0].length), step, present, width: widths[2] });
   if (view.overview) {
     modelGrid($("head-grid"), { overview: view.overview, layer: params.layer, head: params.head ?? 0, t, onPick: pickModelHead });
   } else if (view.heads.length > 1) {
@@ -295,6 +297,18 @@ function fillTables() {
   }
 }
 
+/** The input vectors sit below the stages: drawn after them, and only when they changed. */
+function drawEmbeddingsLater() {
+  if (!view.embeddings) return;
+  const key = [view.share_path.replace(/&?(step|head|stage|lang)=[^&]*/g, ""), Boolean(params.present)].join(" ");
+  if (key === embeddingsDrawn) return;
+  embeddingsDrawn = key;
+  setTimeout(() => {
+    const { rows, cols, z } = embeddingMatrix();
+    heatmap($("chart-embeddings"), { z, rows, cols, present: Boolean(params.present) });
+  }, 0);
+}
+
 function embeddingMatrix() {
   const cross = view.mode === "cross";
   return {
@@ -311,10 +325,7 @@ function render() {
   unknown.hidden = !view.unknown_tokens.length;
   const unknownLabel = view.mode === "model" ? t.unknown_model : t.unknown;
   unknown.textContent = view.unknown_tokens.length ? `${unknownLabel} ${view.unknown_tokens.join(", ")}` : "";
-  if (view.embeddings) {
-    const { rows, cols, z } = embeddingMatrix();
-    heatmap($("chart-embeddings"), { z, rows, cols, present: Boolean(params.present) });
-  }
+  drawEmbeddingsLater();
   const preset = page.presets.find(matchesPreset);
   $("lesson").textContent = preset ? preset.lesson[page.lang] : "";
   drawStages();

@@ -35,22 +35,15 @@ function textWidth(labels, font) {
  * A heatmap with numeric axes (repeated words stay separate rows), token labels, values written in the
  * cells when they fit, the current step's row outlined, and cells hidden by the mask left blank with ×.
  */
-export function heatmap(el, { z, rows, cols, step = null, mask = null, zmin, zmax, present = false, title = "" }) {
+export function heatmap(el, { z, rows, cols, step = null, mask = null, zmin, zmax, present = false, title = "", width }) {
   const t = theme(present);
-  const plotWidth = (el.clientWidth || 600) - Math.min(320, textWidth(rows, t.font) + 20) - 80;
+  const plotWidth = (width || el.clientWidth || 600) - Math.min(320, textWidth(rows, t.font) + 20) - 80;
   const fits = plotWidth / cols.length >= (present ? 70 : 34) && rows.length <= (present ? 16 : 32);
   const shown = z.map((row, i) => row.map((x, j) => (mask && !mask[i][j] ? null : x)));
   const text = z.map((row, i) => row.map((x, j) => (mask && !mask[i][j] ? "×" : fits ? fmt(x, 2) : "")));
   const left = Math.min(320, textWidth(rows, t.font) + 20);
   const bottom = Math.min(320, textWidth(cols, t.font) * (cols.length > 6 ? 0.8 : 0.45) + 30);
   const cell = Math.max(present ? 36 : 14, Math.min(t.cell, 600 / Math.max(rows.length, 1)));
-  const shapes = [];
-  if (step !== null && step < rows.length) {
-    shapes.push({
-      type: "rect", xref: "x", yref: "y", x0: -0.5, x1: cols.length - 0.5, y0: step - 0.5, y1: step + 0.5,
-      line: { color: t.mark, width: present ? 6 : 4 },
-    });
-  }
   const data = [{
     type: "heatmap", z: shown, x: cols.map((_, j) => j), y: rows.map((_, i) => i),
     zmin, zmax, colorscale: COLORSCALE, text, texttemplate: "%{text}", hoverongaps: false,
@@ -66,34 +59,64 @@ export function heatmap(el, { z, rows, cols, step = null, mask = null, zmin, zma
     xaxis: { ...axis(cols, t.ink, t.font), side: "bottom", tickangle: cols.length > 6 ? -45 : 0 },
     yaxis: { ...axis(rows, t.ink, t.font), autorange: "reversed" },
     paper_bgcolor: t.paper, plot_bgcolor: present ? "#333333" : "#eeeeee",
-    shapes,
   };
-  return Plotly.react(el, data, layout, CONFIG);
+  return Plotly.react(el, data, layout, CONFIG).then(() => moveOutline(el, step));
 }
 
-/** Move the current-step outline of a heatmap drawn by `heatmap` (no redraw of the cells). */
+/**
+ * Outline the current step's row with a box laid over the chart (the chart itself is not redrawn:
+ * moving a Plotly shape redraws every cell). The box sits in the chart's wrapper, on Plotly's plot area.
+ */
 export function moveOutline(el, step) {
-  const shapes = el.layout && el.layout.shapes;
-  if (!shapes || !shapes.length || shapes[0].y0 === step - 0.5) return;
-  Plotly.relayout(el, { "shapes[0].y0": step - 0.5, "shapes[0].y1": step + 0.5 });
+  const box = el.parentElement && el.parentElement.querySelector(".outline");
+  const size = el._fullLayout && el._fullLayout._size; // the plot area: left, top, width, height
+  const rows = el.data && el.data[0] && el.data[0].y ? el.data[0].y.length : 0;
+  if (!box) return;
+  if (step === null || step === undefined || !size || !rows || step >= rows) {
+    box.hidden = true;
+    return;
+  }
+  const rowHeight = size.h / rows;
+  Object.assign(box.style, {
+    left: `${size.l - 3}px`, width: `${size.w + 6}px`,
+    top: `${size.t + step * rowHeight - 3}px`, height: `${rowHeight + 6}px`,
+  });
+  box.hidden = false;
 }
 
-/** The weights of one step as bars: the seed's "(Tom, 0.3) (Chase, 0.2) (Jerry, 0.5)" picture. */
+/** The weights of one step as bars: the seed's "(Tom, 0.3) (Chase, 0.2) (Jerry, 0.5)" picture (plain SVG). */
 export function bars(el, { labels, values, present = false }) {
-  const t = theme(present);
-  const data = [{
-    type: "bar", x: labels.map((_, j) => j), y: values, text: values.map((x) => fmt(x, 2)),
-    textposition: "outside", textfont: { size: t.font, color: t.ink }, marker: { color: "#3b528b" },
-    hovertemplate: "%{customdata}<extra></extra>", customdata: labels.map((label, j) => plain(`${label}: ${fmt(values[j], 4)}`)),
-  }];
-  const layout = {
-    height: present ? 420 : 260,
-    margin: { l: 50, r: 10, t: 20, b: Math.min(240, textWidth(labels, t.font) * 0.7 + 30) },
-    xaxis: { ...axis(labels, t.ink, t.font), tickangle: labels.length > 6 ? -45 : 0 },
-    yaxis: { range: [0, 1.15], fixedrange: true, tickfont: { size: t.font * 0.8, color: t.ink }, gridcolor: present ? "#444" : "#ddd" },
-    paper_bgcolor: t.paper, plot_bgcolor: t.paper,
+  const font = present ? 28 : 14;
+  const barWidth = Math.max(present ? 56 : 22, Math.min(90, 900 / Math.max(labels.length, 1)));
+  const chartHeight = present ? 300 : 170;
+  const labelWidth = Math.max(...labels.map((l) => [...String(l)].reduce((w, ch) => w + (ch.charCodeAt(0) > 0x2e80 ? 1 : 0.6), 0))) * font;
+  const rotate = labelWidth > barWidth;
+  const bottom = (rotate ? labelWidth * 0.75 : 0) + font + 12;
+  const width = labels.length * barWidth + 20;
+  const height = chartHeight + bottom + font + 8;
+  const best = values.indexOf(Math.max(...values));
+  const ns = "http://www.w3.org/2000/svg";
+  const make = (tag, attributes, text) => {
+    const node = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, String(v));
+    if (text !== undefined) node.textContent = text;
+    return node;
   };
-  return Plotly.react(el, data, layout, CONFIG);
+  const root = make("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img",
+    "aria-label": labels.map((l, j) => `${l} ${fmt(values[j], 2)}`).join(", ") });
+  const base = font + 8 + chartHeight;
+  values.forEach((v, j) => {
+    const x = 10 + j * barWidth;
+    const h = Math.max(0, v) * chartHeight;
+    root.append(make("rect", { x: x + 3, y: base - h, width: barWidth - 6, height: h, class: j === best ? "bar best" : "bar" }));
+    if (labels.length <= 24 || j === best) {
+      root.append(make("text", { x: x + barWidth / 2, y: base - h - 4, "text-anchor": "middle", "font-size": font * 0.8, class: "bar-value" }, fmt(v, 2)));
+    }
+    const label = make("text", { x: x + barWidth / 2, y: base + font + 2, "font-size": font, class: "bar-label",
+      "text-anchor": rotate ? "end" : "middle", transform: rotate ? `rotate(-45 ${x + barWidth / 2} ${base + font + 2})` : "" }, labels[j]);
+    root.append(label);
+  });
+  el.replaceChildren(root);
 }
 
 export function downloadPng(el, filename) {

@@ -165,7 +165,18 @@ def tick_texts(page, chart, axis):
 
 
 def highlight_y0(page, chart="chart-stage2"):
-    return page.evaluate("(id) => document.getElementById(id).layout.shapes[0].y0", chart)
+    """Top edge, in row units (step - 0.5), of the current-step outline laid over the chart's plot area."""
+    return page.evaluate(
+        """(id) => {
+            const el = document.getElementById(id);
+            const box = el.parentElement.querySelector('.outline');
+            if (box.hidden) return null;
+            const size = el._fullLayout._size;
+            const rowHeight = size.h / el.data[0].y.length;
+            return Math.round((parseFloat(box.style.top) + 3 - size.t) / rowHeight) - 0.5;
+        }""",
+        chart,
+    )
 
 
 def chart_z(page, chart):

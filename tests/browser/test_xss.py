@@ -163,7 +163,7 @@ def test_payloads_as_exercise_labels_show_as_text(page, batch):
     wrong = [(label, text) for label, text in zip(labels, shown) if label != text]
     assert not wrong and len(shown) == n, f"axis labels not shown as the text typed (label, shown): {wrong}"
     assert_tokens_shown_as_text(page, [labels[0]], labels)
-    bars = page.evaluate("[...document.querySelectorAll('#chart-bars .xtick text')].map((e) => e.textContent)")
+    bars = page.evaluate("[...document.querySelectorAll('#chart-bars .bar-label')].map((e) => e.textContent)")
     assert bars == labels, "bar chart labels not shown as text"
     assert_no_markup(page)
 
