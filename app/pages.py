@@ -19,7 +19,7 @@ from app.http import cached
 from app.i18n import STRINGS, pick_language
 from app.jsonio import dumps
 from app.model.minilm import ModelUnavailable
-from app.params import DEFAULTS, ORDER, AttentionQuery, InputError, format_number, make_state
+from app.params import DEFAULTS, ORDER, VIEW_FIELDS, AttentionQuery, InputError, format_number, make_state
 from app.lessons import LESSONS
 from app.presets import PRESETS
 
@@ -71,6 +71,7 @@ def render_page(request, *, embed=False):
         "strings": STRINGS[lang],
         "defaults": DEFAULTS,
         "order": list(ORDER),
+        "view_fields": list(VIEW_FIELDS),
         "presets": PRESETS,
         "embed": embed,
     }

@@ -116,6 +116,9 @@ class CommonParams(BaseModel):
     stage: Annotated[Literal[1, 2, 3], WholeNumberChoice] = Field(1, description="View state: the stage in focus.")
     lang: Literal["en", "zh"] | None = Field(None, description="View state: page language (absent: Accept-Language).")
     present: bool = Field(False, description="View state: presentation mode for projecting in a classroom.")
+    hide_special: bool = Field(
+        False, description="View state (minilm): hide the [CLS] and [SEP] columns and renormalise the other weights."
+    )
 
     @field_validator("source", "target")
     @classmethod
@@ -194,7 +197,7 @@ def parse_labels(text):
 
 MODES = ("self", "cross", "exercise", "model")
 ORDER = tuple(CommonParams.model_fields)[:3] + ("q", "k", "v", "query_labels", "key_labels") + tuple(CommonParams.model_fields)[3:]
-VIEW_FIELDS = ("head", "step", "stage", "lang", "present")
+VIEW_FIELDS = ("head", "step", "stage", "lang", "present", "hide_special")  # how the view is shown, not what it computes
 
 
 @dataclass(frozen=True)

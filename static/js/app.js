@@ -88,11 +88,11 @@ function applyMode(mode) {
 function formQuery() {
   const query = new URLSearchParams();
   for (const [name, value] of new FormData(form)) {
-    if (name.startsWith("_") || ["step", "head", "lang", "present"].includes(name)) continue;
+    if (name.startsWith("_") || page.view_fields.includes(name)) continue;
     if (String(value).trim() === "" && name !== "source") continue;
     query.set(name, ["q", "k", "v"].includes(name) ? String(value).trim().split(/\n+/).join(";") : value);
   }
-  for (const name of ["step", "head", "stage", "lang", "present"]) {
+  for (const name of page.view_fields) {
     if (params[name] !== null && params[name] !== page.defaults[name]) query.set(name, String(params[name]));
   }
   return query;
@@ -214,7 +214,7 @@ function toggleHelp(show) {
 // ---------------------------------------------------------------- drawing
 
 function hiddenSpecial() {
-  return view.mode === "model" && $("hide-special").checked;
+  return view.mode === "model" && Boolean(params.hide_special);
 }
 
 /** For the real model: drop [CLS]/[SEP] columns and renormalise each row (shown as such, never silently). */
@@ -300,7 +300,7 @@ function fillTables() {
 /** The input vectors sit below the stages: drawn after them, and only when they changed. */
 function drawEmbeddingsLater() {
   if (!view.embeddings) return;
-  const key = [view.share_path.replace(/&?(step|head|stage|lang)=[^&]*/g, ""), Boolean(params.present)].join(" ");
+  const key = [view.share_path.replace(/&?(step|head|stage|lang|hide_special)=[^&]*/g, ""), Boolean(params.present)].join(" ");
   if (key === embeddingsDrawn) return;
   embeddingsDrawn = key;
   setTimeout(() => {
@@ -335,7 +335,7 @@ function render() {
 
 /** Does the view show a preset (its settings, every other setting at its default; view state aside)? */
 function matchesPreset(preset) {
-  const viewKeys = ["step", "head", "stage", "lang", "present"];
+  const viewKeys = page.view_fields;
   const text = (name, value) => {
     if (value === null || value === undefined) return "";
     if (["q", "k", "v"].includes(name)) return value.map((row) => row.join(",")).join(";");
@@ -425,7 +425,11 @@ function wire() {
   $("fullscreen-toggle").addEventListener("click", toggleFullscreen);
   $("help-toggle").addEventListener("click", () => toggleHelp());
   $("help-close").addEventListener("click", () => toggleHelp(false));
-  $("hide-special").addEventListener("change", () => render());
+  $("hide-special").addEventListener("change", (event) => {
+    params.hide_special = event.target.checked;
+    writeUrl(false);
+    render();
+  });
   document.querySelectorAll("details.table").forEach((details) => details.addEventListener("toggle", fillTables));
   $("lang-switch").addEventListener("click", (event) => {
     event.preventDefault();

@@ -65,3 +65,32 @@ def test_exercise_mode_matches_hand_computed_weights(page):
     assert f"[{output[0]:.3g}, {output[1]:.3g}]" in footer, footer
     assert tick_texts(page, "chart-stage2", "x") == ["a", "b", "c"]
     assert tick_texts(page, "chart-stage2", "y") == ["q1"]
+
+
+REAL_MODEL = next(p for p in PRESETS if p["id"] == "real-model")
+
+
+def test_real_model_hides_cls_and_sep_openly_and_in_the_link(page):
+    open_view(page, REAL_MODEL["params"])
+    expect(page.locator("#head-grid table.model-grid button")).to_have_count(6 * 12)
+    pressed = page.locator("#head-grid button[aria-pressed=true]")
+    expect(pressed).to_have_attribute("aria-label", re.compile(r"5\D+11$"))
+    assert "[CLS]" in tick_texts(page, "chart-stage2", "x")
+    label = page.locator("#step-label").inner_text()
+
+    page.locator("#hide-special").check()
+    wait_text_change(page, "#step-label", label)
+    assert url_params(page).get("hide_special") == "true"
+    assert "renormalised" in page.locator("#step-label").inner_text(), "renormalising must be said, never silent"
+    keys = tick_texts(page, "chart-stage2", "x")
+    assert "[CLS]" not in keys and "[SEP]" not in keys and "animal" in keys
+    row = page.evaluate(f"document.getElementById('chart-stage2').data[0].z[{REAL_MODEL['params']['step']}]")
+    assert math.isclose(sum(row), 1.0, rel_tol=1e-9), "the remaining weights are renormalised to sum to 1"
+
+    link = page.url  # the same view opens from the link
+    other = page.context.browser.new_context().new_page()
+    other.goto(link)
+    other.locator("body[data-ready=true]").wait_for()
+    expect(other.locator("#hide-special")).to_be_checked()
+    assert "renormalised" in other.locator("#step-label").inner_text()
+    other.context.close()
