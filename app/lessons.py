@@ -1,4 +1,11 @@
-"""The ideas of the seed text, in order, each with a view that shows it. Rendered by /learn."""
+"""The ideas of the seed text, in order, each with a view that shows it. Rendered by /learn.
+
+A lesson names one of the examples (app/presets.py) or, where no example fits, its own link parameters.
+"""
+
+from app.presets import PRESETS
+
+PRESET_PARAMS = {preset["id"]: preset["params"] for preset in PRESETS}
 
 LESSONS = [
     {
@@ -22,7 +29,7 @@ LESSONS = [
             "zh": "解码器生成“杰瑞”时，源句子的词不应同等重要：每个目标步骤 i 都有自己在源词上的分布，比如 (Tom, 0.3) (Chase, 0.2) "
             "(Jerry, 0.5)，以及自己的上下文向量 C_i = Σ_j a_ij · h_j。逐个目标词查看，分布随之变化。",
         },
-        "params": {"source": "Tom chase Jerry", "target": "汤姆 追逐 杰瑞", "temperature": "0.3", "step": "2"},
+        "preset": "translate",
     },
     {
         "title": {"en": "3. The essence: Query, Key, Value in three stages", "zh": "3. 本质：Query、Key、Value 三个阶段"},
@@ -33,7 +40,7 @@ LESSONS = [
             "zh": "源句子是一组 (Key, Value) 对。查询与每个键比较（阶段一，相似度），softmax 把分数变成和为 1 的权重（阶段二），"
             "再用这些权重对值加权求和（阶段三）。计算面板写出每一个数；练习模式可以手写 Q、K、V。",
         },
-        "params": {"q": "1,0;0,1", "k": "1,0;0,1;1,1", "v": "1,2;3,4;5,6", "score": "dot", "query_labels": "q1,q2", "key_labels": "a,b,c"},
+        "preset": "exercise",
     },
     {
         "title": {"en": "4. Similarity functions", "zh": "4. 相似度函数"},
@@ -53,7 +60,7 @@ LESSONS = [
             "position and 0 everywhere else.",
             "zh": "软注意力的权重是概率分布；硬注意力把权重 1 放在一个位置上，其余都是 0。",
         },
-        "params": {"source": "Tom chase Jerry", "target": "汤姆 追逐 杰瑞", "hard": "true", "step": "2"},
+        "preset": "hard",
     },
     {
         "title": {"en": "6. Global vs local attention", "zh": "6. 全局注意力与局部注意力"},
@@ -62,11 +69,7 @@ LESSONS = [
             "aligned position. The hidden keys show as × and get weight 0.",
             "zh": "全局注意力查看编码器的每个位置；局部注意力只看对齐位置附近的一个窗口。被遮住的键显示为 ×，权重为 0。",
         },
-        "params": {
-            "source": "yesterday the little girl and her father walked by the river to the old school and read a book about fish",
-            "window": "2",
-            "step": "8",
-        },
+        "preset": "local",
     },
     {
         "title": {"en": "7. Self-attention", "zh": "7. 自注意力"},
@@ -77,7 +80,7 @@ LESSONS = [
             "zh": "Source = Target：一个句子里的词互相关注。X·Xᵀ 给出词与词的相似度；softmax 归一化；再乘以 X 得到同样大小的上下文向量。"
             "在“walk by river bank”中，bank 对 river 的权重区分了“河岸”和“银行”。",
         },
-        "params": {"source": "walk by river bank", "step": "3"},
+        "preset": "river-bank",
     },
     {
         "title": {"en": "8. Scaled dot-product attention", "zh": "8. 缩放点积注意力"},
@@ -95,7 +98,7 @@ LESSONS = [
             "are concatenated and projected by W_O. Choose a head in the small multiples.",
             "zh": "多个头各有自己的投影 W_Q^i、W_K^i、W_V^i，关注的地方各不相同；它们的输出拼接后再由 W_O 投影。在小图中选择一个头。",
         },
-        "params": {"source": "the teacher gave the student a book about the sea", "heads": "4", "step": "1"},
+        "preset": "multi-head",
     },
     {
         "title": {"en": "10. The search-engine analogy", "zh": "10. 搜索引擎的类比"},
@@ -104,7 +107,7 @@ LESSONS = [
             "well each key matches. The bar chart of one step is that ranking.",
             "zh": "你输入一个查询；搜索引擎把它与各个键匹配，返回值，并按匹配程度排序。某一步的权重柱状图就是这个排序。",
         },
-        "params": {"source": "I paid money at the bank then sat on the river bank", "step": "5"},
+        "preset": "two-banks",
     },
     {
         "title": {"en": "11. A real Transformer", "zh": "11. 真实的 Transformer"},
@@ -115,12 +118,10 @@ LESSONS = [
             "zh": "注意力用于视觉（Recurrent Models of Visual Attention，2014）、翻译（Bahdanau 等，对齐与翻译联合学习）"
             "以及《Attention Is All You Need》（2017）。这里一个训练好的模型 all-MiniLM-L6-v2 用同样的三个阶段展示每一层、每一个头。",
         },
-        "params": {
-            "source": "the animal did not cross the street because it was too tired",
-            "model": "minilm",
-            "layer": "5",
-            "head": "11",
-            "step": "9",
-        },
+        "preset": "real-model",
     },
 ]
+
+
+def lesson_params(lesson):
+    return PRESET_PARAMS[lesson["preset"]] if "preset" in lesson else lesson["params"]

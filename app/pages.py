@@ -20,7 +20,7 @@ from app.i18n import STRINGS, pick_language
 from app.jsonio import dumps
 from app.model.minilm import ModelUnavailable
 from app.params import DEFAULTS, ORDER, VIEW_FIELDS, AttentionQuery, InputError, format_number, make_state
-from app.lessons import LESSONS
+from app.lessons import LESSONS, lesson_params
 from app.presets import PRESETS
 
 router = APIRouter()
@@ -100,7 +100,7 @@ def page(request: Request):
 def learn(request: Request, lang: str | None = None):
     """The ideas of the seed text, one by one, each linked to a view that shows it."""
     lang = pick_language(lang if lang in STRINGS else None, request.headers.get("accept-language"))
-    lessons = [{**lesson, "link": "/?" + urlencode({**lesson["params"], "lang": lang})} for lesson in LESSONS]
+    lessons = [{**lesson, "link": "/?" + urlencode({**lesson_params(lesson), "lang": lang})} for lesson in LESSONS]
     html = templates.get_template("learn.html").render(lang=lang, t=STRINGS[lang], lessons=lessons)
     return cached(request, html.encode("utf-8"), "text/html; charset=utf-8", max_age=300, vary="Accept-Language")
 

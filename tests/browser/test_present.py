@@ -104,3 +104,14 @@ def test_keyboard_only_reaches_and_drives_the_controls(page):
     page.keyboard.type("the river bank")
     expect(page.locator("#step-label")).to_contain_text("of 3")
     assert url_params(page)["source"] == "the river bank"
+
+
+def test_embed_view_shows_the_stages_without_the_controls(page):
+    open_view(page, "/embed?source=walk+by+river+bank&step=3")
+    expect(page.locator("#controls")).to_be_hidden()
+    expect(page.locator("header.top")).to_be_hidden()
+    expect(page.locator("#chart-stage2 .main-svg").first).to_be_visible()
+    label = page.locator("#step-label").inner_text()
+    page.keyboard.press("ArrowLeft")  # still steps, and the link stays an /embed link
+    wait_text_change(page, "#step-label", label)
+    assert page.url.split("?")[0].endswith("/embed") and url_params(page)["step"] == "2"
