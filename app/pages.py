@@ -19,8 +19,8 @@ from app.http import cached
 from app.i18n import STRINGS, pick_language
 from app.jsonio import dumps
 from app.model.minilm import ModelUnavailable
-from app.params import DEFAULTS, ORDER, VIEW_FIELDS, AttentionQuery, InputError, format_number, make_state
 from app.lessons import LESSONS, lesson_params
+from app.params import DEFAULTS, ORDER, VIEW_FIELDS, AttentionQuery, InputError, format_number, make_state
 from app.presets import PRESETS
 
 router = APIRouter()
@@ -60,9 +60,9 @@ def render_page(request, *, embed=False):
     notices = []
     try:
         view = compute_view(state)
-    except ModelUnavailable as error:
+    except (ModelUnavailable, InputError) as error:  # the real model is missing, or the sentence too long for it
         notices.append(f"model: {error.args[0]}")
-        state = state.replace(model="toy")
+        state = state.replace(model="toy", head=None, hide_special=False)
         view = compute_view(state)
     lang = pick_language(state.lang, request.headers.get("accept-language"))
     page = {
