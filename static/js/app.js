@@ -123,7 +123,13 @@ async function recompute(push = true) {
     if (error.name !== "AbortError") $("status").textContent = String(error);
     return;
   }
-  const body = await response.json();
+  const text = await response.text();
+  let body;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = { message: text.trim() || `HTTP ${response.status}` }; // 413/414 answer in plain text
+  }
   $("status").textContent = "";
   clearErrors();
   if (!response.ok) {
