@@ -141,6 +141,16 @@ def row(name: str, result: dict) -> str:
 HEADER = "| endpoint | requests/s | p50 | p99 | socket errors | timeouts | non-2xx/3xx | requests |\n|---|---|---|---|---|---|---|---|"
 
 
+def print_preamble(info, commands, tools="") -> None:
+    """The machine, the date and the exact commands, before a run's table."""
+    print(f"Machine: {info['nproc']} CPUs ({info['cpu']}), Linux {info['kernel']}, Python {info['python']}, {info['wrk']}{tools}")
+    print(f"Date: {info['date']}; load average before the run: {' '.join(info['loadavg_before'])}")
+    print("Commands:")
+    for command in commands:
+        print("    " + command)
+    print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--connections", type=int, default=200)
@@ -168,12 +178,7 @@ def main() -> None:
     log_lines = sum(1 for _ in open(app.log.name, "rb"))
     os.unlink(app.log.name)
 
-    print(f"Machine: {info['nproc']} CPUs ({info['cpu']}), Linux {info['kernel']}, Python {info['python']}, {info['wrk']}")
-    print(f"Date: {info['date']}; load average before the run: {' '.join(info['loadavg_before'])}")
-    print("Commands:")
-    for command in commands:
-        print("    " + command)
-    print()
+    print_preamble(info, commands)
     print(HEADER)
     for name, result in results.items():
         print(row(name, result))

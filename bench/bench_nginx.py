@@ -32,7 +32,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_load import HEADER, REPO, App, free_port, machine, row, wrk  # noqa: E402
+from bench_load import HEADER, REPO, App, free_port, machine, print_preamble, row, wrk  # noqa: E402
 
 CONFIG = REPO / "deploy" / "nginx.conf"
 LINKS = ("/api/attention?source=walk+by+river+bank", "/?source=walk+by+river+bank")
@@ -145,12 +145,7 @@ def main() -> None:
         app.stop()
         os.unlink(app.log.name)
 
-    print(f"Machine: {info['nproc']} CPUs ({info['cpu']}), Linux {info['kernel']}, Python {info['python']}, {info['wrk']}, {nginx_version}")
-    print(f"Date: {info['date']}; load average before the run: {' '.join(info['loadavg_before'])}")
-    print("Commands:")
-    for command in commands:
-        print("    " + command)
-    print()
+    print_preamble(info, commands, f", {nginx_version}")
     for link, statuses in checks.items():
         print(f"X-Cache-Status of the first two requests for {link}: {statuses[0]}, {statuses[1]}")
     print()
