@@ -12,7 +12,7 @@ import numpy as np
 from app.attention import multi_head_attention, single_head_attention
 from app.attention.masks import attention_mask
 from app.params import InputError
-from app.text.embed import embed_tokens
+from app.text.embed import LEXICON_DIM, embed_tokens
 from app.text.lexicon import FEATURES
 from app.text.tokenize import tokenize
 
@@ -55,7 +55,7 @@ def sentence_view(state):
     """Self-attention over the source, or cross-attention of the target's words over the source's."""
     source_tokens = tokenize(state.source)
     target_tokens = tokenize(state.target) if state.mode == "cross" else source_tokens
-    dim = 16 if state.embedding == "lexicon" else state.dim
+    dim = LEXICON_DIM if state.embedding == "lexicon" else state.dim
     x_kv, unknown = embed_tokens(source_tokens, embedding=state.embedding, dim=dim, positional=state.positional)  # (n_k, dim)
     if state.mode == "cross":
         x_q, unknown_target = embed_tokens(target_tokens, embedding=state.embedding, dim=dim, positional=state.positional)  # (n_q, dim)

@@ -16,6 +16,7 @@ access_log = logging.getLogger("attention_lens.access")
 
 MAX_BODY_BYTES = 64 * 1024
 MAX_URL_BYTES = 48 * 1024  # a 32x32 exercise with q, k and v written out fits comfortably
+BODY_TOO_LARGE = f"body: at most {MAX_BODY_BYTES} bytes (64 KiB)"
 
 # No inline script, no eval: embedded data travels in <script type="application/json"> blocks.
 # style-src allows inline styles because Plotly sets style attributes on the charts it draws.
@@ -81,7 +82,7 @@ class Hardening:
             return await response(scope, receive, send_with_headers)
         declared = dict(scope.get("headers") or []).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY_BYTES):
-            response = plain_error(413, f"body: at most {MAX_BODY_BYTES} bytes (64 KiB)")
+            response = plain_error(413, BODY_TOO_LARGE)
             return await response(scope, receive, send_with_headers)
 
         received = 0
@@ -98,7 +99,7 @@ class Hardening:
         try:
             await self.app(scope, limited_receive, send_with_headers)
         except BodyTooLarge:
-            response = plain_error(413, f"body: at most {MAX_BODY_BYTES} bytes (64 KiB)")
+            response = plain_error(413, BODY_TOO_LARGE)
             await response(scope, receive, send_with_headers)
 
 
@@ -106,7 +107,12 @@ class BodyTooLarge(HTTPException):
     """Raised while the body streams in; an HTTPException so FastAPI's body reader passes it on as 413."""
 
     def __init__(self):
-        super().__init__(413, f"body: at most {MAX_BODY_BYTES} bytes (64 KiB)")
+        super().__init__(413, BODY_TOO_LARGE)
+
+
+def client_has(if_none_match, etag):
+    """Does an If-None-Match header name this ETag?"""
+    return etag in [tag.strip() for tag in if_none_match.split(",")]
 
 
 def cached(request: Request, body: bytes, media_type: str, *, max_age: int, vary: str | None = None):
@@ -115,7 +121,7 @@ def cached(request: Request, body: bytes, media_type: str, *, max_age: int, vary
     headers = {"ETag": etag, "Cache-Control": f"public, max-age={max_age}"}
     if vary:
         headers["Vary"] = vary
-    if etag in [tag.strip() for tag in request.headers.get("if-none-match", "").split(",")]:
+    if client_has(request.headers.get("if-none-match", ""), etag):
         return Response(status_code=304, headers=headers)
     return Response(body, media_type=media_type, headers=headers)
 
@@ -182,7 +188,7 @@ class ResponseCache:
 
     async def replay(self, entry, request_headers, send):
         status, headers, body, etag = entry
-        if etag in [tag.strip() for tag in request_headers.get(b"if-none-match", b"").split(b",")]:
+        if client_has(request_headers.get(b"if-none-match", b"").decode("latin-1"), etag.decode("latin-1")):
             kept = [(name, value) for name, value in headers if name not in (b"content-length", b"content-encoding", b"content-type")]
             await send({"type": "http.response.start", "status": 304, "headers": kept})
             await send({"type": "http.response.body", "body": b""})

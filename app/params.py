@@ -195,7 +195,6 @@ def parse_labels(text):
 # The validated state
 # ---------------------------------------------------------------------------
 
-MODES = ("self", "cross", "exercise", "model")
 ORDER = tuple(CommonParams.model_fields)[:3] + ("q", "k", "v", "query_labels", "key_labels") + tuple(CommonParams.model_fields)[3:]
 VIEW_FIELDS = ("head", "step", "stage", "lang", "present", "hide_special")  # how the view is shown, not what it computes
 

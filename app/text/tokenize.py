@@ -6,6 +6,7 @@ already put spaces between Chinese words ("汤姆 追逐 杰瑞"): then the user
 Mixed sentences work: each run is handled by its own rule.
 """
 
+import functools
 import logging
 import re
 import threading
@@ -71,8 +72,9 @@ def lexicon_split(word):
     return best[-1] if best[-1] else [word]
 
 
+@functools.lru_cache(maxsize=512)
 def tokenize(text):
-    """The tokens of a sentence, in order."""
+    """The tokens of a sentence, in order (a tuple: cached, since validation counts them and compute uses them)."""
     keep_user_spaces = bool(_SPACED_CHINESE.search(text))
     tokens = []
     for piece in _TOKEN.findall(text):
@@ -81,4 +83,4 @@ def tokenize(text):
         else:
             words = [piece]
         tokens.extend(Token(word, word.lower()) for word in words)
-    return tokens
+    return tuple(tokens)
