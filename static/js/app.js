@@ -1,9 +1,9 @@
 // Attention Lens page: the URL's query is the state; this module keeps the page, the URL and the
 // data in step. Edits fetch /api/attention with the same query and push a history entry; view
 // changes (step, head, stage, presentation) only rewrite the URL.
-import { bars, downloadPng, heatmap, moveOutline } from "./charts.js";
-import { fmt, sharePath } from "./format.js";
-import { alignment, arithmetic, download, el, headGrid, matrixTable, modelGrid, toCsv } from "./panels.js";
+import { downloadPng, heatmap, moveOutline } from "./charts.js";
+import { fmt, formatValue, sharePath } from "./format.js";
+import { alignment, arithmetic, bars, download, el, headGrid, matrixTable, modelGrid, toCsv } from "./panels.js";
 
 const page = JSON.parse(document.getElementById("page-data").textContent);
 const t = page.strings;
@@ -341,14 +341,8 @@ function render() {
 
 /** Does the view show a preset (its settings, every other setting at its default; view state aside)? */
 function matchesPreset(preset) {
-  const viewKeys = page.view_fields;
-  const text = (name, value) => {
-    if (value === null || value === undefined) return "";
-    if (["q", "k", "v"].includes(name)) return value.map((row) => row.join(",")).join(";");
-    if (Array.isArray(value)) return value.join(",");
-    return String(value);
-  };
-  return page.order.filter((name) => !viewKeys.includes(name)).every((name) => {
+  const text = (name, value) => (value === null || value === undefined ? "" : formatValue(name, value));
+  return page.order.filter((name) => !page.view_fields.includes(name)).every((name) => {
     const wanted = name in preset.params ? preset.params[name] : text(name, page.defaults[name]);
     return text(name, params[name]) === wanted;
   });

@@ -1,6 +1,6 @@
-// Plotly charts: heatmaps of the three stages, the input vectors, and the weights of one step.
+// Plotly charts: heatmaps of the three stages and of the input vectors.
 // Plotly comes from the installed `plotly` Python package, served by the app (no CDN).
-import { fmt } from "./format.js";
+import { fmt, textUnits } from "./format.js";
 
 /** Plotly reads <b>, <a href>, &entities; in labels as markup: user words must be shown as typed. */
 function plain(text) {
@@ -12,8 +12,8 @@ const CONFIG = { displayModeBar: false, responsive: true };
 
 function theme(present) {
   return present
-    ? { font: 28, cell: 64, paper: "#000000", ink: "#ffffff", mark: "#ff9f1c" }
-    : { font: 14, cell: 34, paper: "#ffffff", ink: "#1a1a1a", mark: "#d7263d" };
+    ? { font: 28, cell: 64, paper: "#000000", ink: "#ffffff" }
+    : { font: 14, cell: 34, paper: "#ffffff", ink: "#1a1a1a" };
 }
 
 function axis(labels, ink, font) {
@@ -28,14 +28,14 @@ function axis(labels, ink, font) {
 }
 
 function textWidth(labels, font) {
-  return Math.max(2, ...labels.map((label) => [...String(label)].reduce((w, ch) => w + (ch.charCodeAt(0) > 0x2e80 ? 1 : 0.6), 0))) * font;
+  return Math.max(2, ...labels.map((label) => textUnits(label))) * font;
 }
 
 /**
  * A heatmap with numeric axes (repeated words stay separate rows), token labels, values written in the
  * cells when they fit, the current step's row outlined, and cells hidden by the mask left blank with ×.
  */
-export function heatmap(el, { z, rows, cols, step = null, mask = null, zmin, zmax, present = false, title = "", width }) {
+export function heatmap(el, { z, rows, cols, step = null, mask = null, zmin, zmax, present = false, width }) {
   const t = theme(present);
   const plotWidth = (width || el.clientWidth || 600) - Math.min(320, textWidth(rows, t.font) + 20) - 80;
   const fits = plotWidth / cols.length >= (present ? 70 : 34) && rows.length <= (present ? 16 : 32);
@@ -53,9 +53,8 @@ export function heatmap(el, { z, rows, cols, step = null, mask = null, zmin, zma
     customdata: z.map((row, i) => row.map((x, j) => plain(`${rows[i]} → ${cols[j]}: ${fmt(x, 4)}`))),
   }];
   const layout = {
-    title: title ? { text: plain(title), font: { size: t.font, color: t.ink } } : undefined,
     height: rows.length * cell + bottom + 30,
-    margin: { l: left, r: 10, t: title ? 40 : 10, b: bottom },
+    margin: { l: left, r: 10, t: 10, b: bottom },
     xaxis: { ...axis(cols, t.ink, t.font), side: "bottom", tickangle: cols.length > 6 ? -45 : 0 },
     yaxis: { ...axis(rows, t.ink, t.font), autorange: "reversed" },
     paper_bgcolor: t.paper, plot_bgcolor: present ? "#333333" : "#eeeeee",
@@ -82,41 +81,6 @@ export function moveOutline(el, step) {
     top: `${size.t + step * rowHeight - 3}px`, height: `${rowHeight + 6}px`,
   });
   box.hidden = false;
-}
-
-/** The weights of one step as bars: the seed's "(Tom, 0.3) (Chase, 0.2) (Jerry, 0.5)" picture (plain SVG). */
-export function bars(el, { labels, values, present = false }) {
-  const font = present ? 28 : 14;
-  const barWidth = Math.max(present ? 56 : 22, Math.min(90, 900 / Math.max(labels.length, 1)));
-  const chartHeight = present ? 300 : 170;
-  const labelWidth = Math.max(...labels.map((l) => [...String(l)].reduce((w, ch) => w + (ch.charCodeAt(0) > 0x2e80 ? 1 : 0.6), 0))) * font;
-  const rotate = labelWidth > barWidth;
-  const bottom = (rotate ? labelWidth * 0.75 : 0) + font + 12;
-  const width = labels.length * barWidth + 20;
-  const height = chartHeight + bottom + font + 8;
-  const best = values.indexOf(Math.max(...values));
-  const ns = "http://www.w3.org/2000/svg";
-  const make = (tag, attributes, text) => {
-    const node = document.createElementNS(ns, tag);
-    for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, String(v));
-    if (text !== undefined) node.textContent = text;
-    return node;
-  };
-  const root = make("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img",
-    "aria-label": labels.map((l, j) => `${l} ${fmt(values[j], 2)}`).join(", ") });
-  const base = font + 8 + chartHeight;
-  values.forEach((v, j) => {
-    const x = 10 + j * barWidth;
-    const h = Math.max(0, v) * chartHeight;
-    root.append(make("rect", { x: x + 3, y: base - h, width: barWidth - 6, height: h, class: j === best ? "bar best" : "bar" }));
-    if (labels.length <= 24 || j === best) {
-      root.append(make("text", { x: x + barWidth / 2, y: base - h - 4, "text-anchor": "middle", "font-size": font * 0.8, class: "bar-value" }, fmt(v, 2)));
-    }
-    const label = make("text", { x: x + barWidth / 2, y: base + font + 2, "font-size": font, class: "bar-label",
-      "text-anchor": rotate ? "end" : "middle", transform: rotate ? `rotate(-45 ${x + barWidth / 2} ${base + font + 2})` : "" }, labels[j]);
-    root.append(label);
-  });
-  el.replaceChildren(root);
 }
 
 export function downloadPng(el, filename) {

@@ -36,7 +36,13 @@ function quotePlus(text) {
     .replace(/%3A/g, ":");
 }
 
-function formatValue(name, value) {
+/** Rough width of a text in em: a CJK character is 1, anything else `latin` (for laying out labels). */
+export function textUnits(text, latin = 0.6) {
+  return [...String(text)].reduce((width, ch) => width + (ch.charCodeAt(0) > 0x2e80 ? 1 : latin), 0);
+}
+
+/** A parameter's value as the share URL writes it (before percent-encoding). */
+export function formatValue(name, value) {
   if (typeof value === "boolean") return value ? "true" : "false";
   if (["q", "k", "v"].includes(name)) return value.map((row) => row.join(",")).join(";");
   if (name === "query_labels" || name === "key_labels") return value.join(",");

@@ -1,7 +1,7 @@
-// The panels drawn without Plotly: the arithmetic of one step, the alignment picture, data tables,
+// The panels drawn without Plotly: the arithmetic of one step, the weight bars, the alignment picture, data tables,
 // the small multiples of every head, and CSV/JSON export. Text from users only ever goes in via
 // textContent / setAttribute, never as HTML.
-import { fmt, fmtVector } from "./format.js";
+import { fmt, fmtVector, textUnits } from "./format.js";
 
 export function el(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
@@ -15,9 +15,10 @@ export function el(tag, attributes = {}, ...children) {
 }
 
 const SVG = "http://www.w3.org/2000/svg";
-function svg(tag, attributes = {}) {
+function svg(tag, attributes = {}, text = undefined) {
   const node = document.createElementNS(SVG, tag);
   for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+  if (text !== undefined) node.textContent = text;
   return node;
 }
 
@@ -103,11 +104,38 @@ export function arithmetic(slot, { head, step, keys, query, params, dk, t, names
   slot.replaceChildren(intro, el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": t.arithmetic }, table));
 }
 
+/** The weights of one step as bars: the seed's "(Tom, 0.3) (Chase, 0.2) (Jerry, 0.5)" picture. */
+export function bars(slot, { labels, values, present = false }) {
+  const font = present ? 28 : 14;
+  const barWidth = Math.max(present ? 56 : 22, Math.min(90, 900 / Math.max(labels.length, 1)));
+  const chartHeight = present ? 300 : 170;
+  const labelWidth = Math.max(...labels.map((label) => textUnits(label))) * font;
+  const rotate = labelWidth > barWidth;
+  const bottom = (rotate ? labelWidth * 0.75 : 0) + font + 12;
+  const width = labels.length * barWidth + 20;
+  const height = chartHeight + bottom + font + 8;
+  const best = values.indexOf(Math.max(...values));
+  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img",
+    "aria-label": labels.map((l, j) => `${l} ${fmt(values[j], 2)}`).join(", ") });
+  const base = font + 8 + chartHeight;
+  values.forEach((v, j) => {
+    const x = 10 + j * barWidth;
+    const h = Math.max(0, v) * chartHeight;
+    root.append(svg("rect", { x: x + 3, y: base - h, width: barWidth - 6, height: h, class: j === best ? "bar best" : "bar" }));
+    if (labels.length <= 24 || j === best) {
+      root.append(svg("text", { x: x + barWidth / 2, y: base - h - 4, "text-anchor": "middle", "font-size": font * 0.8, class: "bar-value" }, fmt(v, 2)));
+    }
+    root.append(svg("text", { x: x + barWidth / 2, y: base + font + 2, "font-size": font, class: "bar-label",
+      "text-anchor": rotate ? "end" : "middle", transform: rotate ? `rotate(-45 ${x + barWidth / 2} ${base + font + 2})` : "" }, labels[j]));
+  });
+  slot.replaceChildren(root);
+}
+
 /** Query tokens and key tokens in two rows, joined by lines whose thickness follows the weight. */
 export function alignment(slot, { queries, keys, weights, step, present, queryOnTop, label }) {
   const font = present ? 28 : 15;
   const gap = present ? 40 : 14;
-  const widthOf = (w) => Math.max(3, [...w].reduce((s, ch) => s + (ch.charCodeAt(0) > 0x2e80 ? 1 : 0.62), 0)) * font + gap;
+  const widthOf = (w) => Math.max(3, textUnits(w, 0.62)) * font + gap;
   const place = (words) => {
     const xs = [];
     let x = 10;
@@ -136,10 +164,8 @@ export function alignment(slot, { queries, keys, weights, step, present, queryOn
     }));
   }));
   const words = (list, xs, y, isQuery) => list.forEach((word, i) => {
-    const text = svg("text", { x: xs[i], y, "text-anchor": "middle", "font-size": font,
-      class: isQuery && i === step ? "align-word current" : "align-word" });
-    text.textContent = word;
-    root.append(text);
+    root.append(svg("text", { x: xs[i], y, "text-anchor": "middle", "font-size": font,
+      class: isQuery && i === step ? "align-word current" : "align-word" }, word));
   });
   words(queries, qx, queryOnTop ? yTop : yBottom, true);
   words(keys, kx, queryOnTop ? yBottom : yTop, false);
