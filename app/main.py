@@ -13,11 +13,11 @@ from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
-from app import api, errors, pages
-from app.compute import warm_up
-from app.http import Hardening, ResponseCache, access_log
-from app.model.minilm import ModelUnavailable
-from app.params import InputError
+from app.web import api, errors, pages
+from app.view.compute import warm_up
+from app.web.middleware import Hardening, ResponseCache, access_log
+from app.engine.models.minilm import ModelUnavailable
+from app.view.state import InputError
 
 
 def configure_access_log():

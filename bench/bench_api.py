@@ -8,12 +8,12 @@
    the ratio api/healthz (goal >= 0.5). Once with the app's access log on (the default, written to
    /dev/null) and once with ACCESS_LOG=0.
 2. In-process p50/p95 of a 128-token, 8-head request (goal < 30 ms): through FastAPI's TestClient,
-   and directly through app.params + app.compute + app.jsonio (with the three parts timed apart).
+   and directly through app.view.state + app.view.compute + app.web.jsonio (with the three parts timed apart).
 3. Where a small request's time goes, without HTTP: the ASGI app called directly (no server, no
    sockets) for /healthz, /api/attention?source=walk+by+river+bank, the same with a bad `score`
    (parameter parsing and the 422 path only), and a 404 (the middleware stack only).
 4. JSON encoding of a 128x128 float matrix: FastAPI's default (jsonable_encoder + json.dumps, as
-   JSONResponse renders) on nested lists, against orjson as app.jsonio uses it (on the numpy array).
+   JSONResponse renders) on nested lists, against orjson as app.web.jsonio uses it (on the numpy array).
 """
 
 import argparse
@@ -138,11 +138,11 @@ def timed(function, runs, warm=10):
 def bench_in_process(runs):
     from fastapi.testclient import TestClient
 
-    from app.compute import compute_view
-    from app.jsonio import dumps
+    from app.view.compute import compute_view
+    from app.web.jsonio import dumps
     from app.main import app
-    from app.params import AttentionQuery, make_state
-    from app.text.tokenize import tokenize
+    from app.view.state import AttentionQuery, make_state
+    from app.engine.text.tokenize import tokenize
 
     assert len(tokenize(LONG_SOURCE)) == 128
     client = TestClient(app)
@@ -177,9 +177,9 @@ def bench_in_process(runs):
 
 def small_parts(runs):
     """The three parts for the 4-word sentence of the wrk run."""
-    from app.compute import compute_view
-    from app.jsonio import dumps
-    from app.params import AttentionQuery, make_state
+    from app.view.compute import compute_view
+    from app.web.jsonio import dumps
+    from app.view.state import AttentionQuery, make_state
 
     params = {"source": "walk by river bank"}
     state = make_state(AttentionQuery(**params))
@@ -239,7 +239,7 @@ def bench_encoders(runs):
     import numpy as np
     from fastapi.encoders import jsonable_encoder
 
-    from app.jsonio import dumps
+    from app.web.jsonio import dumps
 
     matrix = np.random.default_rng(0).standard_normal((128, 128))
     nested = matrix.tolist()

@@ -39,7 +39,7 @@ def proc_status_mb(field: str) -> float:
 def rss_child() -> None:
     """Runs in a fresh process: load, one 128-token run, report memory."""
     t0 = time.perf_counter()
-    from app.model import get_model
+    from app.engine.models import get_model
 
     model = get_model()
     load_s = time.perf_counter() - t0
@@ -80,7 +80,7 @@ def main() -> None:
     )
     mem = json.loads(child.stdout.strip().splitlines()[-1])
 
-    from app.model import get_model
+    from app.engine.models import get_model
 
     model = get_model()
     short = time_runs(model, SENTENCE_16, args.runs)

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.params import AttentionQuery, CommonParams
-from app.text.embed import sinusoidal_positions
-from app.text.lexicon import FEATURES
+from app.view.state import AttentionQuery, CommonParams
+from app.engine.text.embed import sinusoidal_positions
+from app.engine.text.lexicon import FEATURES
 
 SENTENCE = "walk by river bank"
 

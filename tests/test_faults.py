@@ -274,8 +274,8 @@ def web():
 @pytest.fixture
 def model_missing(monkeypatch, tmp_path):
     """The model's package points at an empty folder: get_model() raises ModelUnavailable."""
-    from app import compute
-    from app.model import minilm
+    from app.view import compute
+    from app.engine.models import minilm
 
     monkeypatch.setattr(minilm, "default_model_dir", lambda: tmp_path)
     minilm._reset_cache_for_tests()
@@ -320,7 +320,7 @@ def test_toy_engine_keeps_working_without_the_model(web, model_missing):
 
 def test_the_real_model_is_back_after_the_fault(web):
     """The fixture above restores the process: the model loads again (the tests can tell the difference)."""
-    from app.model import minilm
+    from app.engine.models import minilm
 
     minilm._reset_cache_for_tests()
     response = web.get("/api/attention?model=minilm&source=the+cat+sat&head=0")

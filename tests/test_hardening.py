@@ -27,7 +27,7 @@ if str(ROOT) not in sys.path:
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from app.assets import asset_url  # noqa: E402
+from app.web.assets import asset_url  # noqa: E402
 from app.main import app  # noqa: E402
 
 KiB = 1024

@@ -4,7 +4,7 @@ import re
 from html import unescape
 from urllib.parse import urlsplit
 
-from app.lessons import LESSONS
+from app.view.lessons import LESSONS
 
 
 def test_every_lesson_links_to_a_working_view(client):

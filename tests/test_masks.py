@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.attention.masks import aligned_positions, attention_mask
+from app.engine.attention.masks import aligned_positions, attention_mask
 
 PROPERTY = settings(max_examples=200, deadline=None)
 

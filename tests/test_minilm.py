@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.model import bert, minilm
-from app.model.minilm import ModelUnavailable, get_model
+from app.engine.models import bert, minilm
+from app.engine.models.minilm import ModelUnavailable, get_model
 
 FIXTURES = Path(__file__).parent / "fixtures" / "minilm"
 META = json.loads((FIXTURES / "cases.json").read_text(encoding="utf-8"))

@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from app.attention import multi_head_attention, single_head_attention
-from app.attention.masks import attention_mask
-from app.attention.stages import similarity, softmax_weights
+from app.engine.attention import multi_head_attention, single_head_attention
+from app.engine.attention.masks import attention_mask
+from app.engine.attention.stages import similarity, softmax_weights
 
 PROPERTY = settings(max_examples=60, deadline=None)
 SCORES = ("dot", "scaled_dot", "cosine", "general", "additive")

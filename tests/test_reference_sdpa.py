@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.attention import attention_mask, single_head_attention
+from app.engine.attention import attention_mask, single_head_attention
 
 FIXTURE = Path(__file__).parent / "fixtures" / "sdpa" / "cases.json"
 META = json.loads(FIXTURE.read_text(encoding="utf-8"))

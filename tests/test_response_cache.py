@@ -1,4 +1,4 @@
-"""The in-process cache of deterministic GET answers (app.http.ResponseCache)."""
+"""The in-process cache of deterministic GET answers (app.web.middleware.ResponseCache)."""
 
 import asyncio
 import threading
@@ -6,9 +6,9 @@ import threading
 import pytest
 from fastapi.testclient import TestClient
 
-import app.api
-import app.pages
-from app.http import ResponseCache
+import app.web.api
+import app.web.pages
+from app.web.middleware import ResponseCache
 from app.main import create_app
 
 LINK = "/api/attention?source=the+cat+sat+on+the+mat&heads=2"
@@ -27,7 +27,7 @@ def refuse_to_compute(*args, **kwargs):
 def test_a_repeated_link_is_answered_from_the_cache(fresh_client, monkeypatch):
     first = fresh_client.get(LINK)
     assert first.status_code == 200
-    monkeypatch.setattr(app.api, "compute_view", refuse_to_compute)
+    monkeypatch.setattr(app.web.api, "compute_view", refuse_to_compute)
     again = fresh_client.get(LINK)
     assert again.status_code == 200
     assert again.content == first.content
@@ -53,7 +53,7 @@ def test_gzip_and_identity_are_kept_apart(fresh_client):
 def test_pages_are_kept_per_language(fresh_client, monkeypatch):
     english = fresh_client.get("/?source=walk", headers={"accept-language": "en"})
     chinese = fresh_client.get("/?source=walk", headers={"accept-language": "zh-CN"})
-    monkeypatch.setattr(app.pages, "compute_view", refuse_to_compute)
+    monkeypatch.setattr(app.web.pages, "compute_view", refuse_to_compute)
     assert fresh_client.get("/?source=walk", headers={"accept-language": "zh-CN"}).text == chinese.text
     assert 'lang="zh-CN"' in chinese.text and 'lang="en"' in english.text
 
@@ -61,8 +61,8 @@ def test_pages_are_kept_per_language(fresh_client, monkeypatch):
 def test_errors_are_not_kept(fresh_client, monkeypatch):
     assert fresh_client.get("/api/attention?score=nope").status_code == 422
     calls = []
-    original = app.api.make_state
-    monkeypatch.setattr(app.api, "make_state", lambda params: calls.append(1) or original(params))
+    original = app.web.api.make_state
+    monkeypatch.setattr(app.web.api, "make_state", lambda params: calls.append(1) or original(params))
     assert fresh_client.get("/api/attention?score=nope").status_code == 422
     assert fresh_client.get("/api/attention?source=%20").status_code == 422
     assert fresh_client.get("/api/attention?source=%20").status_code == 422

@@ -5,7 +5,7 @@ from urllib.parse import urlsplit
 import numpy as np
 import pytest
 
-from app.presets import PRESETS
+from app.view.presets import PRESETS
 
 
 def weights_of(client, **params):

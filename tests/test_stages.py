@@ -1,4 +1,4 @@
-"""The three stages of app.attention.stages, against examples worked by hand, plus properties.
+"""The three stages of app.engine.attention.stages, against examples worked by hand, plus properties.
 
 Hand values used below (to 10 digits):
     e = 2.7182818285, e^2 = 7.3890560989, sqrt(e) = 1.6487212707
@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from app.attention import stages
-from app.attention.stages import (
+from app.engine.attention import stages
+from app.engine.attention.stages import (
     additive_scores,
     cosine_scores,
     dot_scores,

@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.text.embed import LEXICON_DIM, embed_tokens, hashed_vector, sinusoidal_positions
-from app.text.lexicon import FEATURES, LEXICON_PATH, inflection_candidates, load_lexicon
-from app.text.tokenize import tokenize
+from app.engine.text.embed import LEXICON_DIM, embed_tokens, hashed_vector, sinusoidal_positions
+from app.engine.text.lexicon import FEATURES, LEXICON_PATH, inflection_candidates, load_lexicon
+from app.engine.text.tokenize import tokenize
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -65,7 +65,7 @@ ALLOWED_WEIGHTS = {"0.25", "0.5", "0.75"}
 
 
 def lexicon_rows():
-    """Parse lexicon.tsv independently of app.text.lexicon: (line number, en, zh, features)."""
+    """Parse lexicon.tsv independently of app.engine.text.lexicon: (line number, en, zh, features)."""
     rows, header = [], None
     for number, line in enumerate(LEXICON_PATH.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip() or line.startswith("#"):
@@ -181,8 +181,8 @@ def test_hashed_vectors_are_unit_length_and_distinct():
 
 CHILD = """
 import json
-from app.text.embed import embed_tokens, hashed_vector
-from app.text.tokenize import tokenize
+from app.engine.text.embed import embed_tokens, hashed_vector
+from app.engine.text.tokenize import tokenize
 x, unknown = embed_tokens(tokenize("walk by the qwxjv river"), embedding="lexicon")
 h, _ = embed_tokens(tokenize("walk by the qwxjv river"), embedding="hash", dim=24)
 print(json.dumps({"hashed": hashed_vector("zorblax", 40).tolist(),

@@ -18,7 +18,7 @@ TRANSLATE = {"source": "Tom chase Jerry", "target": "汤姆 追逐 杰瑞", "ste
 
 def main():
     sys.path.insert(0, str(ROOT))
-    from app.presets import PRESETS
+    from app.view.presets import PRESETS
 
     translate = next((p["params"] for p in PRESETS if p["id"] == "translate"), TRANSLATE)
     OUT.mkdir(parents=True, exist_ok=True)

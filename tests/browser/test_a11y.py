@@ -6,7 +6,7 @@ axe's source is evaluated through the DevTools protocol instead, which CSP does 
 
 import pytest
 
-from app.presets import PRESETS
+from app.view.presets import PRESETS
 from harness import open_view
 
 TRANSLATE = next(p for p in PRESETS if p["id"] == "translate")

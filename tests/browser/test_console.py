@@ -1,7 +1,7 @@
 """The main views log no console error (a missing favicon counts), throw nothing, and load everything
 (Plotly included) from the app itself: no request to any other host."""
 
-from app.presets import PRESETS
+from app.view.presets import PRESETS
 from harness import open_view
 
 VIEWS = [

@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from app.presets import PRESETS
+from app.view.presets import PRESETS
 from harness import arithmetic_rows, open_view, page_data, poll, tick_texts, url_params, wait_text_change
 
 MULTI_HEAD = next(p for p in PRESETS if p["id"] == "multi-head")

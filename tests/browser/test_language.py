@@ -2,7 +2,7 @@
 
 from playwright.sync_api import expect
 
-from app.i18n import STRINGS
+from app.view.i18n import STRINGS
 from harness import open_view, poll, url_params, wait_ready
 
 ZH = STRINGS["zh"]

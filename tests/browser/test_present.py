@@ -4,7 +4,7 @@ import re
 
 from playwright.sync_api import expect
 
-from app.presets import PRESETS
+from app.view.presets import PRESETS
 from harness import open_view, poll, url_params, wait_text_change
 
 TRANSLATE = next(p for p in PRESETS if p["id"] == "translate")

@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from app.presets import PRESETS
+from app.view.presets import PRESETS
 from harness import arithmetic_rows, highlight_y0, open_view, page_data, table_header, tick_texts
 
 

@@ -4,7 +4,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from app.presets import PRESETS
+from app.view.presets import PRESETS
 from harness import arithmetic_rows, highlight_y0, open_view, page_data, url_params, wait_text_change
 
 PRONOUN = next(p for p in PRESETS if p["id"] == "pronoun")

@@ -6,7 +6,7 @@ Run in the separate torch venv (never the project venv):
     /root/venvs/torchref/bin/python tools/reference/sdpa_reference.py
 
 Writes tests/fixtures/sdpa/cases.json, which tests/test_reference_sdpa.py (default test run, no
-torch) compares with app.attention.single_head_attention(score="scaled_dot", temperature=T, mask).
+torch) compares with app.engine.attention.single_head_attention(score="scaled_dot", temperature=T, mask).
 
 The temperature enters torch through `scale`: softmax(q kᵀ / (√d_k · T)) = SDPA(..., scale=1/(√d_k · T)).
 Boolean masks follow torch's convention, which is also the engine's: True = the key takes part.

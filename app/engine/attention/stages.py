@@ -5,7 +5,7 @@
     Stage 3  output       out_i = sum_j a_ij * value_j
 
 Every function also works on a stack of heads: leading axes (e.g. n_heads) pass through, which is
-how the real model (app/model/bert.py) runs these same three stages for its 12 heads at once.
+how the real model (app/engine/models/bert.py) runs these same three stages for its 12 heads at once.
 
 Shape names used in the comments:
     n_q  number of queries        n_k  number of keys (= number of values)

@@ -8,9 +8,9 @@ Read in this order, like a textbook chapter:
 - ``multihead.py`` projections, several heads, concatenation and W_O.
 """
 
-from app.attention.masks import attention_mask
-from app.attention.multihead import HeadResult, MultiHeadResult, multi_head_attention, single_head_attention
-from app.attention.stages import SCORE_FUNCTIONS, hard_weights, similarity, softmax_weights, weighted_sum
+from app.engine.attention.masks import attention_mask
+from app.engine.attention.multihead import HeadResult, MultiHeadResult, multi_head_attention, single_head_attention
+from app.engine.attention.stages import SCORE_FUNCTIONS, hard_weights, similarity, softmax_weights, weighted_sum
 
 __all__ = [
     "SCORE_FUNCTIONS",

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import plotly
 
-STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
+STATIC_DIR = Path(__file__).resolve().parents[2] / "static"
 PLOTLY_JS = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
 VENDOR = {"vendor/plotly.min.js": PLOTLY_JS}
 

@@ -12,19 +12,19 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
 
-from app.assets import asset_bytes, asset_table, asset_url, media_type
-from app.compute import compute_view
-from app.errors import validation_items
-from app.http import cached
-from app.i18n import STRINGS, pick_language
-from app.jsonio import dumps
-from app.model.minilm import ModelUnavailable
-from app.lessons import LESSONS, lesson_params
-from app.params import DEFAULTS, ORDER, VIEW_FIELDS, AttentionQuery, InputError, format_number, make_state
-from app.presets import PRESETS
+from app.web.assets import asset_bytes, asset_table, asset_url, media_type
+from app.view.compute import compute_view
+from app.web.errors import validation_items
+from app.web.middleware import cached
+from app.view.i18n import STRINGS, pick_language
+from app.web.jsonio import dumps
+from app.engine.models.minilm import ModelUnavailable
+from app.view.lessons import LESSONS, lesson_params
+from app.view.state import DEFAULTS, ORDER, VIEW_FIELDS, AttentionQuery, InputError, format_number, make_state
+from app.view.presets import PRESETS
 
 router = APIRouter()
-templates = Jinja2Templates(directory=Path(__file__).resolve().parent.parent / "templates")
+templates = Jinja2Templates(directory=Path(__file__).resolve().parents[2] / "templates")
 templates.env.globals["asset_url"] = asset_url
 templates.env.filters["number"] = format_number
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from app.attention.masks import attention_mask
-from app.attention.stages import hard_weights, score_parameter_shapes, similarity, softmax_weights, weighted_sum
+from app.engine.attention.masks import attention_mask
+from app.engine.attention.stages import hard_weights, score_parameter_shapes, similarity, softmax_weights, weighted_sum
 
 
 @dataclass

@@ -3,7 +3,7 @@
 A lesson names one of the examples (app/presets.py) or, where no example fits, its own link parameters.
 """
 
-from app.presets import PRESETS
+from app.view.presets import PRESETS
 
 PRESET_PARAMS = {preset["id"]: preset["params"] for preset in PRESETS}
 

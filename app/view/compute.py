@@ -1,7 +1,7 @@
 """From a validated State to the data of one view: the JSON API's body and the page's embedded data.
 
-This module only wires things together: text -> vectors (app.text), the engine (app.attention)
-or the real model (app.model), and the shape of the response. The numbers are computed there.
+This module only wires things together: text -> vectors (app.engine.text), the engine (app.engine.attention)
+or the real model (app.engine.models), and the shape of the response. The numbers are computed there.
 """
 
 import base64
@@ -9,12 +9,12 @@ import functools
 
 import numpy as np
 
-from app.attention import multi_head_attention, single_head_attention
-from app.attention.masks import attention_mask
-from app.params import InputError
-from app.text.embed import LEXICON_DIM, embed_tokens
-from app.text.lexicon import FEATURES
-from app.text.tokenize import tokenize
+from app.engine.attention import multi_head_attention, single_head_attention
+from app.engine.attention.masks import attention_mask
+from app.view.state import InputError
+from app.engine.text.embed import LEXICON_DIM, embed_tokens
+from app.engine.text.lexicon import FEATURES
+from app.engine.text.tokenize import tokenize
 
 
 def warm_up():
@@ -111,7 +111,7 @@ def exercise_view(state):
 @functools.lru_cache(maxsize=4)
 def model_run(text):
     """All layers of the real model for one sentence, computed once; a shared link asks for it repeatedly."""
-    from app.model.minilm import get_model
+    from app.engine.models.minilm import get_model
 
     return get_model().run(text)  # raises ModelUnavailable -> 503
 
@@ -139,7 +139,7 @@ def model_overview(run):
 
 def model_view(state):
     """One layer of the real pretrained model: all its heads, or the one named by `head`."""
-    from app.model.minilm import get_model
+    from app.engine.models.minilm import get_model
 
     model = get_model()  # raises ModelUnavailable -> 503
     run = model_run(state.source)

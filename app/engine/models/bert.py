@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.attention.stages import scaled_dot_scores, softmax_weights, weighted_sum
+from app.engine.attention.stages import scaled_dot_scores, softmax_weights, weighted_sum
 
 DTYPE = np.float32
 EVERY_KEY = np.True_  # the mask: every token may see every token (broadcasts over (H, n, n))
@@ -226,7 +226,7 @@ def self_attention(x: np.ndarray, lp: LayerParams, n_heads: int) -> tuple[np.nda
     qkv = x @ lp.w_qkv + lp.b_qkv  # (n, 3d)
     qkv = qkv.reshape(n, 3, n_heads, dh).transpose(1, 2, 0, 3)  # (3, H, n, dh)
     q, k, v = qkv[0], qkv[1], qkv[2]  # each (H, n, dh)
-    # The same three stages as the teaching engine (app/attention/stages.py), for all heads at once.
+    # The same three stages as the teaching engine (app/engine/attention/stages.py), for all heads at once.
     scores = scaled_dot_scores(q, k)  # (H, n, n) stage 1
     weights = softmax_weights(scores, EVERY_KEY)  # (H, n, n) stage 2: one sentence, no padding, nothing masked
     context = weighted_sum(weights, v)  # (H, n, dh) stage 3

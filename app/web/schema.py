@@ -1,4 +1,4 @@
-"""Response shapes, for the OpenAPI schema (/docs). The API sends bytes built by app.jsonio."""
+"""Response shapes, for the OpenAPI schema (/docs). The API sends bytes built by app.web.jsonio."""
 
 from typing import Any, Literal
 

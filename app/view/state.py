@@ -257,7 +257,7 @@ def make_state(params):
 
     Raises InputError(field, message) naming the field and the limit.
     """
-    from app.text.tokenize import tokenize  # the tokenizer is needed to count tokens
+    from app.engine.text.tokenize import tokenize  # the tokenizer is needed to count tokens
 
     values = params.model_dump()
     if values["target"] is not None and not values["target"].strip():

@@ -5,8 +5,8 @@ from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.jsonio import JSONBytes, dumps
-from app.params import InputError
+from app.web.jsonio import JSONBytes, dumps
+from app.view.state import InputError
 
 
 def field_of(location):

@@ -40,7 +40,7 @@ def chinese_segmenter():
     global _segmenter
     with _segmenter_lock:
         if _segmenter is None:
-            from app.text.lexicon import load_lexicon
+            from app.engine.text.lexicon import load_lexicon
 
             jieba.setLogLevel(logging.WARNING)
             segmenter = jieba.Tokenizer()
@@ -56,7 +56,7 @@ def lexicon_split(word):
 
     Dynamic programming over the characters, preferring the fewest pieces.
     """
-    from app.text.lexicon import load_lexicon
+    from app.engine.text.lexicon import load_lexicon
 
     known = load_lexicon().chinese_words
     if word in known:

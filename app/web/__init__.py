@@ -1,0 +1,1 @@
+"""HTTP only: routes, the JSON API, the HTML pages and their assets, middleware, error answers."""
