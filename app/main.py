@@ -13,11 +13,11 @@ from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
-from app.web import api, errors, pages
-from app.view.compute import warm_up
-from app.web.middleware import Hardening, ResponseCache, access_log
 from app.engine.models.minilm import ModelUnavailable
+from app.view.compute import warm_up
 from app.view.state import InputError
+from app.web import api, errors, pages
+from app.web.middleware import Hardening, ResponseCache, access_log
 
 
 def configure_access_log():
@@ -51,7 +51,9 @@ def create_app():
     app.add_exception_handler(StarletteHTTPException, errors.on_http_error)
     app.include_router(api.router)
     app.include_router(pages.router)
-    app.add_middleware(GZipMiddleware, minimum_size=1000, compresslevel=1)  # level 1: ~20x smaller JSON at a third of level 5's cost
+    app.add_middleware(
+        GZipMiddleware, minimum_size=1000, compresslevel=1
+    )  # level 1: ~20x smaller JSON at a third of level 5's cost
     cache_mb = int(os.environ.get("RESPONSE_CACHE_MB", "64"))  # 0: every request computed (for benchmarks)
     if cache_mb > 0:
         app.add_middleware(ResponseCache, max_bytes=cache_mb * 1024 * 1024)

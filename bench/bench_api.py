@@ -36,7 +36,7 @@ os.environ.setdefault("ACCESS_LOG", "0")  # in-process parts: no access-log line
 
 API_PATH = "/api/attention?source=walk+by+river+bank"
 HEALTH_PATH = "/healthz"
-WORDS = "the teacher gave the student a book about the river and the sea in the old school".split()
+WORDS = ["the", "teacher", "gave", "the", "student", "a", "book", "about", "the", "river", "and", "the", "sea", "in", "the", "old", "school"]
 LONG_SOURCE = " ".join(WORDS[i % len(WORDS)] for i in range(128))  # 128 tokens
 LONG_PARAMS = {"source": LONG_SOURCE, "heads": "8"}
 
@@ -138,11 +138,11 @@ def timed(function, runs, warm=10):
 def bench_in_process(runs):
     from fastapi.testclient import TestClient
 
-    from app.view.compute import compute_view
-    from app.web.jsonio import dumps
-    from app.main import app
-    from app.view.state import AttentionQuery, make_state
     from app.engine.text.tokenize import tokenize
+    from app.main import app
+    from app.view.compute import compute_view
+    from app.view.state import AttentionQuery, make_state
+    from app.web.jsonio import dumps
 
     assert len(tokenize(LONG_SOURCE)) == 128
     client = TestClient(app)
@@ -178,8 +178,8 @@ def bench_in_process(runs):
 def small_parts(runs):
     """The three parts for the 4-word sentence of the wrk run."""
     from app.view.compute import compute_view
-    from app.web.jsonio import dumps
     from app.view.state import AttentionQuery, make_state
+    from app.web.jsonio import dumps
 
     params = {"source": "walk by river bank"}
     state = make_state(AttentionQuery(**params))

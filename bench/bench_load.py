@@ -50,7 +50,7 @@ def machine() -> dict:
             break
     wrk = subprocess.run(["wrk", "--version"], capture_output=True, text=True).stdout.splitlines()
     return {
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "nproc": os.cpu_count(),
         "cpu": cpu,
         "loadavg_before": Path("/proc/loadavg").read_text().split()[:3],
@@ -66,10 +66,21 @@ class App:
     def __init__(self, port: int, workers: int):
         self.port = port
         self.log = tempfile.NamedTemporaryFile(prefix="lens-serve-", suffix=".log", delete=False)
-        env = {**os.environ, "WORKERS": str(workers), "HOST": "127.0.0.1", "PORT": str(port), "VENV": str(REPO / ".venv")}
+        env = {
+            **os.environ,
+            "WORKERS": str(workers),
+            "HOST": "127.0.0.1",
+            "PORT": str(port),
+            "VENV": str(REPO / ".venv"),
+        }
         self.command = f"WORKERS={workers} HOST=127.0.0.1 PORT={port} scripts/serve"
         self.process = subprocess.Popen(
-            [str(REPO / "scripts" / "serve")], cwd=REPO, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
+            [str(REPO / "scripts" / "serve")],
+            cwd=REPO,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         deadline = time.monotonic() + 60
         while True:
@@ -143,7 +154,9 @@ HEADER = "| endpoint | requests/s | p50 | p99 | socket errors | timeouts | non-2
 
 def print_preamble(info, commands, tools="") -> None:
     """The machine, the date and the exact commands, before a run's table."""
-    print(f"Machine: {info['nproc']} CPUs ({info['cpu']}), Linux {info['kernel']}, Python {info['python']}, {info['wrk']}{tools}")
+    print(
+        f"Machine: {info['nproc']} CPUs ({info['cpu']}), Linux {info['kernel']}, Python {info['python']}, {info['wrk']}{tools}"
+    )
     print(f"Date: {info['date']}; load average before the run: {' '.join(info['loadavg_before'])}")
     print("Commands:")
     for command in commands:
@@ -170,7 +183,9 @@ def main() -> None:
     try:
         for name, path in (("GET " + LINK, LINK), ("GET " + TRIVIAL, TRIVIAL)):
             app.warm_up(path)
-            command, results[name] = wrk(f"http://127.0.0.1:{port}{path}", args.connections, args.duration, args.threads)
+            command, results[name] = wrk(
+                f"http://127.0.0.1:{port}{path}", args.connections, args.duration, args.threads
+            )
             commands.append(command)
             time.sleep(2)
     finally:

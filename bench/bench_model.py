@@ -100,9 +100,15 @@ def main() -> None:
     }
     print("| measure | goal | measured |")
     print("|---|---|---|")
-    print(f"| run() p50, {short['n_tokens']} tokens, all 6 layers | < 30 ms | {short['p50_ms']:.1f} ms (p95 {short['p95_ms']:.1f}, {short['runs']} runs) |")
-    print(f"| run() p50, {long['n_tokens']} tokens, all 6 layers | < 150 ms | {long['p50_ms']:.1f} ms (p95 {long['p95_ms']:.1f}, {long['runs']} runs) |")
-    print(f"| RSS, fresh process after one 128-token run | < 400 MB | {mem['rss_mb']:.0f} MB (peak {mem['hwm_mb']:.0f} MB) |")
+    print(
+        f"| run() p50, {short['n_tokens']} tokens, all 6 layers | < 30 ms | {short['p50_ms']:.1f} ms (p95 {short['p95_ms']:.1f}, {short['runs']} runs) |"
+    )
+    print(
+        f"| run() p50, {long['n_tokens']} tokens, all 6 layers | < 150 ms | {long['p50_ms']:.1f} ms (p95 {long['p95_ms']:.1f}, {long['runs']} runs) |"
+    )
+    print(
+        f"| RSS, fresh process after one 128-token run | < 400 MB | {mem['rss_mb']:.0f} MB (peak {mem['hwm_mb']:.0f} MB) |"
+    )
     print(f"| first get_model() (sha256 + load), fresh process | - | {mem['load_s'] * 1e3:.0f} ms |")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -40,7 +40,10 @@ LINKS = ("/api/attention?source=walk+by+river+bank", "/?source=walk+by+river+ban
 
 def render_config(app_port: int, nginx_port: int) -> str:
     text = CONFIG.read_text()
-    for old, new in (("server 127.0.0.1:8000 ", f"server 127.0.0.1:{app_port} "), ("listen 127.0.0.1:8080;", f"listen 127.0.0.1:{nginx_port};")):
+    for old, new in (
+        ("server 127.0.0.1:8000 ", f"server 127.0.0.1:{app_port} "),
+        ("listen 127.0.0.1:8080;", f"listen 127.0.0.1:{nginx_port};"),
+    ):
         if text.count(old) != 1:
             raise SystemExit(f"deploy/nginx.conf: expected exactly one {old!r}")
         text = text.replace(old, new)
@@ -59,11 +62,21 @@ class Nginx:
                 os.chmod(self.prefix / folder, 0o777)
         self.conf = self.prefix / "nginx.conf"
         self.conf.write_text(render_config(app_port, port))
-        self.command = ["nginx", "-p", str(self.prefix), "-c", str(self.conf), "-e", str(self.prefix / "logs" / "error.log")]
+        self.command = [
+            "nginx",
+            "-p",
+            str(self.prefix),
+            "-c",
+            str(self.conf),
+            "-e",
+            str(self.prefix / "logs" / "error.log"),
+        ]
         check = subprocess.run(self.command + ["-t"], capture_output=True, text=True)
         if check.returncode:
             raise SystemExit("nginx -t failed:\n" + check.stderr)
-        self.process = subprocess.Popen(self.command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True)
+        self.process = subprocess.Popen(
+            self.command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True
+        )
         deadline = time.monotonic() + 20
         while True:
             if self.process.poll() is not None:
@@ -131,11 +144,15 @@ def main() -> None:
                 raise SystemExit(f"{link}: the second request was {second[1]} (want HIT with the app's bytes)")
         for link in LINKS:
             app.warm_up(link, 20)
-            command, results[f"app directly: GET {link}"] = wrk(f"http://127.0.0.1:{app_port}{link}", args.connections, args.duration, args.threads)
+            command, results[f"app directly: GET {link}"] = wrk(
+                f"http://127.0.0.1:{app_port}{link}", args.connections, args.duration, args.threads
+            )
             commands.append(command)
             time.sleep(2)
             nginx.reset_log()
-            command, results[f"nginx cache: GET {link}"] = wrk(f"http://127.0.0.1:{nginx_port}{link}", args.connections, args.duration, args.threads)
+            command, results[f"nginx cache: GET {link}"] = wrk(
+                f"http://127.0.0.1:{nginx_port}{link}", args.connections, args.duration, args.threads
+            )
             commands.append(command)
             hits[link] = dict(nginx.cache_statuses())
             time.sleep(2)
@@ -155,13 +172,31 @@ def main() -> None:
     print()
     ratios = {}
     for link in LINKS:
-        ratios[link] = results[f"nginx cache: GET {link}"]["requests_per_s"] / results[f"app directly: GET {link}"]["requests_per_s"]
-        print(f"{link}: {ratios[link]:.1f}x the uncached rate through the cache; nginx cache statuses during wrk: {hits[link]}")
+        ratios[link] = (
+            results[f"nginx cache: GET {link}"]["requests_per_s"]
+            / results[f"app directly: GET {link}"]["requests_per_s"]
+        )
+        print(
+            f"{link}: {ratios[link]:.1f}x the uncached rate through the cache; nginx cache statuses during wrk: {hits[link]}"
+        )
     ok = all(ratio >= 10 for ratio in ratios.values())
     print("Goal (at least 10x):", "met" if ok else "NOT met")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps({"machine": info, "nginx": nginx_version, "commands": commands, "checks": checks, "cache_statuses": hits, "ratios": ratios, "results": results}, indent=2))
+        args.json.write_text(
+            json.dumps(
+                {
+                    "machine": info,
+                    "nginx": nginx_version,
+                    "commands": commands,
+                    "checks": checks,
+                    "cache_statuses": hits,
+                    "ratios": ratios,
+                    "results": results,
+                },
+                indent=2,
+            )
+        )
     sys.exit(0 if ok else 1)
 
 

@@ -23,7 +23,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[1]
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
-WORDS = "the teacher gave the student a book about the river and the sea in the old school".split()
+WORDS = ["the", "teacher", "gave", "the", "student", "a", "book", "about", "the", "river", "and", "the", "sea", "in", "the", "old", "school"]
 
 
 def free_port():
@@ -82,7 +82,9 @@ def main():
                     page.goto(url16)
                     bucket.append(wait_for_mark(page, "attention-render", 1)[0])
                 context.close()
-            print(f"1. first full render after navigation, 16 tokens: cold cache {summary(cold)}; warm cache {summary(warm)}")
+            print(
+                f"1. first full render after navigation, 16 tokens: cold cache {summary(cold)}; warm cache {summary(warm)}"
+            )
 
             context = browser.new_context(viewport={"width": 1600, "height": 1000})
             page = context.new_page()
@@ -100,7 +102,9 @@ def main():
                 )
                 done = wait_for_mark(page, "attention-render", before + 1)[-1]
                 edits.append(done - started)
-            print(f"2. edit of a 16-token sentence, input event to redraw (100 ms typing pause included): {summary(edits)}")
+            print(
+                f"2. edit of a 16-token sentence, input event to redraw (100 ms typing pause included): {summary(edits)}"
+            )
             context.close()
 
             long_sentence = " ".join((WORDS * 5)[:64])

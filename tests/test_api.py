@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.view.state import AttentionQuery, CommonParams
 from app.engine.text.embed import sinusoidal_positions
 from app.engine.text.lexicon import FEATURES
+from app.view.state import AttentionQuery
 
 SENTENCE = "walk by river bank"
 
@@ -81,7 +81,11 @@ def test_default_self_attention_view(client):
     assert body["features"] == list(FEATURES)
     assert body["unknown_tokens"] == []
     assert body["params"]["source"] == SENTENCE and body["params"]["target"] is None
-    assert body["params"]["score"] == "scaled_dot" and body["params"]["heads"] == 1 and body["params"]["temperature"] == 1.0
+    assert (
+        body["params"]["score"] == "scaled_dot"
+        and body["params"]["heads"] == 1
+        and body["params"]["temperature"] == 1.0
+    )
     assert body["share_path"] == "/"  # the default sentence: nothing to write
     assert get(client, source="walk by the river bank")["share_path"] == "/?source=walk+by+the+river+bank"
     head = body["heads"][0]
@@ -158,7 +162,9 @@ def test_every_score(client, score, extra):
     for head in body["heads"]:
         assert set(head["parameters"]) == {"W_Q", "W_K", "W_V"} | extra
         np.testing.assert_allclose(head["scores"], hand_scores(score, head), rtol=1e-5, atol=1e-5)
-        np.testing.assert_allclose(head["weights"], softmax(np.array(head["scores"]), np.array(head["mask"])), atol=1e-6)
+        np.testing.assert_allclose(
+            head["weights"], softmax(np.array(head["scores"]), np.array(head["mask"])), atol=1e-6
+        )
     if score == "cosine":
         assert np.max(body["heads"][0]["scores"]) <= 1 + 1e-6
 
@@ -196,7 +202,9 @@ def test_temperature(client):
     hot = get(client, source=SENTENCE, temperature=5)
     for body, t in ((cold, 0.2), (hot, 5.0)):
         head = body["heads"][0]
-        np.testing.assert_allclose(head["weights"], softmax(np.array(head["scores"]), np.array(head["mask"]), t), atol=1e-6)
+        np.testing.assert_allclose(
+            head["weights"], softmax(np.array(head["scores"]), np.array(head["mask"]), t), atol=1e-6
+        )
     # the scores do not depend on the temperature, the weights do
     assert cold["heads"][0]["scores"] == hot["heads"][0]["scores"]
     assert np.max(cold["heads"][0]["weights"]) > np.max(hot["heads"][0]["weights"])
@@ -260,7 +268,9 @@ def test_step_is_clamped_to_the_last_query(client):
 
 
 def test_defaults_are_left_out_of_the_share_path(client):
-    body = get(client, source="x y", score="scaled_dot", heads="1", temperature="1.0", hard="false", embedding="lexicon")
+    body = get(
+        client, source="x y", score="scaled_dot", heads="1", temperature="1.0", hard="false", embedding="lexicon"
+    )
     assert body["share_path"] == "/?source=x+y"
     assert get(client)["share_path"] == "/"  # the default source
 
@@ -274,7 +284,9 @@ A, B = E / (2 * E + 1), 1 / (2 * E + 1)  # 0.4223187983, 0.1553624035
 
 
 def test_exercise_get_text_matrices_by_hand(client):
-    body = get(client, q="1,0;0,1", k="1,0;0,1;1,1", v="1,2;3,4;5,6", score="dot", query_labels="q1,q2", key_labels="a,b,c")
+    body = get(
+        client, q="1,0;0,1", k="1,0;0,1;1,1", v="1,2;3,4;5,6", score="dot", query_labels="q1,q2", key_labels="a,b,c"
+    )
     check_view(body, 2, 3, 2, 1)
     assert body["mode"] == "exercise"
     assert body["tokens"] == {"queries": ["q1", "q2"], "keys": ["a", "b", "c"]}
@@ -548,7 +560,11 @@ def test_malformed_json_is_a_422_about_the_body(client):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.text(max_size=40), st.text(max_size=10), st.sampled_from(["source", "target", "heads", "window", "q", "temperature"]))
+@given(
+    st.text(max_size=40),
+    st.text(max_size=10),
+    st.sampled_from(["source", "target", "heads", "window", "q", "temperature"]),
+)
 def test_never_a_500(client, source, value, name):
     response = client.get("/api/attention", params={"source": source, name: value})
     assert response.status_code in (200, 422), response.text
@@ -572,7 +588,9 @@ def test_openapi_describes_every_get_parameter(client):
     spec = client.get("/openapi.json").json()
     parameters = spec["paths"]["/api/attention"]["get"]["parameters"]
     assert {p["name"] for p in parameters} == set(AttentionQuery.model_fields)
-    undocumented = [p["name"] for p in parameters if not (p.get("description") or p.get("schema", {}).get("description"))]
+    undocumented = [
+        p["name"] for p in parameters if not (p.get("description") or p.get("schema", {}).get("description"))
+    ]
     assert undocumented == []
     by_name = {p["name"]: p.get("description") or p["schema"]["description"] for p in parameters}
     assert "√d_k" in by_name["score"]

@@ -16,7 +16,13 @@ GET_CASES = [
     {"source": "walk by river bank"},
     {"source": "Tom chase Jerry", "target": "汤姆 追逐 杰瑞", "step": "2"},
     {"source": "我们在河边散步然后去银行取钱", "projection": "random", "score": "additive", "heads": "4", "seed": "11"},
-    {"source": "the qwxjv zorblax sat by the river", "embedding": "hash", "dim": "24", "heads": "2", "positional": "true"},
+    {
+        "source": "the qwxjv zorblax sat by the river",
+        "embedding": "hash",
+        "dim": "24",
+        "heads": "2",
+        "positional": "true",
+    },
     {"source": "the dog chased the cat into the house", "causal": "true", "window": "2", "temperature": "0.3"},
 ]
 POST_CASES = [
@@ -36,7 +42,18 @@ def spawn_server(hashseed):
     port = free_port()
     env = {**os.environ, "PYTHONHASHSEED": str(hashseed), "PYTHONPATH": str(ROOT), "ACCESS_LOG": "0"}
     process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "app.main:app",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,

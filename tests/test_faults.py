@@ -53,7 +53,11 @@ class Production:
         }
         self.log = tempfile.NamedTemporaryFile(prefix="serve-", suffix=".log")
         self.process = subprocess.Popen(
-            [str(ROOT / "scripts" / "serve")], env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
+            [str(ROOT / "scripts" / "serve")],
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         self.workers = workers
 
@@ -181,7 +185,9 @@ def test_killed_worker_loses_only_its_requests_and_is_replaced(production):
         deadline = killed_at + 25
         while time.monotonic() < deadline:
             fresh = [pid for pid in production.worker_pids() if pid not in before and alive(pid)]
-            if fresh and re.search(rf"^\S+ \S+ {fresh[0]} 127\.0\.0\.1 \"GET /api/attention", production.output(), re.M):
+            if fresh and re.search(
+                rf"^\S+ \S+ {fresh[0]} 127\.0\.0\.1 \"GET /api/attention", production.output(), re.M
+            ):
                 replacement = fresh[0]  # the new worker exists and has served part of the load
                 break
             time.sleep(0.2)
@@ -198,11 +204,15 @@ def test_killed_worker_loses_only_its_requests_and_is_replaced(production):
     assert len(workers) == 2 and replacement in workers, workers
     assert f"Child process [{victim}] died" in log
 
-    failures = [(started - killed_at, finished - killed_at, outcome) for started, finished, outcome in results if outcome != 200]
+    failures = [
+        (started - killed_at, finished - killed_at, outcome) for started, finished, outcome in results if outcome != 200
+    ]
     assert all(not isinstance(outcome, int) for _, _, outcome in failures), f"server errors under load: {failures}"
     # Each client thread has at most one request in flight, so the dead worker held at most THREADS.
     assert len(failures) <= THREADS, failures
-    assert all(started <= 0.5 and finished <= 3 for started, finished, _ in failures), f"failures away from the kill: {failures}"
+    assert all(started <= 0.5 and finished <= 3 for started, finished, _ in failures), (
+        f"failures away from the kill: {failures}"
+    )
     after = [outcome for started, _, outcome in results if started > killed_at + 0.5]
     assert after.count(200) >= 20, f"service continued after the kill: {len(after)} requests"
     during = [outcome for started, _, outcome in results if killed_at + 0.5 < started < replaced_at]
@@ -226,7 +236,9 @@ def test_sigterm_drains_and_exits_zero():
         def slow_request():
             # The first minilm request of a worker verifies and loads the model: long enough to be in flight.
             try:
-                slow["status"] = httpx.get(server.base + "/api/attention?model=minilm&source=" + "the+river+bank+" * 20, timeout=25).status_code
+                slow["status"] = httpx.get(
+                    server.base + "/api/attention?model=minilm&source=" + "the+river+bank+" * 20, timeout=25
+                ).status_code
             except httpx.HTTPError as error:
                 slow["status"] = repr(error)
 
@@ -274,8 +286,8 @@ def web():
 @pytest.fixture
 def model_missing(monkeypatch, tmp_path):
     """The model's package points at an empty folder: get_model() raises ModelUnavailable."""
-    from app.view import compute
     from app.engine.models import minilm
+    from app.view import compute
 
     monkeypatch.setattr(minilm, "default_model_dir", lambda: tmp_path)
     minilm._reset_cache_for_tests()

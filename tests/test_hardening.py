@@ -27,8 +27,8 @@ if str(ROOT) not in sys.path:
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from app.web.assets import asset_url  # noqa: E402
 from app.main import app  # noqa: E402
+from app.web.assets import asset_url  # noqa: E402
 
 KiB = 1024
 MAX_BODY = 64 * KiB
@@ -214,7 +214,9 @@ def test_etag_and_conditional_get(web, path):
     changed = web.get(path.replace("temperature=0.5", "temperature=0.25"))
     assert changed.status_code == 200
     assert changed.headers["etag"] != etag, "a different view must have a different ETag"
-    assert web.get(path.replace("temperature=0.5", "temperature=0.25"), headers={"if-none-match": etag}).status_code == 200
+    assert (
+        web.get(path.replace("temperature=0.5", "temperature=0.25"), headers={"if-none-match": etag}).status_code == 200
+    )
 
 
 @pytest.mark.parametrize("path", ["/", "/embed"])
@@ -283,7 +285,14 @@ def test_asset_under_a_wrong_digest_is_not_immutable(web):
 
 @pytest.mark.parametrize(
     "name",
-    ["nope.js", "../app/main.py", "..%2Fapp%2Fmain.py", "%2e%2e/%2e%2e/app/main.py", "js/../../app/main.py", "/etc/passwd"],
+    [
+        "nope.js",
+        "../app/main.py",
+        "..%2Fapp%2Fmain.py",
+        "%2e%2e/%2e%2e/app/main.py",
+        "js/../../app/main.py",
+        "/etc/passwd",
+    ],
 )
 def test_assets_serve_only_their_own_files(web, name):
     digest = asset_url("css/app.css").split("/")[2]
@@ -353,7 +362,9 @@ def test_url_over_48_kib_gets_414(web):
 
 def test_long_url_under_the_limit_is_not_refused(web):
     response = web.get("/api/attention?q=" + "1," * (MAX_URL // 2 - 100) + "1&k=1&v=1")
-    assert response.status_code == 422, response.text[:200]  # refused for what it says (too long a matrix), not its length
+    assert response.status_code == 422, response.text[
+        :200
+    ]  # refused for what it says (too long a matrix), not its length
 
 
 # ---------------------------------------------------------------------------
@@ -373,7 +384,9 @@ def server():
     port = free_port()
     env = {**os.environ, "WORKERS": "1", "HOST": "127.0.0.1", "PORT": str(port), "VENV": str(ROOT / ".venv")}
     log = tempfile.TemporaryFile()
-    process = subprocess.Popen([str(ROOT / "scripts" / "serve")], env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    process = subprocess.Popen(
+        [str(ROOT / "scripts" / "serve")], env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+    )
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -459,7 +472,9 @@ def test_server_413_with_content_length(server):
 
 
 def test_server_413_chunked_without_content_length(server):
-    status, headers, text = exchange(server, post_head(b"Transfer-Encoding: chunked\r\n"), chunked(json_body(MAX_BODY + 8 * KiB)))
+    status, headers, text = exchange(
+        server, post_head(b"Transfer-Encoding: chunked\r\n"), chunked(json_body(MAX_BODY + 8 * KiB))
+    )
     assert status == 413, f"a chunked body over 64 KiB got {status}: {text[:300]!r}"
     assert b"64 KiB" in text
 
@@ -489,7 +504,9 @@ def test_server_reads_a_chunked_body_under_the_limit(server):
 
 
 def test_server_414_for_a_long_url(server):
-    status, headers, text = exchange(server, b"GET /?source=" + b"a" * MAX_URL + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+    status, headers, text = exchange(
+        server, b"GET /?source=" + b"a" * MAX_URL + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    )
     assert status == 414, text[:300]
     assert b"URL" in text and str(MAX_URL).encode() in text
     assert headers.get("x-frame-options") == "DENY"
@@ -515,7 +532,10 @@ def page_data(response):
 
 
 def ignored_notices(response):
-    return [re.sub(r"<[^>]+>", "", notice) for notice in re.findall(r'<p class="notice ignored">(.*?)</p>', response.text, re.S)]
+    return [
+        re.sub(r"<[^>]+>", "", notice)
+        for notice in re.findall(r'<p class="notice ignored">(.*?)</p>', response.text, re.S)
+    ]
 
 
 @pytest.mark.parametrize("base", ["/", "/embed"])
@@ -574,7 +594,7 @@ PAYLOADS = [
     "<!--<script>alert(1)//-->",
     "zh-CN,<script>alert(1)</script>;q=0.9",
     "en;q=<img src=x onerror=alert(1)>",
-    "en-US,en;q=0.9,\"><script>alert(document.domain)</script>",
+    'en-US,en;q=0.9,"><script>alert(document.domain)</script>',
 ]
 
 

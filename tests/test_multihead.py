@@ -163,7 +163,9 @@ def test_heads_combine_as_specified(n_heads, d_k, n_q, n_k, score, projection, t
         np.testing.assert_allclose(head.k, x_kv @ p["W_K"], rtol=1e-12, atol=1e-12)
         np.testing.assert_allclose(head.v, x_kv @ p["W_V"], rtol=1e-12, atol=1e-12)
         # ... and runs the three stages on them
-        again = single_head_attention(head.q, head.k, head.v, score=score, temperature=temperature, hard=hard, parameters=p)
+        again = single_head_attention(
+            head.q, head.k, head.v, score=score, temperature=temperature, hard=hard, parameters=p
+        )
         np.testing.assert_allclose(head.scores, similarity(score, head.q, head.k, p), rtol=1e-12, atol=1e-12)
         np.testing.assert_allclose(head.weights, again.weights, rtol=1e-12, atol=1e-15)
         np.testing.assert_allclose(head.weights.sum(axis=1), 1.0, atol=1e-12)

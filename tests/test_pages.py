@@ -8,7 +8,9 @@ LONG_FOR_THE_MODEL = " ".join(["antidisestablishment"] * 45)  # 45 words, under 
 
 
 def page_data(html):
-    return json.loads(unescape(re.search(r'<script type="application/json" id="page-data">(.*?)</script>', html, re.S).group(1)))
+    return json.loads(
+        unescape(re.search(r'<script type="application/json" id="page-data">(.*?)</script>', html, re.S).group(1))
+    )
 
 
 def test_a_sentence_too_long_for_the_model_falls_back_to_the_toy_engine(client):

@@ -8,8 +8,8 @@ from fastapi.testclient import TestClient
 
 import app.web.api
 import app.web.pages
-from app.web.middleware import ResponseCache
 from app.main import create_app
+from app.web.middleware import ResponseCache
 
 LINK = "/api/attention?source=the+cat+sat+on+the+mat&heads=2"
 
@@ -89,7 +89,13 @@ def run_collecting(coroutine_function):
 async def fill_a_small_cache():
     async def answer(scope, receive, send):
         body = scope["query_string"] * 100
-        await send({"type": "http.response.start", "status": 200, "headers": [(b"etag", b'W/"' + scope["query_string"] + b'"')]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"etag", b'W/"' + scope["query_string"] + b'"')],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
     cache = ResponseCache(answer, max_bytes=1000)

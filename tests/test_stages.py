@@ -59,7 +59,9 @@ def test_cosine_by_hand_and_zero_vector():
     scores = cosine_scores(Q, keys)
     np.testing.assert_allclose(scores, [[1.0, 0.0, 0.7071067812, 0.0]], rtol=1e-9, atol=1e-12)
     # q=[3,4], k=[4,3]: 24 / (5 * 5) = 0.96; length does not matter: k=[40,30] too
-    np.testing.assert_allclose(cosine_scores(np.array([[3.0, 4.0]]), np.array([[4.0, 3.0], [40.0, 30.0]])), [[0.96, 0.96]])
+    np.testing.assert_allclose(
+        cosine_scores(np.array([[3.0, 4.0]]), np.array([[4.0, 3.0], [40.0, 30.0]])), [[0.96, 0.96]]
+    )
     # a zero query is 0 against everything, never NaN
     zero = cosine_scores(np.zeros((1, 2)), K)
     assert np.array_equal(zero, np.zeros((1, 3)))
@@ -122,12 +124,20 @@ def test_softmax_by_hand():
 def test_softmax_temperature_by_hand():
     scores = np.array([[1.0, 0.0, 1.0]])
     # T = 0.5: scores / T = [2, 0, 2]: e^2 / (2e^2 + 1) = 7.3890560989 / 15.7781121979 = 0.4683105308
-    np.testing.assert_allclose(softmax_weights(scores, ALL, 0.5), [[0.4683105308, 0.0633789383, 0.4683105308]], rtol=1e-9)
+    np.testing.assert_allclose(
+        softmax_weights(scores, ALL, 0.5), [[0.4683105308, 0.0633789383, 0.4683105308]], rtol=1e-9
+    )
     # T = 2: scores / T = [0.5, 0, 0.5]: sqrt(e) / (2 sqrt(e) + 1) = 1.6487212707 / 4.2974425414 = 0.3836517312
     #   and 1 / 4.2974425414 = 0.2326965376
-    np.testing.assert_allclose(softmax_weights(scores, ALL, 2.0), [[0.3836517312, 0.2326965376, 0.3836517312]], rtol=1e-9)
+    np.testing.assert_allclose(
+        softmax_weights(scores, ALL, 2.0), [[0.3836517312, 0.2326965376, 0.3836517312]], rtol=1e-9
+    )
     # a higher temperature is flatter, a lower one sharper
-    assert softmax_weights(scores, ALL, 20.0)[0, 1] > softmax_weights(scores, ALL, 1.0)[0, 1] > softmax_weights(scores, ALL, 0.05)[0, 1]
+    assert (
+        softmax_weights(scores, ALL, 20.0)[0, 1]
+        > softmax_weights(scores, ALL, 1.0)[0, 1]
+        > softmax_weights(scores, ALL, 0.05)[0, 1]
+    )
 
 
 def test_softmax_masked_key_gets_exactly_zero():

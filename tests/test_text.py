@@ -83,7 +83,9 @@ def test_the_sixteen_features():
     assert len(set(FEATURES)) == 16
     assert {"person", "animal", "motion", "water", "money", "place"} <= set(FEATURES)
     # the file documents the same names in the same order
-    declared = next(line for line in LEXICON_PATH.read_text(encoding="utf-8").splitlines() if line.startswith("# Features"))
+    declared = next(
+        line for line in LEXICON_PATH.read_text(encoding="utf-8").splitlines() if line.startswith("# Features")
+    )
     assert declared.split(":", 1)[1].split() == list(FEATURES)
 
 
@@ -192,7 +194,9 @@ print(json.dumps({"hashed": hashed_vector("zorblax", 40).tolist(),
 
 def child_vectors(hashseed):
     env = {**os.environ, "PYTHONHASHSEED": str(hashseed), "PYTHONPATH": str(ROOT)}
-    result = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-c", CHILD], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60
+    )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout.strip().splitlines()[-1])
 
@@ -222,5 +226,7 @@ def test_positional_encodings_are_added():
     assert added.shape == (4, 16)
     np.testing.assert_allclose(added[0], [0, 1] * 8, atol=1e-15)  # position 0: sin 0 = 0, cos 0 = 1
     np.testing.assert_allclose(added[1, :2], [np.sin(1.0), np.cos(1.0)], rtol=1e-12)
-    np.testing.assert_allclose(added[2, 2:4], [np.sin(2 / 10000 ** (2 / 16)), np.cos(2 / 10000 ** (2 / 16))], rtol=1e-12)
+    np.testing.assert_allclose(
+        added[2, 2:4], [np.sin(2 / 10000 ** (2 / 16)), np.cos(2 / 10000 ** (2 / 16))], rtol=1e-12
+    )
     np.testing.assert_allclose(added, sinusoidal_positions(4, 16), rtol=1e-12, atol=1e-15)

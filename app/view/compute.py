@@ -11,10 +11,10 @@ import numpy as np
 
 from app.engine.attention import multi_head_attention, single_head_attention
 from app.engine.attention.masks import attention_mask
-from app.view.state import InputError
 from app.engine.text.embed import LEXICON_DIM, embed_tokens
 from app.engine.text.lexicon import FEATURES
 from app.engine.text.tokenize import tokenize
+from app.view.state import InputError
 
 
 def warm_up():
@@ -56,9 +56,13 @@ def sentence_view(state):
     source_tokens = tokenize(state.source)
     target_tokens = tokenize(state.target) if state.mode == "cross" else source_tokens
     dim = LEXICON_DIM if state.embedding == "lexicon" else state.dim
-    x_kv, unknown = embed_tokens(source_tokens, embedding=state.embedding, dim=dim, positional=state.positional)  # (n_k, dim)
+    x_kv, unknown = embed_tokens(
+        source_tokens, embedding=state.embedding, dim=dim, positional=state.positional
+    )  # (n_k, dim)
     if state.mode == "cross":
-        x_q, unknown_target = embed_tokens(target_tokens, embedding=state.embedding, dim=dim, positional=state.positional)  # (n_q, dim)
+        x_q, unknown_target = embed_tokens(
+            target_tokens, embedding=state.embedding, dim=dim, positional=state.positional
+        )  # (n_q, dim)
         unknown += [word for word in unknown_target if word not in unknown]
     else:
         x_q = x_kv
@@ -89,7 +93,9 @@ def sentence_view(state):
 
 def exercise_view(state):
     """Hand-typed q, k, v through the same three stages, as one head."""
-    q, k, v = (np.array(state.values[name], dtype=float) for name in ("q", "k", "v"))  # (n_q, d_k), (n_k, d_k), (n_k, d_v)
+    q, k, v = (
+        np.array(state.values[name], dtype=float) for name in ("q", "k", "v")
+    )  # (n_q, d_k), (n_k, d_k), (n_k, d_v)
     mask = attention_mask(len(q), len(k), window=state.window, causal=state.causal)  # (n_q, n_k)
     head = single_head_attention(q, k, v, score=state.score, temperature=state.temperature, hard=state.hard, mask=mask)
     return {
@@ -144,7 +150,7 @@ def model_view(state):
     model = get_model()  # raises ModelUnavailable -> 503
     run = model_run(state.source)
     if run.truncated:
-        raise InputError("source", f"at most 128 word pieces for the model (this sentence has more)")
+        raise InputError("source", "at most 128 word pieces for the model (this sentence has more)")
     layer = state.layer
     chosen = range(model.n_heads) if state.head is None else [state.head]
     n = len(run.tokens)

@@ -32,7 +32,10 @@ LESSONS = [
         "preset": "translate",
     },
     {
-        "title": {"en": "3. The essence: Query, Key, Value in three stages", "zh": "3. 本质：Query、Key、Value 三个阶段"},
+        "title": {
+            "en": "3. The essence: Query, Key, Value in three stages",
+            "zh": "3. 本质：Query、Key、Value 三个阶段",
+        },
         "text": {
             "en": "The source is a set of (Key, Value) pairs. A query is compared with every key (stage 1, similarity), "
             "a softmax turns the scores into weights that sum to 1 (stage 2), and the values are summed with those "
@@ -89,7 +92,14 @@ LESSONS = [
             "saturating the softmax: compare the plain dot product with random projections on long vectors.",
             "zh": "Transformer 计算 softmax(QKᵀ/√d_k)·V。除以 √d_k 可以防止很大的点积让 softmax 饱和：在长向量的随机投影上比较普通点积。",
         },
-        "params": {"source": "walk by river bank", "embedding": "hash", "dim": "64", "projection": "random", "score": "dot", "step": "3"},
+        "params": {
+            "source": "walk by river bank",
+            "embedding": "hash",
+            "dim": "64",
+            "projection": "random",
+            "score": "dot",
+            "step": "3",
+        },
     },
     {
         "title": {"en": "9. Multi-head attention", "zh": "9. 多头注意力"},

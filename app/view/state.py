@@ -79,7 +79,9 @@ class CommonParams(BaseModel):
         description="Stage 1 similarity: dot q·k; scaled_dot q·k/√d_k (Transformer); cosine; general qᵀWk (Luong); "
         "additive vᵀtanh(W₁q+W₂k) (Bahdanau).",
     )
-    heads: Annotated[Literal[1, 2, 4, 8], WholeNumberChoice] = Field(1, description="Number of attention heads; must divide the dimension.")
+    heads: Annotated[Literal[1, 2, 4, 8], WholeNumberChoice] = Field(
+        1, description="Number of attention heads; must divide the dimension."
+    )
     temperature: float = Field(
         1.0, ge=0.05, le=20, allow_inf_nan=False, description="Softmax temperature: weights = softmax(score / T)."
     )
@@ -140,7 +142,9 @@ class AttentionQuery(CommonParams):
 
     q: str | None = Field(None, description="Queries. " + MATRIX_HELP, max_length=20_000)
     k: str | None = Field(None, description="Keys. " + MATRIX_HELP, max_length=20_000)
-    v: str | None = Field(None, description="Values (may be wider or narrower than q and k). " + MATRIX_HELP, max_length=20_000)
+    v: str | None = Field(
+        None, description="Values (may be wider or narrower than q and k). " + MATRIX_HELP, max_length=20_000
+    )
     query_labels: str | None = Field(None, description=LABELS_HELP, max_length=2_000)
     key_labels: str | None = Field(None, description=LABELS_HELP, max_length=2_000)
 
@@ -195,8 +199,19 @@ def parse_labels(text):
 # The validated state
 # ---------------------------------------------------------------------------
 
-ORDER = tuple(CommonParams.model_fields)[:3] + ("q", "k", "v", "query_labels", "key_labels") + tuple(CommonParams.model_fields)[3:]
-VIEW_FIELDS = ("head", "step", "stage", "lang", "present", "hide_special")  # how the view is shown, not what it computes
+ORDER = (
+    tuple(CommonParams.model_fields)[:3]
+    + ("q", "k", "v", "query_labels", "key_labels")
+    + tuple(CommonParams.model_fields)[3:]
+)
+VIEW_FIELDS = (
+    "head",
+    "step",
+    "stage",
+    "lang",
+    "present",
+    "hide_special",
+)  # how the view is shown, not what it computes
 
 
 @dataclass(frozen=True)
@@ -345,7 +360,9 @@ def check_exercise(state):
                 raise InputError(name, f"one label per row ({len(rows)}, got {len(labels)})")
             for label in labels:
                 if not label or "," in label:
-                    raise InputError(name, "each label needs at least one character and no comma (commas separate them)")
+                    raise InputError(
+                        name, "each label needs at least one character and no comma (commas separate them)"
+                    )
                 try:
                     check_text(label, name, limit=40)
                 except ValueError as error:

@@ -5,9 +5,9 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 
 from app.view.compute import compute_view
-from app.web.middleware import cached
-from app.web.jsonio import JSONBytes, dumps
 from app.view.state import AttentionBody, AttentionQuery, make_state
+from app.web.jsonio import JSONBytes, dumps
+from app.web.middleware import cached
 from app.web.schema import AttentionResponse, ErrorResponse
 
 router = APIRouter()

@@ -5,8 +5,8 @@ from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.web.jsonio import JSONBytes, dumps
 from app.view.state import InputError
+from app.web.jsonio import JSONBytes, dumps
 
 
 def field_of(location):
@@ -28,12 +28,14 @@ def validation_items(errors):
     items = []
     for error in errors:
         location = list(error.get("loc", ()))
-        items.append({
-            "loc": location,
-            "msg": clean_message(str(error.get("msg", "invalid"))),
-            "type": str(error.get("type", "value_error")),
-            "field": field_of(location),
-        })
+        items.append(
+            {
+                "loc": location,
+                "msg": clean_message(str(error.get("msg", "invalid"))),
+                "type": str(error.get("type", "value_error")),
+                "field": field_of(location),
+            }
+        )
     return items
 
 
@@ -61,6 +63,11 @@ async def on_model_unavailable(request: Request, error: Exception):
 async def on_http_error(request: Request, error: StarletteHTTPException):
     """FastAPI's 400 for a body it cannot parse (bad UTF-8, absurd nesting or numbers) becomes our 422."""
     if error.status_code == 400 and error.detail == "There was an error parsing the body":
-        item = {"loc": ["body"], "msg": "not readable as JSON: UTF-8 text, sensible nesting and numbers", "type": "json_invalid", "field": "body"}
+        item = {
+            "loc": ["body"],
+            "msg": "not readable as JSON: UTF-8 text, sensible nesting and numbers",
+            "type": "json_invalid",
+            "field": "body",
+        }
         return JSONBytes(dumps(error_body([item])), status_code=422)
     return await http_exception_handler(request, error)

@@ -9,8 +9,8 @@ import time
 from collections import OrderedDict
 
 from fastapi import Request
-from starlette.exceptions import HTTPException
 from fastapi.responses import Response
+from starlette.exceptions import HTTPException
 
 access_log = logging.getLogger("attention_lens.access")
 
@@ -189,7 +189,11 @@ class ResponseCache:
     async def replay(self, entry, request_headers, send):
         status, headers, body, etag = entry
         if client_has(request_headers.get(b"if-none-match", b"").decode("latin-1"), etag.decode("latin-1")):
-            kept = [(name, value) for name, value in headers if name not in (b"content-length", b"content-encoding", b"content-type")]
+            kept = [
+                (name, value)
+                for name, value in headers
+                if name not in (b"content-length", b"content-encoding", b"content-type")
+            ]
             await send({"type": "http.response.start", "status": 304, "headers": kept})
             await send({"type": "http.response.body", "body": b""})
             return

@@ -12,16 +12,16 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
 
-from app.web.assets import asset_bytes, asset_table, asset_url, media_type
-from app.view.compute import compute_view
-from app.web.errors import validation_items
-from app.web.middleware import cached
-from app.view.i18n import STRINGS, pick_language
-from app.web.jsonio import dumps
 from app.engine.models.minilm import ModelUnavailable
+from app.view.compute import compute_view
+from app.view.i18n import STRINGS, pick_language
 from app.view.lessons import LESSONS, lesson_params
-from app.view.state import DEFAULTS, ORDER, VIEW_FIELDS, AttentionQuery, InputError, format_number, make_state
 from app.view.presets import PRESETS
+from app.view.state import DEFAULTS, ORDER, VIEW_FIELDS, AttentionQuery, InputError, format_number, make_state
+from app.web.assets import asset_bytes, asset_table, asset_url, media_type
+from app.web.errors import validation_items
+from app.web.jsonio import dumps
+from app.web.middleware import cached
 
 router = APIRouter()
 templates = Jinja2Templates(directory=Path(__file__).resolve().parents[2] / "templates")

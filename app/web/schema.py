@@ -42,7 +42,9 @@ class ModelOverview(BaseModel):
 
 class AttentionResponse(BaseModel):
     params: dict[str, Any] = Field(description="The canonical parameters, defaults filled in.")
-    share_path: str = Field(description="The canonical link to this view (the page); /api/attention takes the same query.")
+    share_path: str = Field(
+        description="The canonical link to this view (the page); /api/attention takes the same query."
+    )
     mode: Literal["self", "cross", "exercise", "model"] = Field(
         description="self: one sentence; cross: target words query source words; exercise: hand-typed q, k, v; "
         "model: the real pretrained model."
@@ -54,7 +56,9 @@ class AttentionResponse(BaseModel):
     d_model: int = Field(description="Width of the input vectors.")
     d_k: int = Field(description="Width of each head's queries and keys.")
     heads: list[Head] = Field(description="Every head's three stages (minilm: the heads listed in heads_shown).")
-    output: Matrix | None = Field(description="(n_queries, d_model) the heads concatenated and projected by W_O (null for minilm).")
+    output: Matrix | None = Field(
+        description="(n_queries, d_model) the heads concatenated and projected by W_O (null for minilm)."
+    )
     parameters: dict[str, Matrix] = Field(description="Parameters shared by the heads: W_O.")
     heads_shown: list[int] | None = Field(None, description="minilm: which heads of the layer `heads` holds.")
     overview: ModelOverview | None = Field(None, description="minilm: a small weight map of every layer and head.")

@@ -92,7 +92,9 @@ def wait_ready(page, timeout=20_000):
 def open_view(page, params=None, timeout=20_000):
     """Navigate to the page for `params` (dict or path) and wait until the JS has drawn it."""
     response = page.goto(query_path(params), timeout=timeout)
-    assert response is not None and response.status == 200, f"GET {query_path(params)} -> {response and response.status}"
+    assert response is not None and response.status == 200, (
+        f"GET {query_path(params)} -> {response and response.status}"
+    )
     wait_ready(page, timeout)
     return response
 
@@ -136,6 +138,7 @@ def launch_chromium(playwright):
 
 
 # ------------------------------------------------------------------ reading the drawn page
+
 
 def url_params(page):
     """The page URL's query as a dict (one value per name)."""

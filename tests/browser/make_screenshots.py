@@ -8,9 +8,8 @@ Starts the app on a free port, drives Debian's Chromium (Chinese glyphs need fon
 import sys
 from urllib.parse import urlencode
 
-from playwright.sync_api import sync_playwright
-
 from harness import ROOT, AppServer, launch_chromium, open_view
+from playwright.sync_api import sync_playwright
 
 OUT = ROOT / "docs" / "screenshots"
 TRANSLATE = {"source": "Tom chase Jerry", "target": "汤姆 追逐 杰瑞", "step": "2"}

@@ -4,9 +4,8 @@ Bad input shows the API's message next to the field, keeps the previous view and
 import re
 from urllib.parse import urlencode
 
-from playwright.sync_api import expect
-
 from harness import open_view, poll, snapshot, url_params, wait_ready, wait_text_change
+from playwright.sync_api import expect
 
 
 def api_message(page, params):
@@ -33,7 +32,14 @@ def test_edits_rerender_push_history_and_back_forward_restore(page):
     expect(page.locator("#step-label")).to_contain_text("of 6")
     assert url_params(page)["source"] == "the cat sat on the mat"
     assert page.evaluate("history.length") == length + 1, "an edit pushes one history entry"
-    assert [row.strip() for row in page.locator("#arithmetic tbody th").all_inner_texts()] == ["the", "cat", "sat", "on", "the", "mat"]
+    assert [row.strip() for row in page.locator("#arithmetic tbody th").all_inner_texts()] == [
+        "the",
+        "cat",
+        "sat",
+        "on",
+        "the",
+        "mat",
+    ]
 
     page.locator("#temperature").fill("2")
     expect(page.locator("#temperature-value")).to_have_text("2")
@@ -48,7 +54,12 @@ def test_edits_rerender_push_history_and_back_forward_restore(page):
     go_history(page, "back")
     expect(page.locator("#source")).to_have_value("walk by river bank")
     expect(page.locator("#step-label")).to_contain_text("4 of 4")
-    assert [row.strip() for row in page.locator("#arithmetic tbody th").all_inner_texts()] == ["walk", "by", "river", "bank"]
+    assert [row.strip() for row in page.locator("#arithmetic tbody th").all_inner_texts()] == [
+        "walk",
+        "by",
+        "river",
+        "bank",
+    ]
 
     go_history(page, "forward")
     expect(page.locator("#source")).to_have_value("the cat sat on the mat")

@@ -4,10 +4,10 @@ import math
 import re
 
 import pytest
+from harness import arithmetic_rows, open_view, page_data, poll, tick_texts, url_params, wait_text_change
 from playwright.sync_api import expect
 
 from app.view.presets import PRESETS
-from harness import arithmetic_rows, open_view, page_data, poll, tick_texts, url_params, wait_text_change
 
 MULTI_HEAD = next(p for p in PRESETS if p["id"] == "multi-head")
 
@@ -16,17 +16,29 @@ def test_choosing_a_head_from_the_grid(page):
     open_view(page, MULTI_HEAD["params"])
     buttons = page.locator("#head-grid button")
     expect(buttons).to_have_count(4)
-    assert buttons.evaluate_all("(bs) => bs.map((b) => b.getAttribute('aria-pressed'))") == ["true", "false", "false", "false"]
+    assert buttons.evaluate_all("(bs) => bs.map((b) => b.getAttribute('aria-pressed'))") == [
+        "true",
+        "false",
+        "false",
+        "false",
+    ]
     view = page_data(page)["view"]
     step = int(MULTI_HEAD["params"]["step"])
     arithmetic = page.locator("#arithmetic").inner_text()
 
     buttons.nth(2).click()
     wait_text_change(page, "#arithmetic", arithmetic)
-    assert buttons.evaluate_all("(bs) => bs.map((b) => b.getAttribute('aria-pressed'))") == ["false", "false", "true", "false"]
+    assert buttons.evaluate_all("(bs) => bs.map((b) => b.getAttribute('aria-pressed'))") == [
+        "false",
+        "false",
+        "true",
+        "false",
+    ]
     assert url_params(page)["head"] == "2"
     shown = [float(row["weight"].split(" ")[0]) for row in arithmetic_rows(page)]
-    assert shown == pytest.approx(view["heads"][2]["weights"][step], rel=1e-3, abs=5e-5), "the arithmetic is not head 2's"
+    assert shown == pytest.approx(view["heads"][2]["weights"][step], rel=1e-3, abs=5e-5), (
+        "the arithmetic is not head 2's"
+    )
     weights = page.evaluate("document.getElementById('chart-stage2').data[0].z")
     assert weights == view["heads"][2]["weights"], "the weights heatmap is not head 2's"
 
@@ -48,7 +60,11 @@ def test_exercise_mode_matches_hand_computed_weights(page):
     expect(page.locator("#step-label")).to_contain_text("1 of 1")
     poll(page, "location.search", lambda search: "v=2,0;0,2;1,1" in search)
     assert {k: url_params(page)[k] for k in ("q", "k", "v", "score", "key_labels")} == {
-        "q": "1,0", "k": "1,0;0,1;1,1", "v": "2,0;0,2;1,1", "score": "dot", "key_labels": "a,b,c",
+        "q": "1,0",
+        "k": "1,0;0,1;1,1",
+        "v": "2,0;0,2;1,1",
+        "score": "dot",
+        "key_labels": "a,b,c",
     }
 
     e = math.e

@@ -2,10 +2,10 @@
 
 import re
 
+from harness import open_view, poll, url_params, wait_text_change
 from playwright.sync_api import expect
 
 from app.view.presets import PRESETS
-from harness import open_view, poll, url_params, wait_text_change
 
 TRANSLATE = next(p for p in PRESETS if p["id"] == "translate")
 FULL_HD = {"width": 1920, "height": 1080}
@@ -33,7 +33,11 @@ def test_presentation_mode_keys(new_context):
     expect(page.locator("body")).to_have_class(re.compile(r"\bpresent\b"))
     assert url_params(page).get("present") == "true"
     expect(page.locator("#present-toggle")).to_have_attribute("aria-pressed", "true")
-    poll(page, "parseFloat(getComputedStyle(document.querySelector('#chart-stage2 .ytick text')).fontSize)", lambda s: s >= 28)
+    poll(
+        page,
+        "parseFloat(getComputedStyle(document.querySelector('#chart-stage2 .ytick text')).fontSize)",
+        lambda s: s >= 28,
+    )
     assert_large_labels(page)
     layout = page.evaluate(
         "(() => { const el = document.getElementById('chart-stage2'); "
@@ -41,7 +45,9 @@ def test_presentation_mode_keys(new_context):
     )
     assert layout == ["#000000", False], "presentation mode: high-contrast theme and the step outline"
     cells = page.locator("#chart-stage2 g.heatmaplayer text").all_text_contents()
-    assert len([c for c in cells if re.fullmatch(r"[0-9.]+", c)]) == 9, "values are written in the cells (no hover needed)"
+    assert len([c for c in cells if re.fullmatch(r"[0-9.]+", c)]) == 9, (
+        "values are written in the cells (no hover needed)"
+    )
 
     for key in ("2", "3", "1"):
         page.keyboard.press(key)
@@ -87,7 +93,17 @@ def test_keyboard_only_reaches_and_drives_the_controls(page):
         reached.append(page.evaluate("document.activeElement.id"))
         if reached[-1] == "next":
             break
-    for control in ("lang-switch", "present-toggle", "copy-link", "help-toggle", "preset", "source", "temperature", "submit", "next"):
+    for control in (
+        "lang-switch",
+        "present-toggle",
+        "copy-link",
+        "help-toggle",
+        "preset",
+        "source",
+        "temperature",
+        "submit",
+        "next",
+    ):
         assert control in reached, f"Tab never reaches #{control} (reached {reached})"
 
     label = page.locator("#step-label").inner_text()

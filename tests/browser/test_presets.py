@@ -1,10 +1,10 @@
 """Every preset opens from its link and draws all three stages, the arithmetic and the data tables."""
 
 import pytest
+from harness import arithmetic_rows, highlight_y0, open_view, page_data, table_header, tick_texts
 from playwright.sync_api import expect
 
 from app.view.presets import PRESETS
-from harness import arithmetic_rows, highlight_y0, open_view, page_data, table_header, tick_texts
 
 
 @pytest.mark.parametrize("preset", PRESETS, ids=[p["id"] for p in PRESETS])
@@ -20,7 +20,9 @@ def test_preset_renders_all_three_stages(page, preset):
         expect(page.locator(f"#{chart} .main-svg").first).to_be_visible()
         assert page.locator(f"#{chart} g.heatmaplayer").count() == 1, f"{chart}: no heatmap layer"
         assert page.locator(f"#{chart} g.heatmaplayer .hm").count() == 1, f"{chart}: heatmap image missing"
-        trace = page.evaluate("(id) => { const d = document.getElementById(id).data[0]; return [d.type, d.z.length]; }", chart)
+        trace = page.evaluate(
+            "(id) => { const d = document.getElementById(id).data[0]; return [d.type, d.z.length]; }", chart
+        )
         assert trace == ["heatmap", len(queries)], chart
         assert tick_texts(page, chart, "y") == queries, f"{chart}: row labels"
         assert highlight_y0(page, chart) == step - 0.5, f"{chart}: the current step is not the outlined row"

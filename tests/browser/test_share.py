@@ -2,10 +2,10 @@
 
 import re
 
+from harness import open_tables, open_view, page_data, poll, url_params, wait_text_change
 from playwright.sync_api import expect
 
 from app.view.presets import PRESETS
-from harness import open_tables, open_view, page_data, poll, url_params, wait_text_change
 
 MULTI_HEAD = next(p for p in PRESETS if p["id"] == "multi-head")
 
@@ -52,8 +52,12 @@ def test_copied_link_reproduces_the_view_in_a_new_context(new_context):
     page.keyboard.press("ArrowRight")
     expect(page.locator("#step-label")).to_contain_text("5 of 9")
     assert url_params(page) == {
-        "source": "the teacher gave the young student a red book", "heads": "4", "temperature": "0.5",
-        "causal": "true", "head": "3", "step": "4",
+        "source": "the teacher gave the young student a red book",
+        "heads": "4",
+        "temperature": "0.5",
+        "causal": "true",
+        "head": "3",
+        "step": "4",
     }
 
     page.locator("#copy-link").click()

@@ -8,9 +8,8 @@ still delivered through the link, and a failure names the batch.
 from urllib.parse import urlencode
 
 import pytest
-from playwright.sync_api import expect
-
 from harness import arithmetic_rows, open_tables, open_view, page_data, poll, table_header, tick_texts
+from playwright.sync_api import expect
 
 PAYLOADS = [
     "<img src=x onerror=window.__xss=1>",

@@ -198,9 +198,7 @@ def main() -> None:
     args = ap.parse_args()
 
     torch.manual_seed(0)
-    model, info = BertModel.from_pretrained(
-        str(args.model_dir), attn_implementation="eager", output_loading_info=True
-    )
+    model, info = BertModel.from_pretrained(str(args.model_dir), attn_implementation="eager", output_loading_info=True)
     if info["missing_keys"] or info["mismatched_keys"]:
         raise SystemExit(f"weights did not load cleanly: {info}")
     model.eval()

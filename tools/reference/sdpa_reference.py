@@ -67,7 +67,9 @@ def main():
     cases = []
     for name, n_q, n_k, d_k, d_v, causal, window, temperature, magnitude in CASES:
         # 4 decimals: the JSON text is the exact input, and the file stays small
-        q, k, v = (np.round(rng.standard_normal(shape) * magnitude, 4) for shape in ((n_q, d_k), (n_k, d_k), (n_k, d_v)))
+        q, k, v = (
+            np.round(rng.standard_normal(shape) * magnitude, 4) for shape in ((n_q, d_k), (n_k, d_k), (n_k, d_v))
+        )
         mask = build_mask(n_q, n_k, causal, window)
         scale = 1.0 / (math.sqrt(d_k) * temperature)
         tq, tk, tv = (torch.tensor(a, dtype=torch.float64) for a in (q, k, v))

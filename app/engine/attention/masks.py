@@ -1,8 +1,8 @@
 """Which keys each query may see.
 
-    global attention   every key
-    local attention    only keys within `window` positions of the query's aligned position
-    causal mask        (self-attention) only keys at or before the query's own position
+global attention   every key
+local attention    only keys within `window` positions of the query's aligned position
+causal mask        (self-attention) only keys at or before the query's own position
 """
 
 import numpy as np

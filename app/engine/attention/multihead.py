@@ -103,7 +103,9 @@ def multi_head_attention(
         k = x_kv @ parameters["W_K"]  # (n_k, d_k)
         v = x_kv @ parameters["W_V"]  # (n_k, d_k)
         heads.append(
-            single_head_attention(q, k, v, score=score, temperature=temperature, hard=hard, mask=mask, parameters=parameters)
+            single_head_attention(
+                q, k, v, score=score, temperature=temperature, hard=hard, mask=mask, parameters=parameters
+            )
         )
 
     concatenated = np.concatenate([head.output for head in heads], axis=1)  # (n_q, d_model)

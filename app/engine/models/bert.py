@@ -47,7 +47,7 @@ class BertConfig:
         return self.d_model // self.n_heads
 
     @classmethod
-    def from_hf(cls, cfg: dict) -> "BertConfig":
+    def from_hf(cls, cfg: dict) -> BertConfig:
         """Build from a Hugging Face ``config.json`` dict; refuse what this code does not implement."""
         if cfg.get("model_type", "bert") != "bert":
             raise ValueError(f"model_type {cfg.get('model_type')!r} is not 'bert'")
@@ -122,9 +122,7 @@ def params_from_tensors(tensors: dict[str, np.ndarray], config: BertConfig) -> B
     def layer(i: int) -> LayerParams:
         p = f"encoder.layer.{i}."
         att = p + "attention."
-        w_qkv = np.concatenate(
-            [get(att + f"self.{m}.weight", (d, d)).T for m in ("query", "key", "value")], axis=1
-        )
+        w_qkv = np.concatenate([get(att + f"self.{m}.weight", (d, d)).T for m in ("query", "key", "value")], axis=1)
         b_qkv = np.concatenate([get(att + f"self.{m}.bias", (d,)) for m in ("query", "key", "value")])
         return LayerParams(
             w_qkv=_frozen(w_qkv),

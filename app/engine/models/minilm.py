@@ -131,9 +131,7 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def verify_weights(
-    path: Path, expected_size: int = EXPECTED_SIZE, expected_sha256: str = EXPECTED_SHA256
-) -> None:
+def verify_weights(path: Path, expected_size: int = EXPECTED_SIZE, expected_sha256: str = EXPECTED_SHA256) -> None:
     """Raise ModelUnavailable unless ``path`` has exactly the expected size and sha256."""
     try:
         size = os.stat(path).st_size

@@ -20,7 +20,7 @@ def hashed_vector(word, dim):
     digest = b""
     counter = 0
     while len(digest) < 2 * dim:
-        digest += hashlib.sha256(f"{counter}:{word}".encode("utf-8")).digest()
+        digest += hashlib.sha256(f"{counter}:{word}".encode()).digest()
         counter += 1
     raw = np.frombuffer(digest[: 2 * dim], dtype=">u2").astype(float)  # (dim,) integers in [0, 65535]
     vector = raw / 32767.5 - 1.0  # (dim,) in [-1, 1]
