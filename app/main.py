@@ -4,7 +4,6 @@ Run it with ``uvicorn app.main:app``.
 """
 
 import logging
-import os
 import sys
 from contextlib import asynccontextmanager
 
@@ -14,6 +13,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
 from app.engine.models.minilm import ModelUnavailable
+from app.settings import get_settings
 from app.view.compute import warm_up
 from app.view.state import InputError
 from app.web import api, errors, pages
@@ -22,7 +22,7 @@ from app.web.middleware import Hardening, ResponseCache, access_log
 
 def configure_access_log():
     """One line per request on stderr ("GET /api/attention?... 200 3.1ms"); ACCESS_LOG=0 turns it off."""
-    if os.environ.get("ACCESS_LOG", "1") != "0" and not access_log.handlers:
+    if get_settings().access_log and not access_log.handlers:
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(logging.Formatter("%(asctime)s %(process)d %(message)s"))
         access_log.addHandler(handler)
@@ -54,7 +54,7 @@ def create_app():
     app.add_middleware(
         GZipMiddleware, minimum_size=1000, compresslevel=1
     )  # level 1: ~20x smaller JSON at a third of level 5's cost
-    cache_mb = int(os.environ.get("RESPONSE_CACHE_MB", "64"))  # 0: every request computed (for benchmarks)
+    cache_mb = get_settings().response_cache_mb  # 0: every request computed (for benchmarks)
     if cache_mb > 0:
         app.add_middleware(ResponseCache, max_bytes=cache_mb * 1024 * 1024)
     app.add_middleware(Hardening)

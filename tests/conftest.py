@@ -1,13 +1,6 @@
 """Shared fixtures of the non-browser tests (tests/browser/ has its own conftest)."""
 
-import sys
-from pathlib import Path
-
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 
 @pytest.fixture(scope="session")

@@ -350,9 +350,10 @@ def test_exercise_cosine_hard_causal(client):
 SETS = [
     {"source": SENTENCE},
     {"source": "Tom chase Jerry", "target": "汤姆 追逐 杰瑞", "hard": True, "step": 2},
-    {"source": "the teacher gave the student a book", "heads": 4, "projection": "random", "score": "additive", "seed": 9,
-     "temperature": 0.7, "window": 2, "positional": True},
-    {"source": "我们在河边散步", "score": "general", "heads": 2, "causal": True, "stage": 2, "lang": "zh", "present": True},
+    {"source": "the teacher gave the student a book", "heads": 4, "projection": "random", "score": "additive",
+     "seed": 9, "temperature": 0.7, "window": 2, "positional": True},
+    {"source": "我们在河边散步", "score": "general", "heads": 2, "causal": True, "stage": 2, "lang": "zh",
+     "present": True},
     {"source": "a b c d", "embedding": "hash", "dim": 12, "heads": 4, "score": "cosine", "head": 3},
     {"source": "the bank of the river", "model": "minilm", "layer": 2, "head": 7},
     {"q": [[1, 0], [0, 1]], "k": [[1, 0], [0, 1], [1, 1]], "v": [[1, 2, 3], [3, 4, 5], [5, 6, 7]], "score": "dot",

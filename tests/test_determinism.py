@@ -1,14 +1,11 @@
 """Same parameters, byte-identical JSON across server processes with different PYTHONHASHSEED."""
 
-import os
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import httpx
 import pytest
+
+from tests.support.live_server import LiveServer
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -26,78 +23,36 @@ GET_CASES = [
     {"source": "the dog chased the cat into the house", "causal": "true", "window": "2", "temperature": "0.3"},
 ]
 POST_CASES = [
-    {"q": [[1, 0], [0, 1]], "k": [[1, 0], [0, 1], [1, 1]], "v": [[1, 2, 3], [3, 4, 5], [5, 6, 7]], "score": "scaled_dot",
-     "temperature": 0.7, "query_labels": ["q1", "q2"], "key_labels": ["a", "b", "c"]},
-    {"source": "the teacher gave the student a book", "heads": 8, "projection": "random", "score": "general", "seed": 3},
-]  # fmt: skip
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def spawn_server(hashseed):
-    port = free_port()
-    env = {**os.environ, "PYTHONHASHSEED": str(hashseed), "PYTHONPATH": str(ROOT), "ACCESS_LOG": "0"}
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "app.main:app",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    return process, f"http://127.0.0.1:{port}"
-
-
-def wait_until_up(process, base, timeout=60):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"server exited: {process.stderr.read().decode(errors='replace')}")
-        try:
-            if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                return
-        except httpx.TransportError:
-            time.sleep(0.1)
-    raise RuntimeError(f"server did not start within {timeout} s")
-
-
-def stop_server(process):
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(timeout=10)
-    if process.stderr:
-        process.stderr.close()
+    {
+        "q": [[1, 0], [0, 1]],
+        "k": [[1, 0], [0, 1], [1, 1]],
+        "v": [[1, 2, 3], [3, 4, 5], [5, 6, 7]],
+        "score": "scaled_dot",
+        "temperature": 0.7,
+        "query_labels": ["q1", "q2"],
+        "key_labels": ["a", "b", "c"],
+    },
+    {
+        "source": "the teacher gave the student a book",
+        "heads": 8,
+        "projection": "random",
+        "score": "general",
+        "seed": 3,
+    },
+]
 
 
 @pytest.fixture(scope="module")
 def servers():
-    started = []
+    """Two app processes with different hash seeds, started at once (each warms up jieba and the model)."""
+    started = [LiveServer(env={"PYTHONHASHSEED": str(seed), "ACCESS_LOG": "0"}) for seed in (1, 2)]
     try:
-        for hashseed in (1, 2):  # both start at once; each warms up jieba and the model
-            started.append(spawn_server(hashseed))
-        for process, base in started:
-            wait_until_up(process, base)
-        yield [base for _, base in started]
+        for server in started:
+            server.start()
+        yield [server.base for server in started]
     finally:
-        for process, _ in started:
-            stop_server(process)
+        for server in started:
+            server.stop()
 
 
 @pytest.mark.parametrize("params", GET_CASES, ids=range(len(GET_CASES)))

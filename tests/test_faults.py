@@ -7,118 +7,25 @@ The worker and shutdown tests run the production command (scripts/serve, 2 worke
 import os
 import re
 import signal
-import socket
 import subprocess
-import sys
-import tempfile
 import threading
 import time
-from pathlib import Path
 
 import httpx
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from tests.support.live_server import LiveServer, alive
 
 THREADS = 6
 VIEW = "/api/attention?source=walk+by+river+bank&embedding=hash&dim=32&heads=4&projection=random&seed={seed}"
 
 
-# ---------------------------------------------------------------------------
-# The production command as a subprocess
-# ---------------------------------------------------------------------------
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Production:
-    """scripts/serve with WORKERS workers on a free loopback port, its output in a temp file."""
-
-    def __init__(self, workers=2):
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        env = {
-            **os.environ,
-            "WORKERS": str(workers),
-            "HOST": "127.0.0.1",
-            "PORT": str(self.port),
-            "VENV": str(ROOT / ".venv"),
-            "ACCESS_LOG": "1",
-        }
-        self.log = tempfile.NamedTemporaryFile(prefix="serve-", suffix=".log")
-        self.process = subprocess.Popen(
-            [str(ROOT / "scripts" / "serve")],
-            env=env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        self.workers = workers
-
-    def wait_ready(self, timeout=40):
-        deadline = time.monotonic() + timeout
-        while True:
-            assert self.process.poll() is None, "scripts/serve exited:\n" + self.output()
-            if len(self.worker_pids()) == self.workers:
-                try:
-                    if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
-                        return self
-                except httpx.TransportError:
-                    pass
-            assert time.monotonic() < deadline, f"not ready in {timeout} s:\n" + self.output()
-            time.sleep(0.1)
-
-    def output(self):
-        with open(self.log.name, "rb") as log:
-            return log.read().decode("utf-8", "replace")
-
-    def worker_pids(self):
-        """The uvicorn workers: children of the supervisor started by multiprocessing's spawn."""
-        return [pid for pid in children(self.process.pid) if "spawn_main" in cmdline(pid)]
-
-    def stop(self):
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=25)
-            except subprocess.TimeoutExpired:
-                pass
-        try:
-            os.killpg(self.process.pid, signal.SIGKILL)  # anything left of the process group (started by us)
-        except ProcessLookupError:
-            pass
-        self.process.wait()
-        self.log.close()
-
-
-def children(pid):
-    found = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            found += [int(child) for child in (task / "children").read_text().split()]
-        except OSError:
-            pass
-    return found
-
-
-def cmdline(pid):
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
-    except OSError:
-        return ""
-
-
-def alive(pid):
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] not in "ZX"
-    except OSError:
-        return False
+def wait_for(condition, what, timeout=60.0):
+    """Poll until condition() holds; no test depends on how fast this machine is."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
 
 
 class Load:
@@ -162,22 +69,17 @@ class Load:
 
 @pytest.fixture(scope="module")
 def production():
-    server = Production(workers=2)
-    try:
-        yield server.wait_ready()
-    finally:
-        server.stop()
+    with LiveServer(workers=2) as server:
+        yield server
 
 
 def test_killed_worker_loses_only_its_requests_and_is_replaced(production):
     load = Load(production.base)
     try:
-        time.sleep(1.5)
+        wait_for(lambda: len(load.results) > 10, "the load to be served (10 requests)")
         before = production.worker_pids()
         assert len(before) == 2, before
         victim = before[0]
-        served_before_kill = len(load.results)
-        assert served_before_kill > 10, f"the load is running ({served_before_kill} requests)"
         killed_at = time.monotonic()
         os.kill(victim, signal.SIGKILL)
 
@@ -226,9 +128,9 @@ def test_killed_worker_loses_only_its_requests_and_is_replaced(production):
 
 
 def test_sigterm_drains_and_exits_zero():
-    server = Production(workers=2)
+    server = LiveServer(workers=2)
     try:
-        server.wait_ready()
+        server.start()
         workers = server.worker_pids()
         load = Load(server.base, threads=2, limit=30)
         slow = {}

@@ -7,28 +7,17 @@ URL meets the HTTP server before it meets the app.
 
 import gzip
 import json
-import os
 import re
-import signal
 import socket
-import subprocess
-import sys
-import tempfile
-import time
 from html.parser import HTMLParser
-from pathlib import Path
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from fastapi.testclient import TestClient  # noqa: E402
-
-from app.main import app  # noqa: E402
-from app.web.assets import asset_url  # noqa: E402
+from app.main import app
+from app.web.assets import asset_url
+from tests.support.live_server import LiveServer
 
 KiB = 1024
 MAX_BODY = 64 * KiB
@@ -372,46 +361,11 @@ def test_long_url_under_the_limit_is_not_refused(web):
 # ---------------------------------------------------------------------------
 
 
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server():
     """scripts/serve with one worker on a free loopback port; yields the port."""
-    port = free_port()
-    env = {**os.environ, "WORKERS": "1", "HOST": "127.0.0.1", "PORT": str(port), "VENV": str(ROOT / ".venv")}
-    log = tempfile.TemporaryFile()
-    process = subprocess.Popen(
-        [str(ROOT / "scripts" / "serve")], env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            assert process.poll() is None, "scripts/serve exited: " + read_log(log)
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "scripts/serve did not answer /healthz in 30 s: " + read_log(log)
-            time.sleep(0.1)
-        yield port
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=25)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-        log.close()
-
-
-def read_log(log):
-    log.seek(0)
-    return log.read().decode("utf-8", "replace")[-3000:]
+    with LiveServer(workers=1) as live:
+        yield live.port
 
 
 def exchange(port, head, body_parts=()):

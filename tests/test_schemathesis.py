@@ -7,12 +7,9 @@ schema of that status code. A failure prints the request as a curl command and t
 """
 
 import os
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 os.environ.setdefault("ACCESS_LOG", "0")  # thousands of generated requests: keep the test output readable
 

@@ -5,6 +5,7 @@ or the real model (app.engine.models), and the shape of the response. The number
 """
 
 import base64
+import contextlib
 import functools
 
 import numpy as np
@@ -20,10 +21,8 @@ from app.view.state import InputError
 def warm_up():
     """Load what the first request would otherwise wait for: jieba's dictionary, the lexicon, the model."""
     tokenize("汤姆追逐杰瑞")
-    try:
+    with contextlib.suppress(Exception):  # a missing model is reported per request (503), not at start-up
         model_run("warm up")
-    except Exception:  # noqa: BLE001 - a missing model is reported per request (503), not at start-up
-        pass
 
 
 def compute_view(state):

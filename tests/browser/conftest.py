@@ -8,16 +8,13 @@ ever reaches the network). `window.__xss = 0` is installed in every page; script
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import sync_playwright
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from harness import AXE_JS, CHROMIUM, HERE, AppServer, launch_chromium  # noqa: E402
+from tests.browser.harness import AXE_JS, CHROMIUM, HERE, AppServer, launch_chromium
 
 # The favicon 404 is checked on its own by test_console.py::test_no_console_errors_on_main_views;
 # here it is left out so that one missing icon does not turn every other test into an error.

@@ -4,18 +4,14 @@ Plain Python Playwright (sync API), no pytest-playwright. No page.wait_for_funct
 a strict Content-Security-Policy, so waiting is done with locators, `expect` or by polling page.evaluate.
 """
 
-import contextlib
 import json
-import socket
-import subprocess
-import sys
-import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from urllib.parse import urlencode
 
 from playwright.sync_api import Error as PlaywrightError
+
+from tests.support.live_server import LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -33,49 +29,7 @@ CHROMIUM_ARGS = [
 AXE_JS = HERE / "node_modules" / "axe-core" / "axe.min.js"
 
 
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class AppServer:
-    """`python -m uvicorn app.main:app` on a free port of 127.0.0.1, as a child process."""
-
-    def __init__(self):
-        self.port = free_port()
-        self.host = f"127.0.0.1:{self.port}"
-        self.base = f"http://{self.host}"
-        self.log = tempfile.NamedTemporaryFile("w+", prefix="attention-lens-", suffix=".log", delete=False)
-        self.process = None
-
-    def start(self, timeout=60):
-        command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(self.port)]
-        self.process = subprocess.Popen(command, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the app exited with {self.process.returncode}:\n{self.log_text()}")
-            with contextlib.suppress(OSError):
-                with urllib.request.urlopen(self.base + "/healthz", timeout=2) as response:
-                    if response.status == 200:
-                        return self
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(f"the app did not answer /healthz within {timeout} s:\n{self.log_text()}")
-
-    def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=5)
-
-    def log_text(self):
-        self.log.flush()
-        return Path(self.log.name).read_text(errors="replace")[-4000:]
+AppServer = LiveServer  # one app process (python -m uvicorn app.main:app) per browser session
 
 
 def query_path(params=None, base="/"):

@@ -1,22 +1,21 @@
 """Screenshots for README.md: docs/screenshots/translate.png and docs/screenshots/present.png.
 
-    .venv/bin/python tests/browser/make_screenshots.py
+    .venv/bin/python -m tests.browser.make_screenshots
 
 Starts the app on a free port, drives Debian's Chromium (Chinese glyphs need fonts-wqy-zenhei), writes the PNGs.
 """
 
-import sys
 from urllib.parse import urlencode
 
-from harness import ROOT, AppServer, launch_chromium, open_view
 from playwright.sync_api import sync_playwright
+
+from tests.browser.harness import ROOT, AppServer, launch_chromium, open_view
 
 OUT = ROOT / "docs" / "screenshots"
 TRANSLATE = {"source": "Tom chase Jerry", "target": "汤姆 追逐 杰瑞", "step": "2"}
 
 
 def main():
-    sys.path.insert(0, str(ROOT))
     from app.view.presets import PRESETS
 
     translate = next((p["params"] for p in PRESETS if p["id"] == "translate"), TRANSLATE)

@@ -5,9 +5,9 @@ axe's source is evaluated through the DevTools protocol instead, which CSP does 
 """
 
 import pytest
-from harness import open_view
 
 from app.view.presets import PRESETS
+from tests.browser.harness import open_view
 
 TRANSLATE = next(p for p in PRESETS if p["id"] == "translate")
 

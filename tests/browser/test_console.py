@@ -1,9 +1,8 @@
 """The main views log no console error (a missing favicon counts), throw nothing, and load everything
 (Plotly included) from the app itself: no request to any other host."""
 
-from harness import open_view
-
 from app.view.presets import PRESETS
+from tests.browser.harness import open_view
 
 VIEWS = [
     {"source": "the cat sat", "present": "true", "lang": "zh"},

@@ -4,8 +4,9 @@ Bad input shows the API's message next to the field, keeps the previous view and
 import re
 from urllib.parse import urlencode
 
-from harness import open_view, poll, snapshot, url_params, wait_ready, wait_text_change
 from playwright.sync_api import expect
+
+from tests.browser.harness import open_view, poll, snapshot, url_params, wait_ready, wait_text_change
 
 
 def api_message(page, params):

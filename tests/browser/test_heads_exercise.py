@@ -4,10 +4,10 @@ import math
 import re
 
 import pytest
-from harness import arithmetic_rows, open_view, page_data, poll, tick_texts, url_params, wait_text_change
 from playwright.sync_api import expect
 
 from app.view.presets import PRESETS
+from tests.browser.harness import arithmetic_rows, open_view, page_data, poll, tick_texts, url_params, wait_text_change
 
 MULTI_HEAD = next(p for p in PRESETS if p["id"] == "multi-head")
 
@@ -76,7 +76,7 @@ def test_exercise_mode_matches_hand_computed_weights(page):
     assert [float(row["s"]) for row in rows] == [1, 0, 1]
     exp_column = next(name for name in rows[0] if name.startswith("e^"))
     assert [float(row[exp_column]) for row in rows] == pytest.approx([e, 1, e], abs=5e-4)
-    output = [sum(w * v for w, v in zip(expected, column)) for column in ([2, 0, 1], [0, 2, 1])]
+    output = [sum(w * v for w, v in zip(expected, column, strict=True)) for column in ([2, 0, 1], [0, 2, 1])]
     footer = page.locator("#arithmetic tfoot").inner_text()
     assert f"[{output[0]:.3g}, {output[1]:.3g}]" in footer, footer
     assert tick_texts(page, "chart-stage2", "x") == ["a", "b", "c"]

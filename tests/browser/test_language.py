@@ -1,9 +1,9 @@
 """English and Chinese: the switch (kept in the URL) and the default from Accept-Language."""
 
-from harness import open_view, poll, url_params, wait_ready
 from playwright.sync_api import expect
 
 from app.view.i18n import STRINGS
+from tests.browser.harness import open_view, poll, url_params, wait_ready
 
 ZH = STRINGS["zh"]
 EN = STRINGS["en"]

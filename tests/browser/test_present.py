@@ -2,10 +2,10 @@
 
 import re
 
-from harness import open_view, poll, url_params, wait_text_change
 from playwright.sync_api import expect
 
 from app.view.presets import PRESETS
+from tests.browser.harness import open_view, poll, url_params, wait_text_change
 
 TRANSLATE = next(p for p in PRESETS if p["id"] == "translate")
 FULL_HD = {"width": 1920, "height": 1080}

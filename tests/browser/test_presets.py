@@ -1,10 +1,10 @@
 """Every preset opens from its link and draws all three stages, the arithmetic and the data tables."""
 
 import pytest
-from harness import arithmetic_rows, highlight_y0, open_view, page_data, table_header, tick_texts
 from playwright.sync_api import expect
 
 from app.view.presets import PRESETS
+from tests.browser.harness import arithmetic_rows, highlight_y0, open_view, page_data, table_header, tick_texts
 
 
 @pytest.mark.parametrize("preset", PRESETS, ids=[p["id"] for p in PRESETS])
@@ -35,7 +35,7 @@ def test_preset_renders_all_three_stages(page, preset):
     rows = arithmetic_rows(page)
     assert [row["key"] for row in rows] == keys, "one arithmetic row per key"
     weights = view["heads"][0]["weights"][step]
-    for row, weight in zip(rows, weights):
+    for row, weight in zip(rows, weights, strict=True):
         shown = row["weight"].split(" ")[0]
         assert float(shown) == pytest.approx(weight, rel=1e-3, abs=5e-5), row
 

@@ -2,10 +2,10 @@
 
 import re
 
-from harness import open_tables, open_view, page_data, poll, url_params, wait_text_change
 from playwright.sync_api import expect
 
 from app.view.presets import PRESETS
+from tests.browser.harness import open_tables, open_view, page_data, poll, url_params, wait_text_change
 
 MULTI_HEAD = next(p for p in PRESETS if p["id"] == "multi-head")
 

@@ -2,10 +2,10 @@
 `step`, the arithmetic and the outlined row of every heatmap."""
 
 import pytest
-from harness import arithmetic_rows, highlight_y0, open_view, page_data, url_params, wait_text_change
 from playwright.sync_api import expect
 
 from app.view.presets import PRESETS
+from tests.browser.harness import arithmetic_rows, highlight_y0, open_view, page_data, url_params, wait_text_change
 
 PRONOUN = next(p for p in PRESETS if p["id"] == "pronoun")
 

@@ -8,8 +8,9 @@ still delivered through the link, and a failure names the batch.
 from urllib.parse import urlencode
 
 import pytest
-from harness import arithmetic_rows, open_tables, open_view, page_data, poll, table_header, tick_texts
 from playwright.sync_api import expect
+
+from tests.browser.harness import arithmetic_rows, open_tables, open_view, page_data, poll, table_header, tick_texts
 
 PAYLOADS = [
     "<img src=x onerror=window.__xss=1>",
@@ -66,13 +67,15 @@ BATCHES = [PAYLOADS[i : i + BATCH] for i in range(0, len(PAYLOADS), BATCH)]
 # and every <script> is either an external file or the JSON data block.
 INJECTED = """() => {
   const found = [];
+  const show = (e) => found.push(e.outerHTML.slice(0, 80));
   for (const e of document.querySelectorAll('*')) {
     for (const a of e.attributes) if (a.name.toLowerCase().startsWith('on')) found.push(`${e.tagName} ${a.name}`);
   }
-  for (const e of document.querySelectorAll('iframe, frame, object, embed, img, video, audio, source, base, meta[http-equiv], input[autofocus]')) found.push(e.outerHTML.slice(0, 80));
-  for (const e of document.querySelectorAll('script')) if (!e.src && e.type !== 'application/json') found.push(e.outerHTML.slice(0, 80));
-  for (const e of document.querySelectorAll('link')) if (!['stylesheet', 'icon'].includes(e.rel)) found.push(e.outerHTML.slice(0, 80));
-  for (const e of document.querySelectorAll('svg a, .main-svg a')) found.push('link in a chart: ' + e.outerHTML.slice(0, 80));
+  const active = 'iframe, frame, object, embed, img, video, audio, source, base, meta[http-equiv], input[autofocus]';
+  for (const e of document.querySelectorAll(active)) show(e);
+  for (const e of document.querySelectorAll('script')) if (!e.src && e.type !== 'application/json') show(e);
+  for (const e of document.querySelectorAll('link')) if (!['stylesheet', 'icon'].includes(e.rel)) show(e);
+  for (const e of document.querySelectorAll('svg a, .main-svg a')) found.push('link in a chart: ' + e.outerHTML);
   return found;
 }"""
 
@@ -112,7 +115,7 @@ def test_payloads_in_a_link_show_as_text(new_context, batch):
     target = " ".join(batch[half:]) or source
     header = next((p for p in batch if p.isascii() and p.isprintable()), "en")
     params = {"source": source, "target": target, "lang": batch[0], "step": batch[1], "stage": batch[2]}
-    for i, payload in enumerate(batch):
+    for payload in batch:
         params[payload] = payload  # unknown parameter names are dropped and named on the page
     page = new_context(extra_http_headers={"Accept-Language": header}).new_page()
     open_view(page, "/?" + urlencode(params))
@@ -159,7 +162,7 @@ def test_payloads_as_exercise_labels_show_as_text(page, batch):
     data = page_data(page)["view"]
     assert data["tokens"]["keys"] == labels
     shown = tick_texts(page, "chart-stage2", "x")
-    wrong = [(label, text) for label, text in zip(labels, shown) if label != text]
+    wrong = [(label, text) for label, text in zip(labels, shown, strict=False) if label != text]
     assert not wrong and len(shown) == n, f"axis labels not shown as the text typed (label, shown): {wrong}"
     assert_tokens_shown_as_text(page, [labels[0]], labels)
     bars = page.evaluate("[...document.querySelectorAll('#chart-bars .bar-label')].map((e) => e.textContent)")
@@ -179,7 +182,9 @@ def test_typed_payloads_show_as_text(page):
     open_view(page, {"source": "walk by river bank"})
     for payload in TYPED:
         page.locator("#source").fill(payload)
-        poll(page, "new URLSearchParams(location.search).get('source')", lambda value: value == payload)
+        poll(
+            page, "new URLSearchParams(location.search).get('source')", lambda value, payload=payload: value == payload
+        )
         expected = page.request.get("/api/attention?" + urlencode({"source": payload})).json()["tokens"]
         assert_nothing_ran(page)
         expect(page.locator("#source")).to_have_value(payload)
@@ -199,7 +204,11 @@ def test_typed_label_payloads_show_as_text(page):
         ['x" onfocus="window.__xss=1', "</textarea><script>alert(1)</script>", "{{7*7}}"],
     ):
         page.locator("#key_labels").fill(",".join(labels))
-        poll(page, "new URLSearchParams(location.search).get('key_labels')", lambda value: value == ",".join(labels))
+        poll(
+            page,
+            "new URLSearchParams(location.search).get('key_labels')",
+            lambda value, labels=labels: value == ",".join(labels),
+        )
         assert_no_script_ran(page)
         assert [row["key"] for row in arithmetic_rows(page)] == labels
         assert tick_texts(page, "chart-stage2", "x") == labels, "typed labels are not shown as text on the axis"

@@ -42,10 +42,8 @@ def single_head_attention(q, k, v, *, score="scaled_dot", temperature=1.0, hard=
     if mask is None:
         mask = attention_mask(len(q), len(k))  # (n_q, n_k)
     scores = similarity(score, q, k, parameters)  # (n_q, n_k) stage 1
-    if hard:
-        weights = hard_weights(scores, mask)  # (n_q, n_k) stage 2, one-hot rows
-    else:
-        weights = softmax_weights(scores, mask, temperature)  # (n_q, n_k) stage 2
+    # stage 2: one-hot rows (hard) or a softmax distribution (soft)
+    weights = hard_weights(scores, mask) if hard else softmax_weights(scores, mask, temperature)  # (n_q, n_k)
     output = weighted_sum(weights, v)  # (n_q, d_v) stage 3
     return HeadResult(q, k, v, scores, mask, weights, output, dict(parameters or {}))
 

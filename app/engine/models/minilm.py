@@ -78,7 +78,7 @@ class MiniLM:
     def tokenize(self, text: str) -> Encoding:
         enc = self._tokenizer.encode(text)
         unknown: list[str] = []
-        for tok_id, (start, end) in zip(enc.ids, enc.offsets):
+        for tok_id, (start, end) in zip(enc.ids, enc.offsets, strict=True):
             word = text[start:end]
             if tok_id == self._unk_id and word and word not in unknown:
                 unknown.append(word)
