@@ -6,6 +6,7 @@ from fastapi import APIRouter, Query, Request
 
 from app.view.compute import compute_view
 from app.view.state import AttentionBody, AttentionQuery, make_state
+from app.web import routes
 from app.web.jsonio import JSONBytes, dumps
 from app.web.middleware import cached
 from app.web.schema import AttentionResponse, ErrorResponse
@@ -25,7 +26,7 @@ def attention_body(params):
     return dumps(compute_view(make_state(params)))
 
 
-@router.get("/api/attention", response_model=AttentionResponse, responses=ERRORS, summary="One view, as JSON")
+@router.get(routes.API_ATTENTION, response_model=AttentionResponse, responses=ERRORS, summary="One view, as JSON")
 def get_attention(request: Request, params: Annotated[AttentionQuery, Query()]):
     """The three stages for the view a share link describes: the page's query string works here unchanged.
 
@@ -34,13 +35,15 @@ def get_attention(request: Request, params: Annotated[AttentionQuery, Query()]):
     return cached(request, attention_body(params), "application/json", max_age=3600)
 
 
-@router.post("/api/attention", response_model=AttentionResponse, responses=ERRORS, summary="One view, from a JSON body")
+@router.post(
+    routes.API_ATTENTION, response_model=AttentionResponse, responses=ERRORS, summary="One view, from a JSON body"
+)
 def post_attention(params: AttentionBody):
     """The same fields as GET, as JSON. With `q`, `k`, `v` (lists of rows): exercise mode on hand-typed matrices."""
     return JSONBytes(attention_body(params))
 
 
-@router.get("/healthz", summary="Liveness")
+@router.get(routes.HEALTHZ, summary="Liveness")
 def healthz():
     """A trivial JSON answer: the server is up. Also the baseline of the benchmarks."""
     return JSONBytes(b'{"status":"ok"}')

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import plotly
 
+from app.web import routes
+
 STATIC_DIR = Path(__file__).resolve().parents[2] / "static"
 PLOTLY_JS = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
 VENDOR = {"vendor/plotly.min.js": PLOTLY_JS}
@@ -37,7 +39,7 @@ def asset_url(name):
     digest, files = asset_table()
     if name not in files:
         raise KeyError(f"no static file {name!r}")
-    return f"/assets/{digest}/{name}"
+    return f"{routes.ASSETS}/{digest}/{name}"
 
 
 @functools.cache

@@ -12,6 +12,8 @@ from fastapi import Request
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException
 
+from app.web import routes
+
 access_log = logging.getLogger("attention_lens.access")
 
 MAX_BODY_BYTES = 64 * 1024
@@ -30,8 +32,8 @@ DOCS_CSP = PAGE_CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-inli
 
 
 def security_headers(path):
-    embeddable = path == "/embed"
-    csp = DOCS_CSP if path in ("/docs", "/redoc") else PAGE_CSP
+    embeddable = path in routes.FRAMEABLE
+    csp = DOCS_CSP if path in (routes.DOCS, routes.REDOC) else PAGE_CSP
     headers = [
         (b"content-security-policy", csp.format(ancestors="*" if embeddable else "'none'").encode()),
         (b"x-content-type-options", b"nosniff"),
@@ -135,7 +137,7 @@ class ResponseCache:
     for pages). Holds at most `max_bytes`; least recently used answers go first. Nothing per user.
     """
 
-    PATHS = ("/", "/embed", "/api/attention")
+    PATHS = routes.CACHEABLE
 
     def __init__(self, app, max_bytes=64 * 1024 * 1024, max_entry_bytes=4 * 1024 * 1024):
         self.app = app
@@ -146,7 +148,7 @@ class ResponseCache:
 
     def key(self, scope, headers):
         gzip = b"gzip" in headers.get(b"accept-encoding", b"")
-        language = headers.get(b"accept-language", b"")[:200] if scope["path"] != "/api/attention" else b""
+        language = headers.get(b"accept-language", b"")[:200] if scope["path"] != routes.API_ATTENTION else b""
         return (scope["path"], scope.get("query_string", b""), gzip, language)
 
     async def __call__(self, scope, receive, send):

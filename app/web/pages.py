@@ -18,6 +18,7 @@ from app.view.i18n import STRINGS, pick_language
 from app.view.lessons import LESSONS, lesson_params
 from app.view.presets import PRESETS
 from app.view.state import DEFAULTS, ORDER, VIEW_FIELDS, AttentionQuery, InputError, format_number, make_state
+from app.web import routes
 from app.web.assets import asset_bytes, asset_table, asset_url, media_type
 from app.web.errors import validation_items
 from app.web.jsonio import dumps
@@ -91,12 +92,12 @@ def render_page(request, *, embed=False):
     return cached(request, html.encode("utf-8"), "text/html; charset=utf-8", max_age=300, vary="Accept-Language")
 
 
-@router.get("/", response_class=HTMLResponse, include_in_schema=False)
+@router.get(routes.PAGE, response_class=HTMLResponse, include_in_schema=False)
 def page(request: Request):
     return render_page(request)
 
 
-@router.get("/learn", response_class=HTMLResponse, include_in_schema=False)
+@router.get(routes.LEARN, response_class=HTMLResponse, include_in_schema=False)
 def learn(request: Request, lang: str | None = None):
     """The ideas of the seed text, one by one, each linked to a view that shows it."""
     lang = pick_language(lang if lang in STRINGS else None, request.headers.get("accept-language"))
@@ -105,13 +106,13 @@ def learn(request: Request, lang: str | None = None):
     return cached(request, html.encode("utf-8"), "text/html; charset=utf-8", max_age=300, vary="Accept-Language")
 
 
-@router.get("/embed", response_class=HTMLResponse, include_in_schema=False)
+@router.get(routes.EMBED, response_class=HTMLResponse, include_in_schema=False)
 def embed(request: Request):
     """The same view without the controls: for slides and course pages (may be framed)."""
     return render_page(request, embed=True)
 
 
-@router.get("/assets/{digest}/{name:path}", include_in_schema=False)
+@router.get(routes.ASSETS + "/{digest}/{name:path}", include_in_schema=False)
 def asset(request: Request, digest: str, name: str):
     """Static files and Plotly.js: immutable under the current digest, gzip-compressed once per process."""
     current, files = asset_table()
