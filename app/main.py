@@ -5,8 +5,10 @@ Run it with ``uvicorn app.main:app``.
 
 import logging
 import sys
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -15,12 +17,11 @@ from starlette.middleware.gzip import GZipMiddleware
 from app.engine.models.minilm import ModelUnavailable
 from app.settings import get_settings
 from app.view.compute import warm_up
-from app.view.state import InputError
 from app.web import api, errors, pages
 from app.web.middleware import Hardening, ResponseCache, access_log
 
 
-def configure_access_log():
+def configure_access_log() -> None:
     """One line per request on stderr ("GET /api/attention?... 200 3.1ms"); ACCESS_LOG=0 turns it off."""
     if get_settings().access_log and not access_log.handlers:
         handler = logging.StreamHandler(sys.stderr)
@@ -31,12 +32,12 @@ def configure_access_log():
 
 
 @asynccontextmanager
-async def lifespan(app):
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     warm_up()
     yield
 
 
-def create_app():
+def create_app() -> FastAPI:
     configure_access_log()
     app = FastAPIOffline(
         lifespan=lifespan,
@@ -46,7 +47,7 @@ def create_app():
         version="1.0",
     )
     app.add_exception_handler(RequestValidationError, errors.on_validation_error)
-    app.add_exception_handler(InputError, errors.on_input_error)
+    app.add_exception_handler(errors.InvalidInput, errors.on_invalid_input)
     app.add_exception_handler(ModelUnavailable, errors.on_model_unavailable)
     app.add_exception_handler(StarletteHTTPException, errors.on_http_error)
     app.include_router(api.router)

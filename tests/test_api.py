@@ -1,5 +1,6 @@
 """The JSON API: every parameter, the response's fields and shapes, GET = POST, share links, every error."""
 
+import base64
 import math
 import re
 from urllib.parse import urlsplit
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 
 from app.engine.text.embed import sinusoidal_positions
 from app.engine.text.lexicon import FEATURES
-from app.view.state import AttentionQuery
+from app.view.state import State
 
 SENTENCE = "walk by river bank"
 
@@ -38,29 +39,46 @@ def softmax(scores, mask, temperature=1.0):
     return e / e.sum(axis=1, keepdims=True)
 
 
+def every_head(client, params):
+    """Each head of a view in full: the answer carries the head in focus, so ask for each in turn."""
+    first = get(client, **params)
+    return [get(client, **{**params, "head": h})["head"] for h in range(first["n_heads"])]
+
+
+def check_head(head, n_q, n_k, d_k, d_v):
+    a = arrays(head)
+    assert a["q"].shape == (n_q, d_k) and a["k"].shape == (n_k, d_k) and a["v"].shape == (n_k, d_v)
+    assert a["scores"].shape == a["mask"].shape == a["weights"].shape == (n_q, n_k)
+    assert a["mask"].dtype == bool and a["mask"].any(axis=1).all()
+    assert a["output"].shape == (n_q, d_v)
+    np.testing.assert_allclose(a["weights"].sum(axis=1), 1.0, atol=1e-6)
+    assert np.all(a["weights"][~a["mask"]] == 0)
+    np.testing.assert_allclose(a["output"], a["weights"] @ a["v"], rtol=1e-5, atol=1e-5)
+    assert isinstance(head["parameters"], dict)
+
+
 def check_view(body, n_q, n_k, d_model, n_heads, d_v=None):
     """Every documented field, with the documented shape."""
-    d_k = d_model // n_heads
-    d_v = d_k if d_v is None else d_v
-    assert set(body) >= {"params", "share_path", "mode", "tokens", "unknown_tokens", "features", "embeddings",
-                         "d_model", "d_k", "heads", "output", "parameters"}  # fmt: skip
-    assert set(body["params"]) == set(AttentionQuery.model_fields)
+    named = body["params"].get("projection") == "named" and body["mode"] in ("self", "cross")
+    d_k = body["d_k"] if named else d_model // n_heads  # a named head has as many dimensions as questions
+    d_v = (d_model if named else d_k) if d_v is None else d_v
+    assert set(body) >= {"params", "share_path", "query", "mode", "tokens", "unknown_tokens", "features",
+                         "embeddings", "d_model", "d_k", "n_heads", "head", "arithmetic", "output", "parameters",
+                         "overview"}  # fmt: skip
+    assert set(body["params"]) == set(State.model_fields)
     assert body["share_path"].startswith("/")
     assert len(body["tokens"]["queries"]) == n_q and len(body["tokens"]["keys"]) == n_k
     assert all(isinstance(t, str) for t in body["tokens"]["queries"] + body["tokens"]["keys"])
     assert isinstance(body["unknown_tokens"], list)
-    assert body["d_model"] == d_model and body["d_k"] == d_k
-    assert len(body["heads"]) == n_heads
-    for head in body["heads"]:
-        a = arrays(head)
-        assert a["q"].shape == (n_q, d_k) and a["k"].shape == (n_k, d_k) and a["v"].shape == (n_k, d_v)
-        assert a["scores"].shape == a["mask"].shape == a["weights"].shape == (n_q, n_k)
-        assert a["mask"].dtype == bool and a["mask"].any(axis=1).all()
-        assert a["output"].shape == (n_q, d_v)
-        np.testing.assert_allclose(a["weights"].sum(axis=1), 1.0, atol=1e-6)
-        assert np.all(a["weights"][~a["mask"]] == 0)
-        np.testing.assert_allclose(a["output"], a["weights"] @ a["v"], rtol=1e-5, atol=1e-5)
-        assert isinstance(head["parameters"], dict)
+    assert body["d_model"] == d_model and body["d_k"] == d_k and body["n_heads"] == n_heads
+    check_head(body["head"], n_q, n_k, d_k, d_v)
+    arithmetic = body["arithmetic"]
+    step = body["params"]["step"]
+    assert arithmetic["step"] == step
+    np.testing.assert_allclose(arithmetic["weights"], body["head"]["weights"][step], atol=1e-12)
+    np.testing.assert_allclose(arithmetic["output"], body["head"]["output"][step], rtol=1e-6, atol=1e-6)
+    if n_heads > 1:
+        assert (body["overview"]["layers"], body["overview"]["heads"]) in ((1, n_heads), (6, n_heads))
     if body["embeddings"] is not None:
         assert np.array(body["embeddings"]["queries"]).shape == (n_q, d_model)
         assert np.array(body["embeddings"]["keys"]).shape == (n_k, d_model)
@@ -88,12 +106,28 @@ def test_default_self_attention_view(client):
     )
     assert body["share_path"] == "/"  # the default sentence: nothing to write
     assert get(client, source="walk by the river bank")["share_path"] == "/?source=walk+by+the+river+bank"
-    head = body["heads"][0]
-    # identity projection: q = k = v = the embeddings, W_Q = identity, output = head output
+    head = body["head"]
+    # the default head is the named "sense" head: bank's largest weight is river, not bank itself
+    assert body["params"]["projection"] == "named" and body["named_head"]["name"] == "sense"
+    assert body["names"]["vectors"] == ["water", "money", "nature"]
+    bank = np.array(head["weights"][3])
+    assert int(bank.argmax()) == 2 and bank[2] > 2 * bank[3], bank
+    x = np.array(body["embeddings"]["queries"])
+    np.testing.assert_allclose(head["q"], x @ np.array(head["parameters"]["W_Q"]), atol=1e-12)
+    np.testing.assert_array_equal(head["parameters"]["W_V"], np.eye(16))  # values keep the named features
+    np.testing.assert_allclose(body["output"], head["output"], atol=1e-12)  # one head: W_O averages one output
+    np.testing.assert_allclose(np.linalg.norm(x, axis=1), 4.0)  # word vectors of length √16
+
+
+def test_identity_projection_q_k_v_are_the_word_vectors(client):
+    body = get(client, source=SENTENCE, projection="identity")
+    check_view(body, 4, 4, 16, 1)
+    head = body["head"]
     np.testing.assert_array_equal(head["q"], body["embeddings"]["queries"])
     np.testing.assert_array_equal(head["parameters"]["W_Q"], np.eye(16))
     np.testing.assert_array_equal(body["parameters"]["W_O"], np.eye(16))
     np.testing.assert_allclose(body["output"], head["output"], atol=1e-6)
+    assert int(np.argmax(head["weights"][3])) == 3, "with the identity projection a word looks most at itself"
 
 
 def test_cross_attention_with_a_target(client):
@@ -120,21 +154,37 @@ def test_unknown_tokens_are_listed(client):
 # ---------------------------------------------------------------------------
 
 
-def test_model_minilm_all_heads_and_one_head(client):
+def test_model_minilm_the_head_in_focus_and_the_overview(client):
     body = get(client, source="the bank of the river", model="minilm")
     assert body["mode"] == "model"
+    assert body["model"] == {"name": "minilm", "label": "all-MiniLM-L6-v2", "n_layers": 6, "n_heads": 12}
     tokens = body["tokens"]["queries"]
     assert tokens[0] == "[CLS]" and tokens[-1] == "[SEP]" and tokens == body["tokens"]["keys"]
     n = len(tokens)
-    assert len(body["heads"]) == 12 and body["heads_shown"] == list(range(12))
     check_view(body, n, n, 384, 12)  # 12 heads of width 32
+    assert (body["overview"]["layers"], body["overview"]["heads"]) == (6, 12)
     one = get(client, source="the bank of the river", model="minilm", head=3, layer=5)
-    assert len(one["heads"]) == 1 and one["heads_shown"] == [3]
     assert one["params"]["layer"] == 5 and one["params"]["head"] == 3
     layer0 = get(client, source="the bank of the river", model="minilm", head=3, layer=0)
-    assert not np.allclose(layer0["heads"][0]["weights"], one["heads"][0]["weights"])
-    np.testing.assert_allclose(get(client, source="the bank of the river", model="minilm")["heads"][3]["weights"],
-                               layer0["heads"][0]["weights"], atol=0)  # fmt: skip
+    assert not np.allclose(layer0["head"]["weights"], one["head"]["weights"])
+    # the overview's small map of layer 0 head 3 is that head's weights (x 255, rounded)
+    maps = body["overview"]["maps"]
+    levels = np.frombuffer(base64.b64decode(maps[0][3]), dtype=np.uint8).reshape(n, n)
+    np.testing.assert_array_equal(levels, np.round(np.array(layer0["head"]["weights"]) * 255))
+
+
+def test_model_hide_special_renormalises_and_recomputes(client):
+    full = get(client, source="the bank of the river", model="minilm", layer=2, head=4)
+    hidden = get(client, source="the bank of the river", model="minilm", layer=2, head=4, hide_special="true")
+    assert hidden["tokens"]["queries"] == hidden["tokens"]["keys"] == full["tokens"]["keys"][1:-1]
+    kept = np.array(full["head"]["weights"])[1:-1, 1:-1]
+    np.testing.assert_allclose(hidden["head"]["weights"], kept / kept.sum(axis=1, keepdims=True), rtol=1e-5)
+    np.testing.assert_allclose(
+        hidden["head"]["output"], np.array(hidden["head"]["weights"]) @ np.array(hidden["head"]["v"]), rtol=1e-5
+    )
+    board = hidden["arithmetic"]
+    np.testing.assert_allclose(np.sum(board["weighted_values"], axis=0), board["output"], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(board["output"], hidden["head"]["output"][0], rtol=1e-5, atol=1e-6)
 
 
 def hand_scores(score, head):
@@ -157,27 +207,29 @@ def hand_scores(score, head):
     [("dot", set()), ("scaled_dot", set()), ("cosine", set()), ("general", {"W"}), ("additive", {"W1", "W2", "v"})],
 )
 def test_every_score(client, score, extra):
-    body = get(client, source="the river bank and the money bank", score=score, heads=2)
+    params = {"source": "the river bank and the money bank", "score": score, "heads": 2}
+    body = get(client, **params)
     check_view(body, 7, 7, 16, 2)
-    for head in body["heads"]:
+    for head in every_head(client, params):
         assert set(head["parameters"]) == {"W_Q", "W_K", "W_V"} | extra
         np.testing.assert_allclose(head["scores"], hand_scores(score, head), rtol=1e-5, atol=1e-5)
         np.testing.assert_allclose(
             head["weights"], softmax(np.array(head["scores"]), np.array(head["mask"])), atol=1e-6
         )
     if score == "cosine":
-        assert np.max(body["heads"][0]["scores"]) <= 1 + 1e-6
+        assert np.max(body["head"]["scores"]) <= 1 + 1e-6
 
 
 @pytest.mark.parametrize("heads", [1, 2, 4, 8])
 def test_heads_take_their_slices_and_concatenate(client, heads):
-    body = get(client, source=SENTENCE, heads=heads)
+    body = get(client, source=SENTENCE, heads=heads, projection="identity")
     check_view(body, 4, 4, 16, heads)
     d_k = 16 // heads
     x = np.array(body["embeddings"]["queries"])
-    for h, head in enumerate(body["heads"]):
+    heads = every_head(client, {"source": SENTENCE, "heads": heads, "projection": "identity"})
+    for h, head in enumerate(heads):
         np.testing.assert_array_equal(head["q"], x[:, h * d_k : (h + 1) * d_k])
-    concatenated = np.concatenate([head["output"] for head in body["heads"]], axis=1)
+    concatenated = np.concatenate([head["output"] for head in heads], axis=1)
     np.testing.assert_allclose(body["output"], concatenated, atol=1e-6)
 
 
@@ -187,9 +239,10 @@ def test_random_projection_and_seed(client):
     x = np.array(body["embeddings"]["queries"])
     W_O = np.array(body["parameters"]["W_O"])
     assert not np.allclose(W_O, np.eye(16))
-    for head in body["heads"]:
+    heads = every_head(client, {"source": SENTENCE, "projection": "random", "heads": 4, "seed": 5})
+    for head in heads:
         np.testing.assert_allclose(head["q"], x @ np.array(head["parameters"]["W_Q"]), rtol=1e-5, atol=1e-5)
-    concatenated = np.concatenate([head["output"] for head in body["heads"]], axis=1)
+    concatenated = np.concatenate([head["output"] for head in heads], axis=1)
     np.testing.assert_allclose(body["output"], concatenated @ W_O, rtol=1e-5, atol=1e-5)
     same = get(client, source=SENTENCE, projection="random", heads=4, seed=5)
     other = get(client, source=SENTENCE, projection="random", heads=4, seed=6)
@@ -201,19 +254,19 @@ def test_temperature(client):
     cold = get(client, source=SENTENCE, temperature=0.2)
     hot = get(client, source=SENTENCE, temperature=5)
     for body, t in ((cold, 0.2), (hot, 5.0)):
-        head = body["heads"][0]
+        head = body["head"]
         np.testing.assert_allclose(
             head["weights"], softmax(np.array(head["scores"]), np.array(head["mask"]), t), atol=1e-6
         )
     # the scores do not depend on the temperature, the weights do
-    assert cold["heads"][0]["scores"] == hot["heads"][0]["scores"]
-    assert np.max(cold["heads"][0]["weights"]) > np.max(hot["heads"][0]["weights"])
+    assert cold["head"]["scores"] == hot["head"]["scores"]
+    assert np.max(cold["head"]["weights"]) > np.max(hot["head"]["weights"])
     assert cold["params"]["temperature"] == 0.2 and "temperature=0.2" in cold["share_path"]
 
 
 def test_hard(client):
     body = get(client, source="Tom chase Jerry", target="汤姆 追逐 杰瑞", hard="true")
-    weights = np.array(body["heads"][0]["weights"])
+    weights = np.array(body["head"]["weights"])
     assert set(np.unique(weights)) == {0.0, 1.0}
     np.testing.assert_array_equal(weights, np.eye(3))  # each Chinese word picks its English word
 
@@ -221,33 +274,36 @@ def test_hard(client):
 def test_window_self_and_cross(client):
     body = get(client, source="a b c d e", window=1)
     expected = np.abs(np.arange(5)[:, None] - np.arange(5)[None, :]) <= 1
-    np.testing.assert_array_equal(body["heads"][0]["mask"], expected)
+    np.testing.assert_array_equal(body["head"]["mask"], expected)
     cross = get(client, source="a b c d e", target="x y z", window=0)
     # 3 queries over 5 keys: aligned with keys 0, 2, 4
-    np.testing.assert_array_equal(cross["heads"][0]["mask"], np.eye(5, dtype=bool)[[0, 2, 4]])
-    np.testing.assert_array_equal(cross["heads"][0]["weights"], np.eye(5)[[0, 2, 4]])
+    np.testing.assert_array_equal(cross["head"]["mask"], np.eye(5, dtype=bool)[[0, 2, 4]])
+    np.testing.assert_array_equal(cross["head"]["weights"], np.eye(5)[[0, 2, 4]])
 
 
 def test_causal(client):
     body = get(client, source="the dog chased the cat", causal="true")
-    np.testing.assert_array_equal(body["heads"][0]["mask"], np.tril(np.ones((5, 5), bool)))
-    assert np.all(np.triu(np.array(body["heads"][0]["weights"]), 1) == 0)
+    np.testing.assert_array_equal(body["head"]["mask"], np.tril(np.ones((5, 5), bool)))
+    assert np.all(np.triu(np.array(body["head"]["weights"]), 1) == 0)
 
 
 def test_positional(client):
     plain = get(client, source=SENTENCE)
     coded = get(client, source=SENTENCE, positional="true")
-    added = np.array(coded["embeddings"]["queries"]) - np.array(plain["embeddings"]["queries"])
-    np.testing.assert_allclose(added, sinusoidal_positions(4, 16), atol=1e-6)
+    words, positions = np.split(np.array(coded["embeddings"]["queries"]), [16], axis=1)
+    np.testing.assert_array_equal(words, plain["embeddings"]["queries"])  # the position code is appended
+    np.testing.assert_allclose(positions, sinusoidal_positions(4, 16), atol=1e-12)
+    assert coded["features"][16:] == ["sin0", "cos0", "sin1", "cos1", "sin2", "cos2", "sin3", "cos3",
+                                      "sin4", "cos4", "sin5", "cos5", "sin6", "cos6", "sin7", "cos7"]  # fmt: skip
 
 
 def test_hash_embedding_and_dim(client):
-    body = get(client, source="walk by the qwxjv river", embedding="hash", dim=8, heads=2)
+    body = get(client, source="walk by the qwxjv river", embedding="hash", dim=8, heads=2, projection="identity")
     check_view(body, 5, 5, 8, 2)
     assert body["features"] is None
     norms = np.linalg.norm(np.array(body["embeddings"]["keys"]), axis=1)
-    np.testing.assert_allclose(norms, 1.0, atol=1e-6)  # hashed unit vectors
-    wide = get(client, source=SENTENCE, embedding="hash", dim=64, heads=8)
+    np.testing.assert_allclose(norms, np.sqrt(8), atol=1e-6)  # hashed unit vectors times √d
+    wide = get(client, source=SENTENCE, embedding="hash", dim=64, heads=8, projection="identity")
     check_view(wide, 4, 4, 64, 8)
 
 
@@ -257,14 +313,15 @@ def test_view_state_parameters(client):
     assert (p["head"], p["step"], p["stage"], p["lang"], p["present"]) == (1, 2, 3, "zh", True)
     for part in ("head=1", "step=2", "stage=3", "lang=zh", "present=true"):
         assert part in body["share_path"]
-    # the view state does not change the numbers
-    assert body["heads"] == get(client, source=SENTENCE, heads=2)["heads"]
+    # the view state does not change the numbers: the same head, the same stages
+    assert body["head"] == get(client, source=SENTENCE, heads=2, head=1)["head"]
+    assert body["overview"] == get(client, source=SENTENCE, heads=2)["overview"]
 
 
 def test_step_is_clamped_to_the_last_query(client):
     assert get(client, source=SENTENCE, step=100)["params"]["step"] == 3
     assert get(client, source="a b c d e f", target="x y", step=50)["params"]["step"] == 1
-    assert "step=3" in get(client, source=SENTENCE, step=127)["share_path"]
+    assert "step=3" in get(client, source=SENTENCE, step=511)["share_path"]
 
 
 def test_defaults_are_left_out_of_the_share_path(client):
@@ -291,7 +348,7 @@ def test_exercise_get_text_matrices_by_hand(client):
     assert body["mode"] == "exercise"
     assert body["tokens"] == {"queries": ["q1", "q2"], "keys": ["a", "b", "c"]}
     assert body["features"] is None and body["embeddings"] is None and body["unknown_tokens"] == []
-    head = body["heads"][0]
+    head = body["head"]
     # scores: q1 -> [1, 0, 1], q2 -> [0, 1, 1]
     assert head["scores"] == [[1, 0, 1], [0, 1, 1]]
     # weights: e/(2e+1), 1/(2e+1)
@@ -314,7 +371,7 @@ def test_exercise_post_values_wider_or_narrower(client, d_v):
     body = post(client, {"q": [[1, 0], [0, 1]], "k": [[1, 0], [0, 1], [1, 1]], "v": v, "score": "dot"})
     check_view(body, 2, 3, 2, 1, d_v=d_v)
     expected = np.array([[A, B, A], [B, A, A]]) @ np.array(v)
-    np.testing.assert_allclose(body["heads"][0]["output"], expected, rtol=1e-6)
+    np.testing.assert_allclose(body["head"]["output"], expected, rtol=1e-6)
     assert np.array(body["output"]).shape == (2, d_v)
 
 
@@ -324,7 +381,7 @@ def test_exercise_scaled_dot_scores_are_scaled_and_before_temperature_and_mask(c
     # weights over [1.4142136, 0] / 0.5: 1/(1+e^-2.8284271) = 0.9441928, 0.0558072, 0
     body = post(client, {"q": [[2, 0]], "k": [[1, 0], [0, 1], [3, 0]], "v": [[10], [0], [99]],
                          "score": "scaled_dot", "temperature": 0.5, "window": 1})  # fmt: skip
-    head = body["heads"][0]
+    head = body["head"]
     np.testing.assert_allclose(head["scores"], [[math.sqrt(2), 0, 3 * math.sqrt(2)]], rtol=1e-6)
     assert head["mask"] == [[True, True, False]]
     np.testing.assert_allclose(head["weights"], [[0.9441927808, 0.0558072192, 0]], rtol=1e-6)
@@ -335,7 +392,7 @@ def test_exercise_scaled_dot_scores_are_scaled_and_before_temperature_and_mask(c
 def test_exercise_cosine_hard_causal(client):
     body = post(client, {"q": [[1, 0], [0, 2], [3, 3]], "k": [[2, 0], [0, 1], [0, 0]], "v": [[1], [2], [3]],
                          "score": "cosine", "hard": True, "causal": True})  # fmt: skip
-    head = body["heads"][0]
+    head = body["head"]
     # cosine: q1 -> [1, 0, 0]; q2 -> [0, 1, 0]; q3 -> [0.7071068, 0.7071068, 0] (zero key: 0)
     np.testing.assert_allclose(head["scores"], [[1, 0, 0], [0, 1, 0], [0.70710678, 0.70710678, 0]], atol=1e-6)
     np.testing.assert_array_equal(head["mask"], np.tril(np.ones((3, 3), bool)))
@@ -354,7 +411,8 @@ SETS = [
      "seed": 9, "temperature": 0.7, "window": 2, "positional": True},
     {"source": "我们在河边散步", "score": "general", "heads": 2, "causal": True, "stage": 2, "lang": "zh",
      "present": True},
-    {"source": "a b c d", "embedding": "hash", "dim": 12, "heads": 4, "score": "cosine", "head": 3},
+    {"source": "a b c d", "embedding": "hash", "dim": 12, "heads": 4, "score": "cosine", "head": 3,
+     "projection": "identity"},
     {"source": "the bank of the river", "model": "minilm", "layer": 2, "head": 7},
     {"q": [[1, 0], [0, 1]], "k": [[1, 0], [0, 1], [1, 1]], "v": [[1, 2, 3], [3, 4, 5], [5, 6, 7]], "score": "dot",
      "query_labels": ["q1", "q2"], "key_labels": ["a", "b", "c"]},
@@ -414,21 +472,21 @@ def test_numbers_keep_six_significant_digits(client):
     # three equal scores: each weight 1/3; v = (1/7, 123456.789, 2.5e-7)
     v = [[1 / 7, 123456.789, 2.5e-7], [0, 0, 0], [0, 0, 0]]
     body = post(client, {"q": [[0]], "k": [[0], [0], [0]], "v": v})
-    head = body["heads"][0]
+    head = body["head"]
     np.testing.assert_allclose(head["weights"], [[1 / 3] * 3], rtol=1e-6, atol=0)
     np.testing.assert_allclose(head["v"][0], v[0], rtol=1e-6, atol=0)
     np.testing.assert_allclose(head["output"], [[1 / 21, 123456.789 / 3, 2.5e-7 / 3]], rtol=1e-6, atol=0)
     # sentence views too: the JSON matches a float64 recomputation of the weights
-    sentence = get(client, source=SENTENCE, temperature=0.3)["heads"][0]
-    x = np.array(sentence["q"], dtype=np.float64)
-    expected = softmax(x @ x.T / 4.0, np.ones((4, 4), bool), 0.3)
+    sentence = get(client, source=SENTENCE, temperature=0.3)["head"]
+    q, k = np.array(sentence["q"], dtype=np.float64), np.array(sentence["k"], dtype=np.float64)
+    expected = softmax(q @ k.T / math.sqrt(q.shape[1]), np.ones((4, 4), bool), 0.3)
     np.testing.assert_allclose(sentence["weights"], expected, rtol=1e-6, atol=0)
 
 
 def test_tiny_weights_keep_six_significant_digits(client):
     # q=[10,0], keys [10,0] and [0,0], dot: scores [100, 0]; weight of key 2 = e^-100 / (1 + e^-100) = 3.720076e-44
     body = post(client, {"q": [[10, 0]], "k": [[10, 0], [0, 0]], "v": [[1], [2]], "score": "dot"})
-    weight = body["heads"][0]["weights"][0][1]
+    weight = body["head"]["weights"][0][1]
     expected = math.exp(-100) / (1 + math.exp(-100))
     assert math.isclose(weight, expected, rel_tol=1e-6, abs_tol=0.0), f"got {weight!r}, expected {expected!r}"
 
@@ -457,11 +515,13 @@ GET_ERRORS = [
     ({"source": "x", "heads": "3"}, "heads", "8"),
     ({"source": "x", "stage": "4"}, "stage", "3"),
     ({"source": "x", "lang": "fr"}, "lang", "zh"),
-    ({"source": "x", "hard": "maybe"}, "hard", "boolean"),
-    ({"source": "x", "embedding": "hash", "dim": "12", "heads": "8"}, "heads", "12"),
+    ({"source": "x", "hard": "maybe"}, "hard", "true or false"),
+    ({"source": "x", "embedding": "hash", "dim": "12", "heads": "8", "projection": "random"}, "heads", "12"),
+    ({"source": "x", "embedding": "hash"}, "projection", "lexicon"),
+    ({"source": "x", "heads": "8"}, "heads", "identity"),
     ({"source": "x", "embedding": "hash", "dim": "1"}, "dim", "2"),
     ({"source": "x", "embedding": "hash", "dim": "65"}, "dim", "64"),
-    ({"source": "x", "dim": "20"}, "dim", "16"),
+    ({"source": "x", "dim": "20"}, "dim", "embedding is hash"),
     ({"source": "x", "temperature": "0.01"}, "temperature", "0.05"),
     ({"source": "x", "temperature": "25"}, "temperature", "20"),
     ({"source": "x", "temperature": "nan"}, "temperature", "finite"),
@@ -470,14 +530,15 @@ GET_ERRORS = [
     ({"source": "x", "window": "129"}, "window", "128"),
     ({"source": "x", "seed": "-1"}, "seed", "0"),
     ({"source": "x", "seed": str(2**31)}, "seed", "2147483647"),
-    ({"source": "x", "layer": "6"}, "layer", "5"),
-    ({"source": "x", "step": "128"}, "step", "127"),
-    ({"source": "x", "model": "minilm", "head": "12"}, "head", "11"),
-    ({"source": "x", "heads": "2", "head": "2"}, "head", "heads=2"),
-    ({"source": "x", "bogus": "1"}, "bogus", "not permitted"),
+    ({"source": "x", "model": "minilm", "layer": "6"}, "layer", "0 to 5"),
+    ({"source": "x", "layer": "1"}, "layer", "real models"),
+    ({"source": "x", "step": "512"}, "step", "511"),
+    ({"source": "x", "model": "minilm", "head": "12"}, "head", "12"),
+    ({"source": "x", "heads": "2", "head": "2"}, "head", "(2)"),
+    ({"source": "x", "bogus": "1"}, "bogus", "unknown parameter"),
     ({"source": "x", "target": "y", "causal": "true"}, "causal", "self-attention"),
-    ({"source": "x", "model": "minilm", "target": "y"}, "target", "self-attention"),
-    ({"source": "x", "model": "minilm", "heads": "2"}, "heads", "toy"),
+    ({"source": "x", "model": "minilm", "target": "y"}, "target", "encoder–decoder"),
+    ({"source": "x", "model": "minilm", "heads": "2"}, "heads", "self-attention or encoder–decoder"),
     ({"q": "1,0;0", "k": "1,0", "v": "1"}, "q", "columns"),
     ({"q": "nan", "k": "1", "v": "1"}, "q", "finite"),
     ({"q": "1", "k": "inf", "v": "1"}, "k", "finite"),
@@ -490,10 +551,10 @@ GET_ERRORS = [
     ({"q": "1", "k": "1;2", "v": "1"}, "v", "one value row per key"),
     ({"q": "1", "v": "1"}, "k", "q, k and v"),
     ({"q": "1", "k": "1"}, "v", "q, k and v"),
-    ({"q": "1", "k": "1", "v": "1", "score": "additive"}, "score", "cosine"),
+    ({"q": "1", "k": "1", "v": "1", "score": "additive"}, "score", "not available in the exercise"),
     ({"q": "1;2", "k": "1", "v": "1", "causal": "true"}, "causal", "as many"),
-    ({"q": "1", "k": "1", "v": "1", "heads": "2"}, "heads", "toy"),
-    ({"q": "1", "k": "1", "v": "1", "query_labels": "a,b"}, "query_labels", "one label per row"),
+    ({"q": "1", "k": "1", "v": "1", "heads": "2"}, "heads", "self-attention"),
+    ({"q": "1", "k": "1", "v": "1", "query_labels": "a,b"}, "query_labels", "one name per row"),
     ({"q": "1", "k": "1", "v": "1", "key_labels": "x" * 41}, "key_labels", "40"),
     ({"q": "1", "k": "1", "v": "1", "key_labels": "a\x02"}, "key_labels", "U+0002"),
 ]  # fmt: skip
@@ -525,9 +586,9 @@ POST_ERRORS = [
     ({"q": [[1]], "k": [[1]], "v": [[1]], "key_labels": ["y" * 41]}, "key_labels", "40"),
     ({"q": [[1]], "k": [[1]], "v": [[1]], "temperature": None}, "temperature", "number"),
     ({"q": [[1]], "k": [[1]], "v": [[1]], "temperature": 20.5}, "temperature", "20"),
-    ({"source": 123}, "source", "string"),
+    ({"source": 123}, "source", "text"),
     ({"source": " "}, "source", "empty"),
-    ({"source": "x", "bogus": 1}, "bogus", "not permitted"),
+    ({"source": "x", "bogus": 1}, "bogus", "unknown parameter"),
     ({"source": "x", "heads": 16}, "heads", "8"),
     ({"k": [[1]], "v": [[1]]}, "q", "q, k and v"),  # k and v without q must not silently become self-attention
 ]  # fmt: skip
@@ -588,7 +649,7 @@ def test_server_stays_up_after_errors(client):
 def test_openapi_describes_every_get_parameter(client):
     spec = client.get("/openapi.json").json()
     parameters = spec["paths"]["/api/attention"]["get"]["parameters"]
-    assert {p["name"] for p in parameters} == set(AttentionQuery.model_fields)
+    assert {p["name"] for p in parameters} == set(State.model_fields)
     undocumented = [
         p["name"] for p in parameters if not (p.get("description") or p.get("schema", {}).get("description"))
     ]
@@ -604,9 +665,8 @@ def test_openapi_describes_every_get_parameter(client):
 
 def test_openapi_describes_the_post_body(client):
     spec = client.get("/openapi.json").json()
-    ref = spec["paths"]["/api/attention"]["post"]["requestBody"]["content"]["application/json"]["schema"]["$ref"]
-    body = spec["components"]["schemas"][ref.rsplit("/", 1)[1]]
-    assert set(body["properties"]) == set(AttentionQuery.model_fields)
+    body = spec["paths"]["/api/attention"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert set(body["properties"]) == set(State.model_fields)
     assert [name for name, p in body["properties"].items() if not p.get("description")] == []
 
 
@@ -618,7 +678,8 @@ def test_openapi_describes_every_response_field(client):
     # every field the API sends is in the schema
     sent = client.get("/api/attention", params={"source": SENTENCE}).json()
     assert set(sent) <= set(response["properties"])
-    assert set(sent["heads"][0]) == set(schemas["Head"]["properties"])
+    assert set(sent["head"]) == set(schemas["Head"]["properties"])
+    assert set(sent["arithmetic"]) <= set(schemas["Arithmetic"]["properties"])
     undocumented = [
         f"{name}.{field}"
         for name in ("AttentionResponse", "Head", "Tokens", "Embeddings", "ErrorResponse")

@@ -91,7 +91,7 @@ RESPONSE_KINDS = {
     "not found": ("GET", "/no/such/page", None, 404),
     "asset": ("GET", "ASSET:css/app.css", None, 200),
     "plotly": ("GET", "ASSET:vendor/plotly.min.js", None, 200),
-    "asset, old digest": ("GET", "/assets/0123456789abcdef/js/app.js", None, 200),
+    "asset, old digest": ("GET", "/assets/0123456789abcdef/js/main.js", None, 200),
     "asset not found": ("GET", "/assets/0123456789abcdef/nope.js", None, 404),
     "openapi": ("GET", "/openapi.json", None, 200),
     "docs": ("GET", "/docs", None, 200),
@@ -302,7 +302,7 @@ def raw_get(web, path, encoding):
 
 @pytest.mark.parametrize(
     "path",
-    ["/api/attention?" + SHARED_LINK, "ASSET:vendor/plotly.min.js", "ASSET:js/app.js", "/?" + SHARED_LINK],
+    ["/api/attention?" + SHARED_LINK, "ASSET:vendor/plotly.min.js", "ASSET:js/main.js", "/?" + SHARED_LINK],
 )
 def test_gzip_when_accepted(web, path):
     if path.startswith("ASSET:"):
@@ -501,7 +501,7 @@ def test_malformed_link_opens_the_page_with_defaults_and_a_message(web, base):
     assert view["params"]["temperature"] == 1.0
     assert "bogus" not in view["params"]
     assert view["params"]["source"] == "the cat sat", "the valid parts of the link are kept"
-    assert len(view["heads"]) == 1 and view["heads"][0]["weights"], "the view is drawn, not blank"
+    assert view["n_heads"] == 1 and view["head"]["weights"], "the view is drawn, not blank"
     notices = ignored_notices(response)
     for field in ("heads", "temperature", "bogus"):
         assert any(notice.split("link:")[-1].strip().startswith(field) for notice in notices), (field, notices)
@@ -664,7 +664,7 @@ def test_odd_links_never_break_the_api_or_the_page(web, query):
     for base in ("/", "/embed"):
         page = web.get(base + "?" + query)
         assert page.status_code == 200, (base, query, page.status_code, page.text[:300])
-        assert page_data(page)["view"]["heads"], (base, query)
+        assert page_data(page)["view"]["head"]["weights"], (base, query)
 
 
 ODD_BODIES = [
@@ -719,6 +719,6 @@ def test_odd_bodies_never_break_the_api(web, body):
     ids=lambda headers: next(iter(headers)),
 )
 def test_odd_headers_never_break_anything(web, headers):
-    for path in ("/", "/api/attention?" + SHARED_LINK, asset_url("js/app.js"), "/healthz"):
+    for path in ("/", "/api/attention?" + SHARED_LINK, asset_url("js/main.js"), "/healthz"):
         response = web.get(path, headers=headers)
         assert response.status_code in (200, 304), (path, headers, response.status_code, response.text[:300])

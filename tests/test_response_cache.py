@@ -61,12 +61,12 @@ def test_pages_are_kept_per_language(fresh_client, monkeypatch):
 def test_errors_are_not_kept(fresh_client, monkeypatch):
     assert fresh_client.get("/api/attention?score=nope").status_code == 422
     calls = []
-    original = app.web.api.make_state
-    monkeypatch.setattr(app.web.api, "make_state", lambda params: calls.append(1) or original(params))
+    original = app.web.api.state_from_query
+    monkeypatch.setattr(app.web.api, "state_from_query", lambda query: calls.append(1) or original(query))
     assert fresh_client.get("/api/attention?score=nope").status_code == 422
     assert fresh_client.get("/api/attention?source=%20").status_code == 422
     assert fresh_client.get("/api/attention?source=%20").status_code == 422
-    assert len(calls) == 2  # every bad request is validated again
+    assert len(calls) == 3  # every bad request is validated again
 
 
 def test_the_cache_stays_within_its_size():

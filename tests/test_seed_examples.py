@@ -12,8 +12,8 @@ def weights_of(client, **params):
     response = client.get("/api/attention", params=params)
     assert response.status_code == 200, response.text
     body = response.json()
-    assert len(body["heads"]) == 1  # default settings: one head
-    return body, np.array(body["heads"][0]["weights"])
+    assert body["n_heads"] == 1  # default settings: one head
+    return body, np.array(body["head"]["weights"])
 
 
 def test_translation_each_chinese_word_attends_most_to_its_english_counterpart(client):

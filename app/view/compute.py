@@ -1,32 +1,41 @@
 """From a validated State to the data of one view: the JSON API's body and the page's embedded data.
 
-This module only wires things together: text -> vectors (app.engine.text), the engine (app.engine.attention)
-or the real model (app.engine.models), and the shape of the response. The numbers are computed there.
+This module only wires things together: text -> vectors (app.engine.text), the engine
+(app.engine.attention) or a real model (app.view.models), and the shape of the answer. The numbers
+are computed there. A view carries the head in focus in full (its three stages and the arithmetic
+of the current step) and a small overview of every head, never every head's matrices.
 """
+
+from __future__ import annotations
 
 import base64
 import contextlib
-import functools
 
 import numpy as np
 
-from app.engine.attention import multi_head_attention, single_head_attention
+from app.engine.attention import HeadResult, multi_head_attention, single_head_attention
+from app.engine.attention.arithmetic import step_arithmetic
 from app.engine.attention.masks import attention_mask
-from app.engine.text.embed import LEXICON_DIM, embed_tokens
-from app.engine.text.lexicon import FEATURES
+from app.engine.attention.named_heads import named_heads
+from app.engine.attention.stages import softmax_weights, weighted_sum
+from app.engine.text.embed import LEXICON_DIM, column_names, embed_tokens
 from app.engine.text.tokenize import tokenize
-from app.view.state import InputError
+from app.view import models
+from app.view.state import State
+
+NO_NAMES = {"vectors": None, "values": None, "output": None}  # columns without names: d0, d1, ...
 
 
-def warm_up():
-    """Load what the first request would otherwise wait for: jieba's dictionary, the lexicon, the model."""
+def warm_up() -> None:
+    """Load what the first request would otherwise wait for: jieba's dictionary, the lexicon, the models."""
     tokenize("汤姆追逐杰瑞")
-    with contextlib.suppress(Exception):  # a missing model is reported per request (503), not at start-up
-        model_run("warm up")
+    for name in models.MODEL_NAMES:
+        with contextlib.suppress(Exception):  # a missing model is reported per request (503), not at start-up
+            models.run(name, "warm up")
 
 
-def compute_view(state):
-    """The response body (a dict of lists and numpy arrays) for a State."""
+def compute_view(state: State) -> dict:
+    """The answer (a dict of lists and numpy arrays) for a State."""
     mode = state.mode
     if mode == "exercise":
         body = exercise_view(state)
@@ -34,10 +43,17 @@ def compute_view(state):
         body = model_view(state)
     else:
         body = sentence_view(state)
-    return {"params": state.values, "share_path": state.share_path(), "mode": mode, **body}
+    return {
+        "params": state.model_dump(mode="json"),
+        "share_path": state.share_path(),
+        "query": state.query_string(view=False),
+        "mode": mode,
+        **body,
+    }
 
 
-def head_fields(head):
+def stages_of(head: HeadResult | ModelHead) -> dict:
+    """The three stages of one head, as the answer names them."""
     return {
         "q": head.q,
         "k": head.k,
@@ -50,18 +66,71 @@ def head_fields(head):
     }
 
 
-def sentence_view(state):
+def arithmetic_of(state: State, head: HeadResult | ModelHead) -> dict:
+    """The current step's arithmetic, written out by the engine from the head's own numbers."""
+    score = "scaled_dot" if state.mode == "model" else state.score
+    temperature = 1.0 if state.mode == "model" else state.temperature
+    board = step_arithmetic(head, state.step, score=score, temperature=temperature, hard=state.hard)
+    return {"step": state.step, "score": score, **board}
+
+
+def thumbnail(weights: np.ndarray, size: int = 32) -> str:
+    """A weight map shrunk to at most size x size by averaging blocks, as 0..255 bytes in base64."""
+    # weights (n_q, n_k)
+    blocks = []
+    for axis_length in weights.shape:
+        edges = np.linspace(0, axis_length, min(axis_length, size) + 1).astype(int)[:-1]  # first index of each block
+        blocks.append((edges, np.diff(np.append(edges, axis_length))))  # (blocks,), (blocks,)
+    (row_edges, row_counts), (col_edges, col_counts) = blocks
+    sums = np.add.reduceat(np.add.reduceat(weights, row_edges, axis=0), col_edges, axis=1)  # (rows, cols)
+    means = sums / np.outer(row_counts, col_counts)  # (rows, cols)
+    levels = np.round(np.clip(means, 0, 1) * 255).astype(np.uint8)
+    return base64.b64encode(levels.tobytes()).decode("ascii")
+
+
+def overview(weights: np.ndarray) -> dict:
+    """Small weight maps of every layer and head: enough to pick one, far less than the weights themselves."""
+    # weights (n_layers, n_heads, n_q, n_k)
+    n_layers, n_heads, n_q, n_k = weights.shape
+    return {
+        "layers": n_layers,
+        "heads": n_heads,
+        "rows": min(n_q, 32),
+        "cols": min(n_k, 32),
+        "maps": [[thumbnail(weights[layer, head]) for head in range(n_heads)] for layer in range(n_layers)],
+    }
+
+
+def head_names(state: State, inputs: tuple[str, ...], head: HeadResult) -> dict:
+    """Names of the columns of the head in focus: its queries and keys, its values (and stage 3's output)."""
+    d_k, d_v = head.q.shape[1], head.v.shape[1]
+    if state.projection == "named":
+        question = named_heads(state.mode, state.heads)[state.head]
+        return {"vectors": list(question.dimensions), "values": list(inputs), "output": list(inputs)}
+    if state.projection == "identity":  # head h sees columns h*d_k ... (h+1)*d_k - 1 of the word vectors
+        own = list(inputs[state.head * d_k : (state.head + 1) * d_k])
+        return {"vectors": own, "values": own[:d_v], "output": own[:d_v]}
+    return NO_NAMES
+
+
+def named_head_facts(state: State) -> dict | None:
+    """The named head in focus: its name and its question in both languages."""
+    if state.projection != "named":
+        return None
+    question = named_heads(state.mode, state.heads)[state.head]
+    return {"name": question.name, "question": question.question}
+
+
+def sentence_view(state: State) -> dict:
     """Self-attention over the source, or cross-attention of the target's words over the source's."""
     source_tokens = tokenize(state.source)
     target_tokens = tokenize(state.target) if state.mode == "cross" else source_tokens
     dim = LEXICON_DIM if state.embedding == "lexicon" else state.dim
-    x_kv, unknown = embed_tokens(
-        source_tokens, embedding=state.embedding, dim=dim, positional=state.positional
-    )  # (n_k, dim)
+    embed = {"embedding": state.embedding, "dim": dim, "positional": state.positional}
+    inputs = column_names(**embed)  # names of the word vectors' columns
+    x_kv, unknown = embed_tokens(source_tokens, **embed)  # (n_k, dim)
     if state.mode == "cross":
-        x_q, unknown_target = embed_tokens(
-            target_tokens, embedding=state.embedding, dim=dim, positional=state.positional
-        )  # (n_q, dim)
+        x_q, unknown_target = embed_tokens(target_tokens, **embed)  # (n_q, dim)
         unknown += [word for word in unknown_target if word not in unknown]
     else:
         x_q = x_kv
@@ -76,107 +145,104 @@ def sentence_view(state):
         window=state.window,
         causal=state.causal,
         seed=state.seed,
+        inputs=inputs,
+        kind=state.mode,
     )
+    head = result.heads[state.head]
+    weights = np.stack([h.weights for h in result.heads])[None]  # (1, n_heads, n_q, n_k)
+    names = head_names(state, inputs, head)
     return {
         "tokens": {"queries": [t.text for t in target_tokens], "keys": [t.text for t in source_tokens]},
         "unknown_tokens": unknown,
-        "features": list(FEATURES) if state.embedding == "lexicon" else None,
+        "features": list(inputs) if state.embedding == "lexicon" else None,
         "embeddings": {"queries": x_q, "keys": x_kv},
-        "d_model": dim,
-        "d_k": dim // state.heads,
-        "heads": [head_fields(head) for head in result.heads],
+        "d_model": len(inputs),
+        "d_k": head.q.shape[1],
+        "n_heads": state.heads,
+        "names": names,
+        "named_head": named_head_facts(state),
+        "head": stages_of(head),
+        "arithmetic": arithmetic_of(state, head),
         "output": result.output,
         "parameters": result.parameters,
+        "overview": overview(weights) if state.heads > 1 else None,
     }
 
 
-def exercise_view(state):
+def exercise_view(state: State) -> dict:
     """Hand-typed q, k, v through the same three stages, as one head."""
     q, k, v = (
-        np.array(state.values[name], dtype=float) for name in ("q", "k", "v")
-    )  # (n_q, d_k), (n_k, d_k), (n_k, d_v)
+        np.array(getattr(state, name), dtype=float) for name in ("q", "k", "v")
+    )  # (n_q, d_k) (n_k, d_k) (n_k, d_v)
     mask = attention_mask(len(q), len(k), window=state.window, causal=state.causal)  # (n_q, n_k)
     head = single_head_attention(q, k, v, score=state.score, temperature=state.temperature, hard=state.hard, mask=mask)
     return {
         "tokens": {
-            "queries": state.query_labels or [f"q{i + 1}" for i in range(len(q))],
-            "keys": state.key_labels or [f"k{j + 1}" for j in range(len(k))],
+            "queries": list(state.query_labels or (f"q{i + 1}" for i in range(len(q)))),
+            "keys": list(state.key_labels or (f"k{j + 1}" for j in range(len(k)))),
         },
         "unknown_tokens": [],
         "features": None,
         "embeddings": None,
         "d_model": q.shape[1],
         "d_k": q.shape[1],
-        "heads": [head_fields(head)],
+        "n_heads": 1,
+        "names": NO_NAMES,
+        "head": stages_of(head),
+        "arithmetic": arithmetic_of(state, head),
         "output": head.output,
         "parameters": {},
+        "overview": None,
     }
 
 
-@functools.lru_cache(maxsize=4)
-def model_run(text):
-    """All layers of the real model for one sentence, computed once; a shared link asks for it repeatedly."""
-    from app.engine.models.minilm import get_model
+class ModelHead:
+    """One head of one layer of a real model, in the shape the stages and the arithmetic expect."""
 
-    return get_model().run(text)  # raises ModelUnavailable -> 503
-
-
-def thumbnail(weights, size=32):
-    """A weight map shrunk to at most size x size by averaging blocks, as 0..255 bytes in base64."""
-    # weights (n, n)
-    n = weights.shape[0]
-    edges = np.linspace(0, n, min(n, size) + 1).astype(int)[:-1]  # first index of each block
-    counts = np.diff(np.append(edges, n))  # (blocks,)
-    sums = np.add.reduceat(np.add.reduceat(weights, edges, axis=0), edges, axis=1)  # (blocks, blocks)
-    means = sums / np.outer(counts, counts)  # (blocks, blocks)
-    levels = np.round(np.clip(means, 0, 1) * 255).astype(np.uint8)
-    return base64.b64encode(levels.tobytes()).decode("ascii")
+    def __init__(
+        self, q: np.ndarray, k: np.ndarray, v: np.ndarray, scores: np.ndarray, weights: np.ndarray, output: np.ndarray
+    ):
+        n = len(q)
+        self.q, self.k, self.v, self.scores, self.weights, self.output = q, k, v, scores, weights, output
+        self.mask = np.ones((n, len(k)), dtype=bool)  # (n, n) one sentence, no padding: every token sees every token
+        self.parameters = {}
 
 
-def model_overview(run):
-    """Small weight maps of every layer and head: enough to pick a head, far less than the full weights."""
-    n_layers, n_heads, n, _ = run.weights.shape
+def model_view(state: State) -> dict:
+    """One layer of a real pretrained model: the head in focus in full, every head as a small map.
+
+    With hide_special the special tokens are left out as queries and keys: the softmax (stage 2) is
+    taken over the remaining keys and the outputs (stage 3) recomputed from those weights.
+    """
+    info = models.info(state.model)
+    run = models.run(state.model, state.source)
+    tokens = list(run.tokens)
+    keep = [i for i, token in enumerate(tokens) if not (state.hide_special and token in info.special_tokens)]
+    index = np.array(keep)  # (n,) the tokens shown
+    q = run.q[:, :, index]  # (L, H, n, d_head)
+    k = run.k[:, :, index]  # (L, H, n, d_head)
+    v = run.v[:, :, index]  # (L, H, n, d_head)
+    scores = run.scores[:, :, index][:, :, :, index]  # (L, H, n, n)
+    if state.hide_special:
+        weights = softmax_weights(scores, np.True_)  # (L, H, n, n) stage 2 over the kept keys only
+        context = weighted_sum(weights, v)  # (L, H, n, d_head) stage 3 from those weights
+    else:
+        weights, context = run.weights, run.context
+    layer, h = state.layer, state.head
+    head = ModelHead(q[layer, h], k[layer, h], v[layer, h], scores[layer, h], weights[layer, h], context[layer, h])
     return {
-        "size": min(n, 32),
-        "maps": [[thumbnail(run.weights[layer, head]) for head in range(n_heads)] for layer in range(n_layers)],
-    }
-
-
-def model_view(state):
-    """One layer of the real pretrained model: all its heads, or the one named by `head`."""
-    from app.engine.models.minilm import get_model
-
-    model = get_model()  # raises ModelUnavailable -> 503
-    run = model_run(state.source)
-    if run.truncated:
-        raise InputError("source", "at most 128 word pieces for the model (this sentence has more)")
-    layer = state.layer
-    chosen = range(model.n_heads) if state.head is None else [state.head]
-    n = len(run.tokens)
-    mask = np.ones((n, n), dtype=bool)  # (n, n) one sentence, no padding: every token sees every token
-    heads = [
-        {
-            "q": run.q[layer, h],
-            "k": run.k[layer, h],
-            "v": run.v[layer, h],
-            "scores": run.scores[layer, h],
-            "mask": mask,
-            "weights": run.weights[layer, h],
-            "output": run.context[layer, h],
-            "parameters": {},
-        }
-        for h in chosen
-    ]
-    return {
-        "tokens": {"queries": run.tokens, "keys": run.tokens},
+        "model": {"name": info.name, "label": info.label, "n_layers": info.n_layers, "n_heads": info.n_heads},
+        "tokens": {"queries": [tokens[i] for i in keep], "keys": [tokens[i] for i in keep]},
         "unknown_tokens": run.unknown,
         "features": None,
         "embeddings": None,
-        "d_model": model.d_model,
-        "d_k": model.d_head,
-        "heads": heads,
+        "d_model": info.d_model,
+        "d_k": info.d_head,
+        "n_heads": info.n_heads,
+        "names": NO_NAMES,
+        "head": stages_of(head),
+        "arithmetic": arithmetic_of(state, head),
         "output": None,
         "parameters": {},
-        "heads_shown": list(chosen),
-        "overview": model_overview(run),
+        "overview": overview(weights),
     }

@@ -1,8 +1,37 @@
 """The page's words in English and Chinese. The template and the scripts read the same table."""
 
+from starlette.requests import Request
+
 STRINGS = {
     "en": {
         "title": "Attention Lens",
+        "skip_to_stages": "Skip to the three stages",
+        "tools": "Tools",
+        "stages": "The three stages",
+        "your_own": "— your own —",
+        "no_models": "No real model is installed on this server.",
+        "stale": "The charts show the last valid view: correct the setting marked in red.",
+        "requires_note": "Applies when {other} is {values}.",
+        "model_missing": "The real model is not available here, so the teaching engine is shown.",
+        "model": "Real model",
+        "model_toy": "teaching engine",
+        "colon": ": ",
+        "formula_dot": "s = q·k",
+        "formula_scaled_dot": "s = q·k / √{d} = q·k / {scale}",
+        "formula_cosine": "s = q·k / (|q| |k|)",
+        "formula_general": "s = (qᵀW)·k",
+        "formula_additive": "s = v·tanh(W₁q + W₂k)",
+        "key_list": [
+            ["← →", "previous / next query step"],
+            ["Space", "play / pause the steps"],
+            ["1 2 3", "stage 1, 2 or 3"],
+            ["P", "presentation mode (large type, high contrast)"],
+            ["F", "full screen"],
+            ["Esc", "close this help"],
+            ["?", "show or hide this help"],
+        ],
+        "model_note_minilm": "all-MiniLM-L6-v2 was trained on English: Chinese is read one character at a time, "
+        "and characters outside its vocabulary become [UNK].",
         "tagline": "How attention works, stage by stage, on sentences you type.",
         "presets": "Examples",
         "mode": "Kind of attention",
@@ -105,6 +134,32 @@ STRINGS = {
     },
     "zh": {
         "title": "注意力透镜",
+        "skip_to_stages": "跳到三个阶段",
+        "tools": "工具",
+        "stages": "三个阶段",
+        "your_own": "— 自己输入 —",
+        "no_models": "这台服务器没有安装真实模型。",
+        "stale": "图表显示的是上一个有效视图：请改正标红的设置。",
+        "requires_note": "仅当“{other}”为“{values}”时适用。",
+        "model_missing": "这里无法使用真实模型，因此显示教学引擎。",
+        "model": "真实模型",
+        "model_toy": "教学引擎",
+        "colon": "：",
+        "formula_dot": "s = q·k",
+        "formula_scaled_dot": "s = q·k / √{d} = q·k / {scale}",
+        "formula_cosine": "s = q·k / (|q| |k|)",
+        "formula_general": "s = (qᵀW)·k",
+        "formula_additive": "s = v·tanh(W₁q + W₂k)",
+        "key_list": [
+            ["← →", "上一个 / 下一个查询步骤"],
+            ["空格", "播放 / 暂停"],
+            ["1 2 3", "阶段一、二、三"],
+            ["P", "演示模式（大字、高对比度）"],
+            ["F", "全屏"],
+            ["Esc", "关闭帮助"],
+            ["?", "显示或隐藏帮助"],
+        ],
+        "model_note_minilm": "all-MiniLM-L6-v2 是用英文训练的：中文被逐字读取，词表之外的字会变成 [UNK]。",
         "tagline": "在你输入的句子上，一步步看懂注意力机制。",
         "presets": "示例",
         "mode": "注意力类型",
@@ -210,7 +265,7 @@ STRINGS = {
 assert STRINGS["en"].keys() == STRINGS["zh"].keys()
 
 
-def pick_language(explicit, accept_language):
+def pick_language(explicit: str | None, accept_language: str | None) -> str:
     """The `lang` parameter if given, else the en/zh the browser's Accept-Language prefers (by q-value)."""
     if explicit:
         return explicit
@@ -227,3 +282,9 @@ def pick_language(explicit, accept_language):
             if tag == language or tag.startswith(language + "-"):
                 ranked.append((-quality, order, language))
     return min(ranked)[2] if ranked and min(ranked)[0] < 0 else "en"
+
+
+def request_language(request: Request) -> str:
+    """The language of a request's answer: its `lang` parameter (en or zh), else Accept-Language."""
+    explicit = request.query_params.get("lang")
+    return pick_language(explicit if explicit in STRINGS else None, request.headers.get("accept-language"))

@@ -4,6 +4,7 @@ A lesson names one of the examples (app/presets.py) or, where no example fits, i
 """
 
 from app.view.presets import PRESETS
+from app.view.state import state_from_link_values
 
 PRESET_PARAMS = {preset["id"]: preset["params"] for preset in PRESETS}
 
@@ -133,5 +134,17 @@ LESSONS = [
 ]
 
 
-def lesson_params(lesson):
+def lesson_params(lesson: dict) -> dict:
     return PRESET_PARAMS[lesson["preset"]] if "preset" in lesson else lesson["params"]
+
+
+def lessons_for(lang: str) -> list[dict]:
+    """Every lesson in `lang`, with the canonical link of the view that shows it (in that language)."""
+    return [
+        {
+            "title": lesson["title"][lang],
+            "text": lesson["text"][lang],
+            "link": state_from_link_values({**lesson_params(lesson), "lang": lang}).share_path(),
+        }
+        for lesson in LESSONS
+    ]

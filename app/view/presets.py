@@ -1,4 +1,12 @@
-"""Ready-made examples, each teaching one idea of the seed text. `params` are share-URL parameters."""
+"""Ready-made examples, each teaching one idea of attention. `params` are share-URL parameters.
+
+``presets_for(lang)`` gives the page each example with its canonical link, written by the State
+(app/view/state.py) like every other link.
+"""
+
+import functools
+
+from app.view.state import State, state_from_link_values
 
 PRESETS = [
     {
@@ -128,3 +136,29 @@ PRESETS = [
         },
     },
 ]
+
+
+@functools.cache
+def preset_state(preset_id: str) -> State:
+    preset = next(p for p in PRESETS if p["id"] == preset_id)
+    return state_from_link_values(preset["params"])
+
+
+def presets_for(lang: str) -> list[dict]:
+    """Every example for the page: its title and lesson in `lang`, its canonical link and compute query."""
+    found = []
+    for preset in PRESETS:
+        try:
+            state = preset_state(preset["id"])
+        except Exception:  # a real model that is not installed here: the example is not offered
+            continue
+        found.append(
+            {
+                "id": preset["id"],
+                "title": preset["title"][lang],
+                "lesson": preset["lesson"][lang],
+                "link": state.share_path(),
+                "query": state.query_string(view=False),
+            }
+        )
+    return found

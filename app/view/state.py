@@ -1,369 +1,495 @@
-"""The app's state: one set of parameter names for the share URL, the page and the JSON API.
+"""The state of a view: every parameter declared once, validated once, written back as one link.
 
-``GET /?source=...`` (the page), ``GET /api/attention?source=...`` (its JSON twin) and
-``POST /api/attention`` (the same fields as JSON) all validate through this module, and
-``share_path`` writes the canonical link back: defaults left out, a fixed order, so one view
-has exactly one URL.
+``State`` is the single source of truth: the share URL's query string, the page's form, the JSON API
+(GET with the same query string, POST with the same fields as JSON), the OpenAPI docs and the
+tests all use its field names. Each field declares its type, default, bounds or choices and
+description (pydantic), plus a ``Control`` (app/view/spec.py): which control shows it, the modes
+it applies to, and whether it is view state. Rules between fields are the model validators at the
+end. ``State.query_string()`` writes the canonical link: defaults left out, a fixed order (what is
+computed, then how it is shown), so one view has exactly one URL.
 """
 
+from __future__ import annotations
+
+import functools
 import math
 import unicodedata
-from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 from urllib.parse import quote_plus, urlencode
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo, model_validator
+from pydantic_core import PydanticCustomError
 
-MAX_CHARACTERS = 1000
-MAX_TOKENS = 128
-MAX_MATRIX = 32  # exercise mode: at most 32 rows and 32 columns
-MAX_ENTRY = 1e6  # exercise mode: |entry| at most this
-HEAD_CHOICES = (1, 2, 4, 8)
+from app.view import models
+from app.view.spec import (
+    CROSS,
+    ENGINE,
+    EXERCISE,
+    MODEL,
+    MODES,
+    SELF,
+    SENTENCES,
+    TOY,
+    Choices,
+    Control,
+    ParamSpec,
+    read_specs,
+)
+
+MAX_CHARACTERS = 1000  # a sentence
+MAX_TOKENS = 128  # words of a sentence for the teaching engine
+MAX_MATRIX = 32  # exercise: at most 32 rows and 32 columns
+MAX_ENTRY = 1e6  # exercise: |entry| at most this
+MAX_LABEL = 40  # exercise: characters of a row name
+DEFAULT_SOURCE = "walk by river bank"
+DEFAULT_SOURCES = {"en": DEFAULT_SOURCE, "zh": "小猫在河边喝水"}  # the page's default sentence per language
 
 
-def _whole_number(value):
-    """Query strings carry text: '4' -> 4, so that choices of whole numbers validate from a URL too."""
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value)
-    return value
+def error(error_type: str, template: str, field: str | None = None, **context: Any) -> PydanticCustomError:
+    """A validation error of our own; `field` names the parameter at fault when a model validator finds it."""
+    if field is not None:
+        context["field"] = field
+    return PydanticCustomError(error_type, template, context)
 
 
-WholeNumberChoice = BeforeValidator(_whole_number)
+# ---------------------------------------------------------------------------
+# Field validators: text, numbers from links, matrices and labels
+# ---------------------------------------------------------------------------
 
 
-class InputError(ValueError):
-    """Bad input that validation of single fields cannot see; becomes a 422 naming the field."""
-
-    def __init__(self, field, message):
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
-
-
-def check_text(value, field, *, limit=MAX_CHARACTERS):
-    """Sentences and labels: no control characters, at most `limit` characters."""
+def check_text(value: str, limit: int = MAX_CHARACTERS) -> str:
+    """Sentences and names: valid Unicode text without control characters, at most `limit` characters."""
     for character in value:
         category = unicodedata.category(character)
         if category == "Cc" and character not in "\t\n\r":
-            raise ValueError(f"control character U+{ord(character):04X} is not allowed")
+            raise error("control_character", "control character {character} is not allowed", character=_code(character))
         if category == "Cs":
-            raise ValueError(f"lone surrogate U+{ord(character):04X} is not allowed (not valid Unicode text)")
+            raise error("lone_surrogate", "lone surrogate {character} is not allowed", character=_code(character))
     if len(value) > limit:
-        raise ValueError(f"at most {limit} characters (got {len(value)})")
+        raise error("too_many_characters", "at most {limit} characters (got {count})", limit=limit, count=len(value))
     return value
 
 
-class CommonParams(BaseModel):
-    """Every parameter of a view. Field descriptions appear in /docs."""
+def _code(character: str) -> str:
+    return f"U+{ord(character):04X}"
 
-    model_config = ConfigDict(extra="forbid")
 
-    source: str = Field(
-        "walk by river bank",
+def blank_is_none(value: Any) -> Any:
+    """An empty Target box means self-attention; an empty number box means 'not set'."""
+    return None if isinstance(value, str) and not value.strip() else value
+
+
+def in_choices(*choices: int) -> tuple[Choices, AfterValidator, Any]:
+    """Metadata of a whole-number parameter with a fixed set of values (links carry them as text)."""
+
+    def check(value: int) -> int:
+        if value not in choices:
+            raise error("not_a_choice", "must be one of: {expected}", expected=list(choices))
+        return value
+
+    return Choices(choices), AfterValidator(check), Field(json_schema_extra={"enum": list(choices)})
+
+
+def from_link(info: ValidationInfo) -> bool:
+    """Validating a link's text (GET), rather than a JSON body whose matrices and names are lists."""
+    return bool(info.context and info.context.get("link"))
+
+
+def parse_matrix(value: Any, info: ValidationInfo) -> Any:
+    """A matrix as a link writes it, '1,0;0,1' (rows by ';' or new lines, numbers by ',' or spaces)."""
+    if not isinstance(value, str) or not from_link(info):
+        return value
+    rows = [row for row in value.replace("\n", ";").split(";") if row.strip()]
+    matrix = []
+    for number, row in enumerate(rows, start=1):
+        try:
+            matrix.append([float(item) for item in row.replace(",", " ").split()])
+        except ValueError:
+            raise error(
+                "matrix_number", "row {row} has a non-number: {text}", row=number, text=row.strip()[:40]
+            ) from None
+    return matrix or None
+
+
+def check_matrix(matrix: tuple[tuple[float, ...], ...] | None) -> tuple[tuple[float, ...], ...] | None:
+    if matrix is None:
+        return None
+    if not matrix:
+        raise error("matrix_empty", "needs at least one row")
+    if len(matrix) > MAX_MATRIX:
+        raise error("matrix_rows", "at most {limit} rows (got {count})", limit=MAX_MATRIX, count=len(matrix))
+    widths = sorted({len(row) for row in matrix})
+    if len(widths) != 1:
+        raise error("matrix_ragged", "every row needs the same number of columns (got {widths})", widths=widths)
+    if not 1 <= widths[0] <= MAX_MATRIX:
+        raise error("matrix_columns", "1 to {limit} columns (got {count})", limit=MAX_MATRIX, count=widths[0])
+    if any(not math.isfinite(x) or abs(x) > MAX_ENTRY for row in matrix for x in row):
+        raise error("matrix_entries", "entries must be finite numbers with |x| <= {limit}", limit=f"{MAX_ENTRY:g}")
+    return matrix
+
+
+def parse_labels(value: Any, info: ValidationInfo) -> Any:
+    """Row names: 'a, b, c' in a link, a list in JSON; stripped either way so that links round-trip."""
+    if isinstance(value, str) and from_link(info):
+        value = value.split(",") if value.strip() else None
+    if isinstance(value, (list, tuple)):
+        return [label.strip() if isinstance(label, str) else label for label in value]
+    return value
+
+
+def check_labels(labels: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    for label in labels or ():
+        if not label or "," in label:
+            raise error("label_text", "each name needs at least one character and no comma")
+        check_text(label, MAX_LABEL)
+    return labels
+
+
+Sentence = Annotated[str, AfterValidator(check_text)]
+Matrix = Annotated[
+    tuple[tuple[float, ...], ...] | None,
+    BeforeValidator(parse_matrix),
+    AfterValidator(check_matrix),
+    Control("matrix", EXERCISE, group="exercise"),
+]
+Labels = Annotated[
+    tuple[str, ...] | None,
+    BeforeValidator(parse_labels),
+    AfterValidator(check_labels),
+    Control("text", EXERCISE, group="exercise"),
+]
+MATRIX_HELP = (
+    f"Exercise: a matrix of at most {MAX_MATRIX}x{MAX_MATRIX} finite numbers (|x| <= {MAX_ENTRY:g}). "
+    "JSON: a list of rows. Link: rows separated by ';', numbers by ',' or spaces, e.g. 1,0;0,1."
+)
+LABELS_HELP = f"Exercise: names of the rows (at most {MAX_LABEL} characters, no comma). Link: comma-separated."
+
+
+# ---------------------------------------------------------------------------
+# The state
+# ---------------------------------------------------------------------------
+
+
+class State(BaseModel):
+    """Every parameter of a view. Descriptions appear in /docs; the order is the canonical link's."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
+
+    # ---- what is computed ------------------------------------------------------------------
+    source: Annotated[Sentence, Control("textarea", SENTENCES)] = Field(
+        DEFAULT_SOURCE,
         description="The Source sentence (English, Chinese or both): keys and values; also the queries in "
-        f"self-attention. 1 to {MAX_TOKENS} tokens, at most {MAX_CHARACTERS} characters.",
+        f"self-attention. At most {MAX_CHARACTERS} characters and {MAX_TOKENS} words (real models: their own "
+        "limit of word pieces).",
     )
-    target: str | None = Field(
+    target: Annotated[Sentence | None, BeforeValidator(blank_is_none), Control("textarea", CROSS)] = Field(
         None,
         description="The Target sentence. Given and not blank: encoder-decoder (cross) attention, each target word "
         "queries the source words. Absent or empty: self-attention over the source.",
     )
-    model: Literal["toy", "minilm"] = Field(
+    q: Matrix = Field(None, description="Queries (n_queries rows). " + MATRIX_HELP)
+    k: Matrix = Field(None, description="Keys (n_keys rows, as many columns as q). " + MATRIX_HELP)
+    v: Matrix = Field(None, description="Values (one row per key; any width). " + MATRIX_HELP)
+    query_labels: Labels = Field(None, description="Names of the query rows. " + LABELS_HELP)
+    key_labels: Labels = Field(None, description="Names of the key rows. " + LABELS_HELP)
+    model: Annotated[
+        Literal["toy", "minilm"],
+        Control("select", MODEL, group="model", choice_modes={"toy": SELF | CROSS | EXERCISE}),
+    ] = Field(
         "toy",
-        description="toy: the teaching engine on lexicon or hashed vectors. minilm: the real pretrained "
-        "all-MiniLM-L6-v2 (6 layers x 12 heads, English word pieces), self-attention only.",
+        description="toy: the teaching engine on word vectors. minilm: the real pretrained all-MiniLM-L6-v2 "
+        "(English word pieces), self-attention over the source, every layer and head.",
     )
-    layer: int = Field(0, ge=0, le=5, description="minilm only: which of the 6 layers (from 0).")
-    score: Literal["dot", "scaled_dot", "cosine", "general", "additive"] = Field(
+    layer: Annotated[int, Control("select", MODEL, group="model")] = Field(
+        0, ge=0, description="Real models: which layer (from 0; the model's config says how many)."
+    )
+    hide_special: Annotated[bool, Control("checkbox", MODEL, group="model")] = Field(
+        False,
+        description="Real models: leave out the special tokens ([CLS], [SEP]) as queries and keys; the softmax is "
+        "taken over the other keys, so the weights are renormalised and the outputs recomputed from them.",
+    )
+    score: Annotated[
+        Literal["dot", "scaled_dot", "cosine", "general", "additive"],
+        Control("select", ENGINE, choice_modes={"general": TOY, "additive": TOY}),
+    ] = Field(
         "scaled_dot",
         description="Stage 1 similarity: dot q·k; scaled_dot q·k/√d_k (Transformer); cosine; general qᵀWk (Luong); "
         "additive vᵀtanh(W₁q+W₂k) (Bahdanau).",
     )
-    heads: Annotated[Literal[1, 2, 4, 8], WholeNumberChoice] = Field(
-        1, description="Number of attention heads; must divide the dimension."
+    heads: Annotated[
+        int,
+        *in_choices(1, 2, 4, 8),
+        Control("select", TOY, choice_requires={8: {"projection": ("identity", "random")}}),
+    ] = Field(
+        1,
+        description="Number of attention heads. Named heads: 1, 2 or 4 of them; identity and random projections: "
+        "the number must divide the vector width.",
     )
-    temperature: float = Field(
+    temperature: Annotated[float, Control("range", ENGINE, step=0.05)] = Field(
         1.0, ge=0.05, le=20, allow_inf_nan=False, description="Softmax temperature: weights = softmax(score / T)."
     )
-    hard: bool = Field(False, description="Hard attention: weight 1 on the best visible key, 0 elsewhere.")
-    window: int | None = Field(
+    hard: Annotated[bool, Control("checkbox", ENGINE)] = Field(
+        False, description="Hard attention: weight 1 on the best visible key, 0 elsewhere."
+    )
+    window: Annotated[int | None, BeforeValidator(blank_is_none), Control("number", ENGINE, step=1)] = Field(
         None,
         ge=0,
         le=MAX_TOKENS,
         description="Local attention: a query sees only keys within this many positions of its aligned position. "
         "Absent: global attention.",
     )
-    causal: bool = Field(False, description="Self-attention only: a query sees only itself and earlier tokens.")
-    positional: bool = Field(False, description="Add sinusoidal position codes to the word vectors.")
-    embedding: Literal["lexicon", "hash"] = Field(
+    causal: Annotated[bool, Control("checkbox", SELF | EXERCISE)] = Field(
+        False, description="Self-attention: a query sees only itself and earlier tokens."
+    )
+    positional: Annotated[bool, Control("checkbox", TOY, group="advanced")] = Field(
+        False,
+        description="Append a sinusoidal position code (16 numbers) to each word vector, so attention can use "
+        "word order (the 'previous word' named head needs it).",
+    )
+    embedding: Annotated[Literal["lexicon", "hash"], Control("select", TOY, group="advanced")] = Field(
         "lexicon",
         description="lexicon: 16 named features from the curated bilingual lexicon (unknown words hashed). "
         "hash: every word a hashed random unit vector (the baseline).",
     )
-    dim: int = Field(16, ge=2, le=64, description="Vector width; the lexicon has 16 features, hash takes 2 to 64.")
-    projection: Literal["identity", "random"] = Field(
-        "identity",
-        description="identity: Q = K = V = X (with several heads each head takes its own slice of the features). "
-        "random: seeded random W_Q, W_K, W_V, W_O.",
+    dim: Annotated[int, Control("number", TOY, group="advanced", requires={"embedding": ("hash",)}, step=1)] = Field(
+        16, ge=2, le=64, description="Width of hashed vectors (embedding=hash); the lexicon has 16 features."
     )
-    seed: int = Field(0, ge=0, le=2**31 - 1, description="Seed of the random projections and score parameters.")
-    head: int | None = Field(
-        None,
+    projection: Annotated[
+        Literal["named", "identity", "random"],
+        Control("select", TOY, choice_requires={"named": {"embedding": ("lexicon",)}}),
+    ] = Field(
+        "named",
+        description="named: heads that each ask a question in words, W_Q and W_K written over the lexicon's named "
+        "features (self-attention: sense, pronoun, previous word, doer; encoder-decoder: counterpart, aligned "
+        "position, sense, doer). identity: Q = K = V = X, each head a slice of the features (a word then looks "
+        "most at itself). random: seeded random W_Q, W_K, W_V, W_O, as in an untrained Transformer.",
+    )
+    seed: Annotated[int, Control("number", TOY, group="advanced", step=1)] = Field(
+        0, ge=0, le=2**31 - 1, description="Seed of the random projections and score parameters."
+    )
+
+    # ---- how it is shown (view state) -------------------------------------------------------
+    head: Annotated[int, Control("none", view=True)] = Field(
+        0, ge=0, description="View state: the head in focus (from 0); its stages are shown in full."
+    )
+    step: Annotated[int, Control("none", view=True)] = Field(
+        0,
         ge=0,
-        le=11,
-        description="The current head (from 0). minilm: return only this head (absent: all 12 of the layer). "
-        "toy: page view state only.",
+        le=MAX_TOKENS * 4 - 1,
+        description="View state: the current query step (from 0); clamped to the last query.",
     )
-    step: int = Field(0, ge=0, le=MAX_TOKENS - 1, description="View state: the current query step (from 0).")
-    stage: Annotated[Literal[1, 2, 3], WholeNumberChoice] = Field(1, description="View state: the stage in focus.")
-    lang: Literal["en", "zh"] | None = Field(None, description="View state: page language (absent: Accept-Language).")
-    present: bool = Field(False, description="View state: presentation mode for projecting in a classroom.")
-    hide_special: bool = Field(
-        False, description="View state (minilm): hide the [CLS] and [SEP] columns and renormalise the other weights."
+    stage: Annotated[int, *in_choices(1, 2, 3), Control("none", view=True)] = Field(
+        1, description="View state: the stage in focus."
+    )
+    lang: Annotated[Literal["en", "zh"] | None, Control("none", view=True)] = Field(
+        None, description="View state: page language (absent: the browser's Accept-Language)."
+    )
+    present: Annotated[bool, Control("none", view=True)] = Field(
+        False, description="View state: presentation mode for projecting in a classroom."
     )
 
-    @field_validator("source", "target")
-    @classmethod
-    def _sentence(cls, value, info):
-        if value is None:
-            return None
-        return check_text(value, info.field_name)
+    # ---- derived ----------------------------------------------------------------------------
+
+    @property
+    def mode(self) -> str:
+        """self, cross, exercise or model: which kind of view these parameters describe."""
+        if self.q is not None or self.k is not None or self.v is not None:
+            return "exercise"
+        if self.model != "toy":
+            return "model"
+        return "cross" if self.target is not None else "self"
+
+    def replace(self, **changes: Any) -> State:
+        """A copy with some fields changed (callers pass valid values; view fields, mostly)."""
+        return self.model_copy(update=changes)
+
+    def changed(self) -> list[tuple[str, Any]]:
+        """(name, value) of every parameter that differs from its default, in the canonical order."""
+        return [(p.name, getattr(self, p.name)) for p in LINK_ORDER if getattr(self, p.name) != p.default]
+
+    def query_string(self, *, view: bool = True) -> str:
+        """The canonical query string (view=False: only what is computed, without view state)."""
+        pairs = [(name, link_text(value)) for name, value in self.changed() if view or not SPECS[name].view]
+        return urlencode(pairs, quote_via=quote_plus, safe=",;:")
+
+    def share_path(self, base: str = "/") -> str:
+        query = self.query_string()
+        return f"{base}?{query}" if query else base
+
+    # ---- rules between fields ---------------------------------------------------------------
+
+    @model_validator(mode="after")
+    def _rules(self) -> State:
+        mode = self.mode
+        if mode == "exercise":
+            check_exercise(self)
+        elif self.model != "toy" and self.q is None and (self.query_labels or self.key_labels):
+            raise error("exercise_without_q", "labels belong to the exercise", field="query_labels")
+        check_modes(self, mode)
+        n_queries, n_heads = check_sizes(self, mode)
+        if self.head >= n_heads:
+            raise error("head_range", "must be less than the number of heads ({count})", field="head", count=n_heads)
+        if self.step >= n_queries:
+            return self.replace(step=n_queries - 1)  # a link to step 9 of a shorter sentence: the last step
+        return self
 
 
-MATRIX_HELP = (
-    f"Exercise mode: a matrix of at most {MAX_MATRIX}x{MAX_MATRIX} finite numbers (|x| <= {MAX_ENTRY:g}). "
-    "In a URL: rows separated by ';', numbers by ',' or spaces, e.g. 1,0;0,1."
-)
-LABELS_HELP = "Exercise mode: names of the rows, comma-separated in a URL."
+def link_text(value: Any) -> str:
+    """A value as the canonical link writes it (before percent-encoding)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return format_number(value)
+    if isinstance(value, tuple) and value and isinstance(value[0], tuple):
+        return ";".join(",".join(format_number(x) for x in row) for row in value)
+    if isinstance(value, tuple):
+        return ",".join(value)
+    return str(value)
 
 
-class AttentionQuery(CommonParams):
-    """GET parameters: matrices and labels are written as text."""
-
-    q: str | None = Field(None, description="Queries. " + MATRIX_HELP, max_length=20_000)
-    k: str | None = Field(None, description="Keys. " + MATRIX_HELP, max_length=20_000)
-    v: str | None = Field(
-        None, description="Values (may be wider or narrower than q and k). " + MATRIX_HELP, max_length=20_000
-    )
-    query_labels: str | None = Field(None, description=LABELS_HELP, max_length=2_000)
-    key_labels: str | None = Field(None, description=LABELS_HELP, max_length=2_000)
-
-
-Row = Annotated[list[Annotated[float, Field(allow_inf_nan=False)]], Field(max_length=MAX_MATRIX)]
-Matrix = Annotated[list[Row], Field(max_length=MAX_MATRIX)]
-Labels = Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=MAX_MATRIX)]
-
-
-class AttentionBody(CommonParams):
-    """POST body: the same fields, with matrices as lists of rows."""
-
-    q: Matrix | None = Field(None, description="Queries, a list of rows. " + MATRIX_HELP)
-    k: Matrix | None = Field(None, description="Keys, a list of rows. " + MATRIX_HELP)
-    v: Matrix | None = Field(None, description="Values, a list of rows. " + MATRIX_HELP)
-    query_labels: Labels | None = Field(None, description="Names of the query rows.")
-    key_labels: Labels | None = Field(None, description="Names of the key rows.")
-
-
-# ---------------------------------------------------------------------------
-# Text forms of matrices and labels (URL <-> lists)
-# ---------------------------------------------------------------------------
-
-
-def parse_matrix(text, field):
-    rows = [row for row in text.replace("\n", ";").split(";") if row.strip()]
-    matrix = []
-    for row in rows:
-        numbers = [item for item in row.replace(",", " ").split() if item]
-        try:
-            matrix.append([float(item) for item in numbers])
-        except ValueError:
-            raise InputError(field, f"row {len(matrix) + 1} has something that is not a number: {row.strip()[:40]!r}")
-    return matrix
-
-
-def format_number(x):
-    """Shortest text that reads back as the same float: 1.0 -> '1', 0.25 -> '0.25'."""
+def format_number(x: float) -> str:
+    """Shortest text that reads back as the same float: 1.0 -> '1', 0.25 -> '0.25', 1e-07 -> '1e-07'."""
     text = repr(float(x))
     return text[:-2] if text.endswith(".0") else text
 
 
-def format_matrix(matrix):
-    return ";".join(",".join(format_number(x) for x in row) for row in matrix)
-
-
-def parse_labels(text):
-    return [label.strip() for label in text.split(",")]
-
-
-# ---------------------------------------------------------------------------
-# The validated state
-# ---------------------------------------------------------------------------
-
-ORDER = (
-    tuple(CommonParams.model_fields)[:3]
-    + ("q", "k", "v", "query_labels", "key_labels")
-    + tuple(CommonParams.model_fields)[3:]
-)
-VIEW_FIELDS = (
-    "head",
-    "step",
-    "stage",
-    "lang",
-    "present",
-    "hide_special",
-)  # how the view is shown, not what it computes
-
-
-@dataclass(frozen=True)
-class State:
-    values: dict  # field name -> canonical value (matrices as lists of rows, labels as lists)
-
-    def __getattr__(self, name):
-        try:
-            return self.values[name]
-        except KeyError:
-            raise AttributeError(name)
-
-    @property
-    def mode(self):
-        if self.values["q"] is not None:
-            return "exercise"
-        if self.values["model"] == "minilm":
-            return "model"
-        return "cross" if self.values["target"] is not None else "self"
-
-    def changed(self):
-        """(name, value) of every field that differs from its default, in the canonical order."""
-        for name in ORDER:
-            value = self.values[name]
-            if value != DEFAULTS[name]:
-                yield name, value
-
-    def query_string(self):
-        pairs = []
-        for name, value in self.changed():
-            if isinstance(value, bool):
-                text = "true" if value else "false"
-            elif name in ("q", "k", "v"):
-                text = format_matrix(value)
-            elif name in ("query_labels", "key_labels"):
-                text = ",".join(value)
-            elif isinstance(value, float):
-                text = format_number(value)
-            else:
-                text = str(value)
-            pairs.append((name, text))
-        return urlencode(pairs, quote_via=quote_plus, safe=",;:")
-
-    def share_path(self, base="/"):
-        query = self.query_string()
-        return f"{base}?{query}" if query else base
-
-    def replace(self, **changes):
-        return State({**self.values, **changes})
-
-
-DEFAULTS = {**{name: field.default for name, field in CommonParams.model_fields.items()},
-            "q": None, "k": None, "v": None, "query_labels": None, "key_labels": None}  # fmt: skip
-
-
-def make_state(params):
-    """Check what single-field validation cannot, and return the canonical State.
-
-    Raises InputError(field, message) naming the field and the limit.
-    """
-    from app.engine.text.tokenize import tokenize  # the tokenizer is needed to count tokens
-
-    values = params.model_dump()
-    if values["target"] is not None and not values["target"].strip():
-        values["target"] = None  # an empty Target box means self-attention
-    for name in ("q", "k", "v"):
-        if isinstance(values[name], str):
-            values[name] = parse_matrix(values[name], name) if values[name].strip() else None
-    for name in ("query_labels", "key_labels"):
-        if isinstance(values[name], str):
-            values[name] = parse_labels(values[name]) if values[name].strip() else None
-        elif values[name] is not None:
-            values[name] = [label.strip() for label in values[name]]  # the link form strips them too
-    state = State(values)
-    if state.q is None and any(values[name] is not None for name in ("k", "v", "query_labels", "key_labels")):
-        raise InputError("q", "exercise mode needs q, k and v (k, v or labels came without q)")
-
-    if state.mode == "exercise":
-        check_exercise(state)
-        n_queries = len(state.q)
-    else:
-        n_queries = check_sentences(state, tokenize)
-    if state.heads != 1 and state.mode in ("exercise", "model"):
-        raise InputError("heads", f"applies to the toy engine only; {state.mode} mode has its own heads")
-    if state.embedding == "lexicon" and state.dim != 16 and state.mode in ("self", "cross"):
-        raise InputError("dim", "the lexicon has 16 features; dim applies to embedding=hash")
-    if state.mode in ("self", "cross") and state.dim % state.heads:
-        raise InputError("heads", f"{state.heads} heads do not divide the dimension {state.dim}")
-    if state.mode in ("self", "cross") and state.head is not None and state.head >= state.heads:
-        raise InputError("head", f"must be less than heads={state.heads}")
-    return state.replace(step=min(state.step, n_queries - 1))
-
-
-def check_sentences(state, tokenize):
-    """Token limits of the sentences; returns the number of queries."""
-    if not state.source.strip():
-        raise InputError("source", "must not be empty")
-    n_source = len(tokenize(state.source))
-    if n_source > MAX_TOKENS:
-        raise InputError("source", f"at most {MAX_TOKENS} tokens (got {n_source})")
-    if state.mode == "model":
-        if state.target is not None:
-            raise InputError("target", "the minilm model shows self-attention only; leave target empty")
-        return n_source  # the model's own word pieces are checked when it runs
-    if state.mode == "cross":
-        if state.causal:
-            raise InputError("causal", "applies to self-attention only (leave target empty)")
-        n_target = len(tokenize(state.target))
-        if n_target > MAX_TOKENS:
-            raise InputError("target", f"at most {MAX_TOKENS} tokens (got {n_target})")
-        return n_target
-    return n_source
-
-
-def check_exercise(state):
-    """Shapes and sizes of hand-typed q, k, v."""
-    for name in ("k", "v"):
-        if state.values[name] is None:
-            raise InputError(name, "exercise mode needs q, k and v")
-    for name in ("q", "k", "v"):
-        matrix = state.values[name]
-        if not matrix:
-            raise InputError(name, "needs at least one row")
-        if len(matrix) > MAX_MATRIX:
-            raise InputError(name, f"at most {MAX_MATRIX} rows (got {len(matrix)})")
-        widths = {len(row) for row in matrix}
-        if len(widths) != 1:
-            raise InputError(name, f"every row needs the same number of columns (got {sorted(widths)})")
-        width = widths.pop()
-        if not 1 <= width <= MAX_MATRIX:
-            raise InputError(name, f"1 to {MAX_MATRIX} columns (got {width})")
-        if any(not math.isfinite(x) or abs(x) > MAX_ENTRY for row in matrix for x in row):
-            raise InputError(name, f"entries must be finite numbers with |x| <= {MAX_ENTRY:g}")
-    if len(state.q[0]) != len(state.k[0]):
-        raise InputError("k", f"keys need as many columns as queries ({len(state.q[0])}, got {len(state.k[0])})")
-    if len(state.k) != len(state.v):
-        raise InputError("v", f"one value row per key ({len(state.k)}, got {len(state.v)})")
-    if state.score not in ("dot", "scaled_dot", "cosine"):
-        raise InputError("score", "exercise mode takes dot, scaled_dot or cosine")
-    if state.causal and len(state.q) != len(state.k):
-        raise InputError("causal", "needs as many queries as keys")
-    for name, rows in (("query_labels", state.q), ("key_labels", state.k)):
-        labels = state.values[name]
-        if labels is not None:
-            if len(labels) != len(rows):
-                raise InputError(name, f"one label per row ({len(rows)}, got {len(labels)})")
-            for label in labels:
-                if not label or "," in label:
-                    raise InputError(
-                        name, "each label needs at least one character and no comma (commas separate them)"
+def check_modes(state: State, mode: str) -> None:
+    """Each parameter keeps its default where it does not apply; choices and requirements are honoured."""
+    for spec in SPECS.values():
+        value = getattr(state, spec.name)
+        if spec.applies(mode):
+            for other, allowed in spec.control.choice_requires.get(value, {}).items():
+                if getattr(state, other) not in allowed:
+                    # a default that another setting rules out: that setting is what a lenient reading drops
+                    drop = [other] if value == spec.default else [spec.name]
+                    raise error(
+                        "choice_requires",
+                        "{value} needs {other} to be {values}",
+                        field=spec.name,
+                        value=value,
+                        other=other,
+                        values=list(allowed),
+                        drop=drop,
                     )
-                try:
-                    check_text(label, name, limit=40)
-                except ValueError as error:
-                    raise InputError(name, str(error))
+        if value == spec.default:
+            continue
+        if not spec.applies(mode):
+            if spec.name == "model" and mode == "exercise":
+                raise error("exercise_model", "leave model at toy", field="model")
+            modes = [m for m in MODES if m in spec.control.modes]
+            raise error("applies_to", "applies to {modes} only", field=spec.name, modes=modes)
+        if spec.choices and value not in spec.choices_in(mode):
+            raise error(
+                "choice_not_in_mode", "{value} is not available in {mode}", field=spec.name, value=value, mode=mode
+            )
+        for other, allowed in spec.control.requires.items():
+            if getattr(state, other) not in allowed:
+                raise error(
+                    "requires",
+                    "applies only when {other} is {values}",
+                    field=spec.name,
+                    other=other,
+                    values=list(allowed),
+                )
+
+
+def check_sizes(state: State, mode: str) -> tuple[int, int]:
+    """Limits that depend on the sentences or the model. Returns (number of queries, number of heads)."""
+    if mode == "exercise":
+        return len(state.q), 1
+    if not state.source.strip():
+        raise error("empty_sentence", "must not be empty", field="source")
+    if mode == "model":
+        info = models.info(state.model)  # the model's own config (raises ModelUnavailable -> 503)
+        if state.layer >= info.n_layers:
+            last = info.n_layers - 1
+            raise error(
+                "layer_range",
+                "{model} has {count} layers",
+                field="layer",
+                model=info.label,
+                count=info.n_layers,
+                last=last,
+            )
+        pieces = models.count_pieces(state.model, state.source)
+        if pieces > info.max_pieces:
+            raise error(
+                "too_many_pieces",
+                "at most {limit} word pieces",
+                field="source",
+                drop=["model", "layer", "hide_special", "head"],
+                model=info.label,
+                limit=info.max_pieces,
+                count=pieces,
+            )
+        return models.count_queries(state.model, state.source, hide_special=state.hide_special), info.n_heads
+    n_source = count_words(state.source, "source")
+    n_queries = count_words(state.target, "target") if mode == "cross" else n_source
+    width = embedding_width(state)
+    if state.projection != "named" and width % state.heads:
+        raise error(
+            "heads_divide", "{heads} heads do not divide the width {dim}", field="heads", heads=state.heads, dim=width
+        )
+    return n_queries, state.heads
+
+
+def embedding_width(state: State) -> int:
+    """Width of the word vectors: the lexicon's features or the hashed width, plus the position code."""
+    from app.engine.text.embed import LEXICON_DIM, POSITION_DIM
+
+    return (LEXICON_DIM if state.embedding == "lexicon" else state.dim) + (POSITION_DIM if state.positional else 0)
+
+
+def count_words(text: str, field: str) -> int:
+    from app.engine.text.tokenize import tokenize  # cached: compute needs the same tokens
+
+    count = len(tokenize(text))
+    if count > MAX_TOKENS:
+        raise error(
+            "too_many_tokens", "at most {limit} words (got {count})", field=field, limit=MAX_TOKENS, count=count
+        )
+    return count
+
+
+def check_exercise(state: State) -> None:
+    """Shapes of hand-typed q, k, v and their names."""
+    missing = [name for name in ("q", "k", "v") if getattr(state, name) is None]
+    if missing:
+        field = "q" if "q" in missing and (state.k or state.v) else missing[0]
+        raise error("exercise_needs", "the exercise needs q, k and v", field=field, missing=missing)
+    if len(state.q[0]) != len(state.k[0]):
+        raise error(
+            "key_columns",
+            "keys need as many columns as queries",
+            field="k",
+            expected=len(state.q[0]),
+            count=len(state.k[0]),
+        )
+    if len(state.k) != len(state.v):
+        raise error("value_rows", "one value row per key", field="v", expected=len(state.k), count=len(state.v))
+    if state.causal and len(state.q) != len(state.k):
+        raise error("causal_square", "the causal mask needs as many queries as keys", field="causal")
+    for name, rows in (("query_labels", state.q), ("key_labels", state.k)):
+        labels = getattr(state, name)
+        if labels is not None and len(labels) != len(rows):
+            raise error("label_count", "one name per row", field=name, expected=len(rows), count=len(labels))
+
+
+SPECS: dict[str, ParamSpec] = {spec.name: spec for spec in read_specs(State)}
+# The canonical link's order: what is computed, in declaration order, then the view state.
+LINK_ORDER: tuple[ParamSpec, ...] = tuple(
+    sorted(SPECS.values(), key=lambda spec: spec.view)  # sorted() is stable: declaration order within each
+)
+VIEW_FIELDS = tuple(spec.name for spec in LINK_ORDER if spec.view)
+DEFAULTS = {name: spec.default for name, spec in SPECS.items()}
+
+
+def state_from_link_values(values: dict[str, str]) -> State:
+    """The State of a link's values as text (matrices as '1,0;0,1', names comma-separated)."""
+    return State.model_validate(values, context={"link": True})
+
+
+@functools.lru_cache(maxsize=256)
+def cached_state(items: tuple[tuple[str, str], ...]) -> State:
+    """The State of a link's (name, value) pairs; a class opening one link validates it once."""
+    return state_from_link_values(dict(items))

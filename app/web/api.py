@@ -1,15 +1,27 @@
-"""The JSON API: translates HTTP to app.view.state / app.view.compute and back, nothing more."""
+"""The JSON API: translates HTTP to app.view (links, state, compute) and back, nothing more.
 
-from typing import Annotated
+``GET /api/attention?<link>`` is the JSON twin of the page at ``/?<link>``; ``POST`` takes the same
+fields as a JSON object (matrices as lists of rows). ``GET /api/arithmetic?<link>`` is the twin of
+the arithmetic panel alone: the page asks it when stepping, instead of the whole view.
+"""
 
-from fastapi import APIRouter, Query, Request
+from __future__ import annotations
+
+import json
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import Response
+from pydantic import ValidationError
 
 from app.view.compute import compute_view
-from app.view.state import AttentionBody, AttentionQuery, make_state
+from app.view.links import state_from_query, state_from_values
+from app.view.state import SPECS, State
 from app.web import routes
+from app.web.errors import InvalidInput, raise_invalid
 from app.web.jsonio import JSONBytes, dumps
 from app.web.middleware import cached
-from app.web.schema import AttentionResponse, ErrorResponse
+from app.web.schema import ArithmeticResponse, AttentionResponse, ErrorResponse
 
 router = APIRouter()
 
@@ -18,32 +30,97 @@ ERRORS = {
     413: {**TEXT_ERROR, "description": "The body is over 64 KiB."},
     414: {**TEXT_ERROR, "description": "The URL is over 48 KiB."},
     422: {"model": ErrorResponse, "description": "Bad input: the message names the field and the limit."},
-    503: {"model": ErrorResponse, "description": "The real model (model=minilm) is not installed or failed its check."},
+    503: {"model": ErrorResponse, "description": "A real model is not installed or failed its check."},
 }
 
 
-def attention_body(params):
-    return dumps(compute_view(make_state(params)))
+def query_parameters() -> list[dict]:
+    """OpenAPI's description of the query string, from the parameter declarations (app/view/state.py)."""
+    schema = State.model_json_schema()["properties"]
+    parameters = []
+    for name, spec in SPECS.items():
+        field = dict(schema[name])
+        if spec.type in ("matrix", "labels"):
+            field = {"type": "string", "description": field.get("description", "")}
+        parameters.append(
+            {"name": name, "in": "query", "required": False, "description": spec.description, "schema": field}
+        )
+    return parameters
 
 
-@router.get(routes.API_ATTENTION, response_model=AttentionResponse, responses=ERRORS, summary="One view, as JSON")
-def get_attention(request: Request, params: Annotated[AttentionQuery, Query()]):
+def state_of(request: Request) -> State:
+    try:
+        return state_from_query(request.url.query)
+    except ValidationError as error:
+        raise_invalid(error, "query")
+
+
+@router.get(
+    routes.API_ATTENTION,
+    response_model=AttentionResponse,
+    responses=ERRORS,
+    summary="One view, as JSON",
+    openapi_extra={"parameters": query_parameters()},
+)
+def get_attention(request: Request) -> Response:
     """The three stages for the view a share link describes: the page's query string works here unchanged.
 
     Responses are deterministic, so they carry an ETag and may be cached; If-None-Match gives 304.
     """
-    return cached(request, attention_body(params), "application/json", max_age=3600)
+    return cached(request, dumps(compute_view(state_of(request))), "application/json", max_age=3600)
+
+
+@router.get(
+    routes.API_ARITHMETIC,
+    response_model=ArithmeticResponse,
+    responses=ERRORS,
+    summary="The arithmetic of one step, as JSON",
+    openapi_extra={"parameters": query_parameters()},
+)
+def get_arithmetic(request: Request) -> Response:
+    """Every number of the current step (`step`) of the head in focus: what the page's arithmetic panel shows."""
+    state = state_of(request)
+    view = compute_view(state)
+    body = {"share_path": view["share_path"], "arithmetic": view["arithmetic"]}
+    return cached(request, dumps(body), "application/json", max_age=3600)
+
+
+BODY_SCHEMA = {"content": {"application/json": {"schema": State.model_json_schema()}}, "required": True}
 
 
 @router.post(
-    routes.API_ATTENTION, response_model=AttentionResponse, responses=ERRORS, summary="One view, from a JSON body"
+    routes.API_ATTENTION,
+    response_model=AttentionResponse,
+    responses=ERRORS,
+    summary="One view, from a JSON body",
+    openapi_extra={"requestBody": BODY_SCHEMA},
 )
-def post_attention(params: AttentionBody):
-    """The same fields as GET, as JSON. With `q`, `k`, `v` (lists of rows): exercise mode on hand-typed matrices."""
-    return JSONBytes(attention_body(params))
+async def post_attention(request: Request) -> Response:
+    """The same fields as GET, as a JSON object. With `q`, `k`, `v` (lists of rows): the exercise on typed matrices."""
+    values = json_object(await request.body())
+    try:
+        state = state_from_values(values)
+    except ValidationError as error:
+        raise_invalid(error, "body")
+    return JSONBytes(await run_in_threadpool(lambda: dumps(compute_view(state))))
+
+
+def json_object(raw: bytes) -> dict:
+    """The body as a JSON object, or a 422 that says what a body must be.
+
+    Python's json module reads NaN, Infinity and 1e400 as floats, so validation can name the field that
+    holds them ("q: must be a finite number") instead of blaming the whole body.
+    """
+    try:
+        values = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise InvalidInput([{"type": "json_invalid", "loc": ("body",), "msg": "invalid JSON"}], "body") from None
+    if not isinstance(values, dict):
+        raise InvalidInput([{"type": "dict_type", "loc": ("body",), "msg": "not an object"}], "body")
+    return values
 
 
 @router.get(routes.HEALTHZ, summary="Liveness")
-def healthz():
+def healthz() -> Response:
     """A trivial JSON answer: the server is up. Also the baseline of the benchmarks."""
     return JSONBytes(b'{"status":"ok"}')

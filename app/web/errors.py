@@ -1,73 +1,87 @@
-"""Bad input becomes a 422 whose message names the field and the limit; never a 500."""
+"""Bad input becomes a 422 whose message names the field and the limit, in the reader's language; never a 500.
+
+Validation errors (pydantic's and our own, app/view/state.py) are translated here into
+``{"detail": [{"loc", "msg", "type", "field"}], "message": "field: what is wrong"}``. ``loc`` and
+``type`` are the same in every language; ``msg`` and ``message`` follow ``lang`` (the request's
+parameter, else Accept-Language).
+"""
+
+from __future__ import annotations
 
 from fastapi import Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
+from fastapi.responses import Response
+from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.view.state import InputError
+from app.engine.models.minilm import ModelUnavailable
+from app.view.i18n import request_language
+from app.view.links import KNOWN, field_of, short
+from app.view.messages import render
 from app.web.jsonio import JSONBytes, dumps
 
 
-def field_of(location):
-    """('query', 'temperature') -> 'temperature'; ('body', 'q', 3, 1) -> 'q'; ('body', 9) -> 'body'.
+class InvalidInput(Exception):
+    """Validation failed for the query ("query") or the JSON body ("body") of a request."""
 
-    A number straight after 'body' is a position in malformed JSON text, so the body is at fault.
-    """
-    rest = list(location[1:]) if location and location[0] in ("query", "body") else list(location)
-    if not rest or not isinstance(rest[0], str):
-        return location[0] if location and location[0] == "body" else "request"
-    return rest[0]
+    def __init__(self, errors: list[dict], where: str):
+        super().__init__(errors)
+        self.errors = errors
+        self.where = where
 
 
-def clean_message(message):
-    return message.removeprefix("Value error, ")
-
-
-def validation_items(errors):
+def error_items(errors: list[dict], where: str, lang: str) -> list[dict]:
+    """pydantic's error dicts -> the API's items, with the field named and the message in `lang`."""
     items = []
     for error in errors:
-        location = list(error.get("loc", ()))
+        context = dict(error.get("ctx") or {})
+        field = short(field_of(error))
+        if error.get("type") == "extra_forbidden":
+            context["known"] = list(KNOWN)
+        positions = [part for part in error.get("loc", ()) if isinstance(part, int)]
         items.append(
             {
-                "loc": location,
-                "msg": clean_message(str(error.get("msg", "invalid"))),
+                "loc": [where, field, *positions],
+                "msg": render(str(error.get("type")), context, lang, fallback=str(error.get("msg", "invalid"))),
                 "type": str(error.get("type", "value_error")),
-                "field": field_of(location),
+                "field": field,
             }
         )
     return items
 
 
-def error_body(items):
+def error_body(items: list[dict]) -> dict:
     first = items[0]
-    where = "".join(f"[{part}]" for part in first["loc"][2:] if isinstance(part, int))
+    where = "".join(f"[{part}]" for part in first["loc"][2:])
     return {"detail": items, "message": f"{first['field']}{where}: {first['msg']}"}
 
 
-async def on_validation_error(request: Request, error: RequestValidationError):
-    return JSONBytes(dumps(error_body(validation_items(error.errors()))), status_code=422)
+def invalid_answer(errors: list[dict], where: str, lang: str) -> JSONBytes:
+    return JSONBytes(dumps(error_body(error_items(errors, where, lang))), status_code=422)
 
 
-async def on_input_error(request: Request, error: InputError):
-    where = "body" if request.method == "POST" else "query"
-    item = {"loc": [where, error.field], "msg": error.message, "type": "value_error", "field": error.field}
-    return JSONBytes(dumps(error_body([item])), status_code=422)
+async def on_invalid_input(request: Request, error: InvalidInput) -> JSONBytes:
+    return invalid_answer(error.errors, error.where, request_language(request))
 
 
-async def on_model_unavailable(request: Request, error: Exception):
+async def on_validation_error(request: Request, error: RequestValidationError) -> JSONBytes:
+    """FastAPI's own validation (routes with declared parameters, e.g. /learn?lang=)."""
+    errors = []
+    for item in error.errors():
+        location = list(item.get("loc", ()))
+        errors.append({**item, "loc": tuple(location[1:]) if location[:1] in (["query"], ["body"]) else location})
+    return invalid_answer(errors, "query", request_language(request))
+
+
+async def on_model_unavailable(request: Request, error: ModelUnavailable) -> JSONBytes:
     message = str(error.args[0]) if error.args else "the model is unavailable"
     return JSONBytes(dumps({"detail": message, "message": f"model: {message}"}), status_code=503)
 
 
-async def on_http_error(request: Request, error: StarletteHTTPException):
-    """FastAPI's 400 for a body it cannot parse (bad UTF-8, absurd nesting or numbers) becomes our 422."""
-    if error.status_code == 400 and error.detail == "There was an error parsing the body":
-        item = {
-            "loc": ["body"],
-            "msg": "not readable as JSON: UTF-8 text, sensible nesting and numbers",
-            "type": "json_invalid",
-            "field": "body",
-        }
-        return JSONBytes(dumps(error_body([item])), status_code=422)
+async def on_http_error(request: Request, error: StarletteHTTPException) -> Response:
     return await http_exception_handler(request, error)
+
+
+def raise_invalid(error: ValidationError, where: str) -> None:
+    raise InvalidInput(error.errors(include_url=False), where) from None

@@ -6,12 +6,14 @@ that reads back exactly: every significant digit, even for tiny weights like 3.7
 would flush to a handful of digits, and the same bytes in every process.
 """
 
+from typing import Any
+
 import numpy as np
 import orjson
 from fastapi.responses import Response
 
 
-def prepare(value):
+def prepare(value: Any) -> Any:
     """numpy arrays as contiguous float64 (numbers) or bool arrays; dicts and lists walked."""
     if isinstance(value, np.ndarray):
         if value.dtype == bool:
@@ -24,12 +26,12 @@ def prepare(value):
     return value
 
 
-def dumps(value):
+def dumps(value: Any) -> bytes:
     return orjson.dumps(prepare(value), option=orjson.OPT_SERIALIZE_NUMPY)
 
 
 class JSONBytes(Response):
     media_type = "application/json"
 
-    def render(self, content):
+    def render(self, content: Any) -> bytes:
         return content if isinstance(content, bytes) else dumps(content)

@@ -1,86 +1,124 @@
 """The HTML pages: the same query string as /api/attention, rendered with the view's data embedded.
 
-A link always opens: parameters that do not validate are dropped (the page says which), and
-the rest of the view is shown.
+A link always opens: parameters that do not validate are dropped (the page says which and why),
+and the rest of the view is shown.
 """
 
-from pathlib import Path
-from urllib.parse import urlencode
+from __future__ import annotations
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
-from pydantic import ValidationError
 
 from app.engine.models.minilm import ModelUnavailable
+from app.settings import ROOT
+from app.view import models
 from app.view.compute import compute_view
 from app.view.i18n import STRINGS, pick_language
-from app.view.lessons import LESSONS, lesson_params
-from app.view.presets import PRESETS
-from app.view.state import DEFAULTS, ORDER, VIEW_FIELDS, AttentionQuery, InputError, format_number, make_state
+from app.view.lessons import lessons_for
+from app.view.links import fields_to_drop, lenient_state, query_values
+from app.view.presets import presets_for
+from app.view.spec import MODEL, MODES
+from app.view.state import DEFAULT_SOURCES, LINK_ORDER, MAX_CHARACTERS, SPECS, State, format_number
 from app.web import routes
 from app.web.assets import asset_bytes, asset_table, asset_url, media_type
-from app.web.errors import validation_items
+from app.web.errors import error_items
 from app.web.jsonio import dumps
 from app.web.middleware import cached
 
 router = APIRouter()
-templates = Jinja2Templates(directory=Path(__file__).resolve().parents[2] / "templates")
+MODEL_ONLY = {spec.name for spec in SPECS.values() if spec.control.modes == MODEL} | {"head"}
+templates = Jinja2Templates(directory=ROOT / "templates")
 templates.env.globals["asset_url"] = asset_url
+templates.env.globals["routes"] = routes
 templates.env.filters["number"] = format_number
 
 
-def state_from_link(query):
-    """The State a link describes, dropping what does not validate. Returns (state, ignored messages)."""
-    values = dict(query)
-    ignored = []
-    for _ in range(len(values) + 1):
-        try:
-            return make_state(AttentionQuery.model_validate(values)), ignored
-        except ValidationError as error:
-            items = validation_items(error.errors())
-        except InputError as error:
-            items = [{"field": error.field, "msg": error.message}]
-        dropped = [item for item in items if item["field"] in values]
-        if not dropped:
-            break
-        for item in dropped:
-            if values.pop(item["field"], None) is not None:
-                ignored.append(f"{item['field']}: {item['msg']}")
-    return make_state(AttentionQuery()), ignored
-
-
-def script_json(value):
+def script_json(value: object) -> str:
     """JSON for a <script type="application/json"> block: no '<', '>' or '&' can end the block."""
     text = dumps(value).decode("utf-8")
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def render_page(request, *, embed=False):
-    state, ignored = state_from_link(request.query_params)
+def available_models() -> dict[str, dict]:
+    """The real models that load here, with their shape (a missing one is left out, the page says why)."""
+    found = {}
+    for name in models.MODEL_NAMES:
+        try:
+            info = models.info(name)
+        except ModelUnavailable:
+            continue
+        found[name] = {"label": info.label, "n_layers": info.n_layers, "n_heads": info.n_heads}
+    return found
+
+
+def requires_notes(lang: str) -> dict[str, str]:
+    """Beside a control that needs another setting: when it applies, in words."""
+    strings = STRINGS[lang]
+    notes = {}
+    for spec in SPECS.values():
+        for other, allowed in spec.control.requires.items():
+            values = " / ".join(strings.get(f"{other}_{value}", str(value)) for value in allowed)
+            notes[spec.name] = strings["requires_note"].format(other=strings.get(other, other), values=values)
+    return notes
+
+
+def page_state(request: Request, lang: str) -> tuple[State, list[str]]:
+    """The link's State (what does not validate dropped, with the reasons) and the page's notices."""
+    try:
+        values = query_values(request.url.query)
+    except Exception:  # a malformed query (a name twice): the page opens with what it can read
+        values = dict(request.query_params)
+    if set(values) <= {"lang"}:
+        values["source"] = DEFAULT_SOURCES[lang]  # a fresh start: the default sentence in the page's language
+    state, ignored = lenient_state(values)
+    messages = []
+    for field, error in ignored:
+        errors = [{**e, "type": "unknown_parameter"} if e["type"] == "extra_forbidden" else e for e in error.errors()]
+        items = error_items(errors, "query", lang)
+        item = next((i for i, e in zip(items, errors, strict=True) if field in fields_to_drop(e)), items[0])
+        message = f"{item['field']}: {item['msg']}"
+        if message not in messages:
+            messages.append(message)
+    return state, messages
+
+
+def render_page(request: Request, *, embed: bool = False) -> Response:
+    explicit = request.query_params.get("lang")
+    lang = pick_language(explicit if explicit in STRINGS else None, request.headers.get("accept-language"))
     notices = []
     try:
+        state, ignored = page_state(request, lang)
         view = compute_view(state)
-    except (ModelUnavailable, InputError) as error:  # the real model is missing, or the sentence too long for it
-        notices.append(f"model: {error.args[0]}")
-        state = state.replace(model="toy", head=None, hide_special=False)
+    except ModelUnavailable as error:  # a real model is missing: show the sentence with the teaching engine
+        notices.append(f"model: {error.args[0]} {STRINGS[lang]['model_missing']}")
+        values = {
+            name: value for name, value in request.query_params.items() if SPECS.get(name) and not MODEL_ONLY & {name}
+        }
+        state, ignored = lenient_state(values)
         view = compute_view(state)
-    lang = pick_language(state.lang, request.headers.get("accept-language"))
+    strings = STRINGS[lang]
     page = {
         "view": view,
         "lang": lang,
-        "strings": STRINGS[lang],
-        "defaults": DEFAULTS,
-        "order": list(ORDER),
-        "view_fields": list(VIEW_FIELDS),
-        "presets": PRESETS,
+        "strings": strings,
+        "params": [spec.page_facts() for spec in LINK_ORDER],
+        "routes": routes.public_paths(),
+        "presets": presets_for(lang),
+        "models": available_models(),
         "embed": embed,
     }
     context = {
         "state": state,
+        "view": view,
         "lang": lang,
-        "t": STRINGS[lang],
-        "presets": PRESETS,
+        "t": strings,
+        "specs": SPECS,
+        "requires_notes": requires_notes(lang),
+        "max_characters": MAX_CHARACTERS,
+        "modes": MODES,
+        "models": page["models"],
+        "presets": page["presets"],
         "ignored": ignored,
         "notices": notices,
         "page_json": script_json(page),
@@ -93,27 +131,26 @@ def render_page(request, *, embed=False):
 
 
 @router.get(routes.PAGE, response_class=HTMLResponse, include_in_schema=False)
-def page(request: Request):
+def page(request: Request) -> Response:
     return render_page(request)
 
 
-@router.get(routes.LEARN, response_class=HTMLResponse, include_in_schema=False)
-def learn(request: Request, lang: str | None = None):
-    """The ideas of the seed text, one by one, each linked to a view that shows it."""
-    lang = pick_language(lang if lang in STRINGS else None, request.headers.get("accept-language"))
-    lessons = [{**lesson, "link": "/?" + urlencode({**lesson_params(lesson), "lang": lang})} for lesson in LESSONS]
-    html = templates.get_template("learn.html").render(lang=lang, t=STRINGS[lang], lessons=lessons)
-    return cached(request, html.encode("utf-8"), "text/html; charset=utf-8", max_age=300, vary="Accept-Language")
-
-
 @router.get(routes.EMBED, response_class=HTMLResponse, include_in_schema=False)
-def embed(request: Request):
+def embed(request: Request) -> Response:
     """The same view without the controls: for slides and course pages (may be framed)."""
     return render_page(request, embed=True)
 
 
+@router.get(routes.LEARN, response_class=HTMLResponse, include_in_schema=False)
+def learn(request: Request, lang: str | None = None) -> Response:
+    """The ideas of attention, one by one, each linked to a view that shows it."""
+    lang = pick_language(lang if lang in STRINGS else None, request.headers.get("accept-language"))
+    html = templates.get_template("learn.html").render(lang=lang, t=STRINGS[lang], lessons=lessons_for(lang))
+    return cached(request, html.encode("utf-8"), "text/html; charset=utf-8", max_age=300, vary="Accept-Language")
+
+
 @router.get(routes.ASSETS + "/{digest}/{name:path}", include_in_schema=False)
-def asset(request: Request, digest: str, name: str):
+def asset(request: Request, digest: str, name: str) -> Response:
     """Static files and Plotly.js: immutable under the current digest, gzip-compressed once per process."""
     current, files = asset_table()
     if name not in files:

@@ -5,6 +5,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 Matrix = list[list[float]]
+Vector = list[float]
 
 
 class Tokens(BaseModel):
@@ -18,9 +19,9 @@ class Embeddings(BaseModel):
 
 
 class Head(BaseModel):
-    q: Matrix = Field(description="(n_queries, d_k) this head's queries.")
-    k: Matrix = Field(description="(n_keys, d_k) this head's keys.")
-    v: Matrix = Field(description="(n_keys, d_v) this head's values.")
+    q: Matrix = Field(description="(n_queries, d_k) the head's queries.")
+    k: Matrix = Field(description="(n_keys, d_k) the head's keys.")
+    v: Matrix = Field(description="(n_keys, d_v) the head's values.")
     scores: Matrix = Field(
         description="Stage 1: (n_queries, n_keys) similarity, after the √d_k scaling of scaled_dot, "
         "before the temperature and the mask."
@@ -28,46 +29,100 @@ class Head(BaseModel):
     mask: list[list[bool]] = Field(description="(n_queries, n_keys) true where the query may see the key.")
     weights: Matrix = Field(description="Stage 2: (n_queries, n_keys) attention weights; each row sums to 1.")
     output: Matrix = Field(description="Stage 3: (n_queries, d_v) weighted sum of the values.")
-    parameters: dict[str, Matrix | list[float]] = Field(
-        description="Every named matrix this head used: W_Q, W_K, W_V (d_model, d_k); W (general); W1, W2, v (additive)."
+    parameters: dict[str, Matrix | Vector] = Field(
+        description="Every named matrix the head used: W_Q, W_K, W_V (d_model, d_k); W (general); W1, W2, v (additive)."
     )
 
 
-class ModelOverview(BaseModel):
-    size: int = Field(description="Side of each map (at most 32; longer sentences are averaged in blocks).")
+class Arithmetic(BaseModel):
+    step: int = Field(description="The query step written out (from 0).")
+    score: str = Field(description="The score function of stage 1.")
+    q: Vector = Field(description="(d_k,) the query.")
+    k: Matrix = Field(description="(n_keys, d_k) the keys.")
+    mask: list[bool] = Field(description="(n_keys,) true where the query may see the key.")
+    scores: Vector = Field(description="(n_keys,) stage 1: the score of the query with each key.")
+    dots: Vector | None = Field(None, description="(n_keys,) q·k for each key (dot, scaled_dot, cosine).")
+    scale: float | None = Field(None, description="√d_k, the divisor of scaled_dot.")
+    norms: Vector | None = Field(None, description="(n_keys,) |q| |k| for each key (cosine).")
+    qW: Vector | None = Field(None, description="(d_k,) qᵀW (general): each score is qᵀW · k.")
+    W1q: Vector | None = Field(None, description="(d_a,) W₁q (additive).")
+    W2k: Matrix | None = Field(None, description="(n_keys, d_a) W₂k for each key (additive).")
+    hidden: Matrix | None = Field(None, description="(n_keys, d_a) tanh(W₁q + W₂k); each score is v · hidden.")
+    shift: float | None = Field(None, description="Subtracted from the scores before e^x when e^(s/T) would not print.")
+    temperature: float | None = Field(None, description="T of the softmax (absent for hard attention).")
+    exponentials: Vector | None = Field(None, description="(n_keys,) e^((s - shift)/T), 0 where masked.")
+    total: float | None = Field(None, description="The sum of the exponentials.")
+    weights: Vector = Field(description="(n_keys,) stage 2: each weight (exponential / sum, or 0/1 when hard).")
+    weighted_values: Matrix = Field(description="(n_keys, d_v) each weight times its value.")
+    output: Vector = Field(description="(d_v,) stage 3: the sum of the weighted values.")
+
+
+class Overview(BaseModel):
+    layers: int = Field(description="Number of layers (1 for the teaching engine).")
+    heads: int = Field(description="Number of heads per layer.")
+    rows: int = Field(description="Rows of each map (at most 32; longer sentences are averaged in blocks).")
+    cols: int = Field(description="Columns of each map (at most 32).")
     maps: list[list[str]] = Field(
-        description="maps[layer][head]: size x size weights as bytes 0..255 (weight x 255), base64, row by row."
+        description="maps[layer][head]: rows x cols weights as bytes 0..255 (weight x 255), base64, row by row."
     )
+
+
+class ColumnNames(BaseModel):
+    vectors: list[str] | None = Field(
+        description="Names of the q and k columns (a named head: its questions), or null."
+    )
+    values: list[str] | None = Field(description="Names of the v columns, or null: d0, d1, ...")
+    output: list[str] | None = Field(description="Names of the output's columns (stage 3), or null: d0, d1, ...")
+
+
+class NamedHeadFacts(BaseModel):
+    name: str = Field(description="The named head in focus: sense, pronoun, previous, doer, counterpart, aligned.")
+    question: dict[str, str] = Field(description="Its question in words, by language (en, zh).")
+
+
+class ModelFacts(BaseModel):
+    name: str = Field(description="The `model` parameter.")
+    label: str = Field(description="The model's name for people.")
+    n_layers: int = Field(description="Layers, from the model's own config.")
+    n_heads: int = Field(description="Heads per layer, from the model's own config.")
 
 
 class AttentionResponse(BaseModel):
     params: dict[str, Any] = Field(description="The canonical parameters, defaults filled in.")
-    share_path: str = Field(
-        description="The canonical link to this view (the page); /api/attention takes the same query."
-    )
+    share_path: str = Field(description="The canonical link to this view (the page); /api/attention takes its query.")
+    query: str = Field(description="The canonical query string of what is computed, without the view state.")
     mode: Literal["self", "cross", "exercise", "model"] = Field(
         description="self: one sentence; cross: target words query source words; exercise: hand-typed q, k, v; "
-        "model: the real pretrained model."
+        "model: a real pretrained model."
     )
+    model: ModelFacts | None = Field(None, description="Real models: which model, and its shape.")
     tokens: Tokens = Field(description="The row (query) and column (key) labels.")
-    unknown_tokens: list[str] = Field(description="Words the lexicon lacks; they got a hashed vector.")
+    unknown_tokens: list[str] = Field(description="Words the lexicon (or the model's vocabulary) lacks.")
     features: list[str] | None = Field(description="Names of the lexicon's feature dimensions, or null.")
-    embeddings: Embeddings | None = Field(description="The input vectors (null in exercise and model modes).")
+    embeddings: Embeddings | None = Field(description="The input vectors (null in the exercise and for models).")
     d_model: int = Field(description="Width of the input vectors.")
     d_k: int = Field(description="Width of each head's queries and keys.")
-    heads: list[Head] = Field(description="Every head's three stages (minilm: the heads listed in heads_shown).")
+    n_heads: int = Field(description="Number of heads (per layer).")
+    names: ColumnNames = Field(description="Names of the head's columns, where they have names.")
+    named_head: NamedHeadFacts | None = Field(None, description="projection=named: the question the head asks.")
+    head: Head = Field(description="The head in focus (`head`, of layer `layer` for models): its three stages.")
+    arithmetic: Arithmetic = Field(description="Every number of the current step (`step`) of that head.")
     output: Matrix | None = Field(
-        description="(n_queries, d_model) the heads concatenated and projected by W_O (null for minilm)."
+        description="(n_queries, d_model) every head's output concatenated and projected by W_O (null for models)."
     )
     parameters: dict[str, Matrix] = Field(description="Parameters shared by the heads: W_O.")
-    heads_shown: list[int] | None = Field(None, description="minilm: which heads of the layer `heads` holds.")
-    overview: ModelOverview | None = Field(None, description="minilm: a small weight map of every layer and head.")
+    overview: Overview | None = Field(description="A small weight map of every layer and head (several heads only).")
+
+
+class ArithmeticResponse(BaseModel):
+    share_path: str = Field(description="The canonical link to the view this step belongs to.")
+    arithmetic: Arithmetic = Field(description="Every number of the current step of the head in focus.")
 
 
 class ErrorItem(BaseModel):
     loc: list[str | int] = Field(description="Where: ['query' or 'body', field, row, column...].")
-    msg: str = Field(description="What is wrong, with the limit.")
-    type: str = Field(description="Kind of error.")
+    msg: str = Field(description="What is wrong, with the limit, in the request's language (lang or Accept-Language).")
+    type: str = Field(description="Kind of error; the same in every language.")
     field: str = Field(description="The parameter at fault.")
 
 

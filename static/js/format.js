@@ -1,4 +1,4 @@
-// Numbers and links: how values are written on screen and in the share URL.
+// Numbers on screen: how values are written for people (links are written by the server, never here).
 
 /** A number for people: about `digits` significant digits, no trailing zeros. */
 export function fmt(x, digits = 3) {
@@ -26,45 +26,7 @@ export function fmtVector(row, digits = 3, names = null) {
   return "[" + row.map((x) => fmt(x, digits)).join(", ") + "]";
 }
 
-/** The same text Python's urllib quote_plus(safe=",;:") writes, so links match the server's. */
-function quotePlus(text) {
-  return encodeURIComponent(text)
-    .replace(/[!'()*]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase())
-    .replace(/%20/g, "+")
-    .replace(/%2C/g, ",")
-    .replace(/%3B/g, ";")
-    .replace(/%3A/g, ":");
-}
-
 /** Rough width of a text in em: a CJK character is 1, anything else `latin` (for laying out labels). */
 export function textUnits(text, latin = 0.6) {
   return [...String(text)].reduce((width, ch) => width + (ch.charCodeAt(0) > 0x2e80 ? 1 : latin), 0);
-}
-
-/** A parameter's value as the share URL writes it (before percent-encoding). */
-export function formatValue(name, value) {
-  if (typeof value === "boolean") return value ? "true" : "false";
-  if (["q", "k", "v"].includes(name)) return value.map((row) => row.join(",")).join(";");
-  if (name === "query_labels" || name === "key_labels") return value.join(",");
-  return String(value);
-}
-
-function same(a, b) {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-/** The canonical query string of a state: the server's order, defaults left out (mirrors app/params.py). */
-export function canonicalQuery(params, order, defaults) {
-  const parts = [];
-  for (const name of order) {
-    const value = params[name];
-    if (value === undefined || same(value, defaults[name])) continue;
-    parts.push(quotePlus(name) + "=" + quotePlus(formatValue(name, value)));
-  }
-  return parts.join("&");
-}
-
-export function sharePath(params, order, defaults, base = "/") {
-  const query = canonicalQuery(params, order, defaults);
-  return query ? `${base}?${query}` : base;
 }

@@ -38,70 +38,54 @@ export function matrixTable(slot, { rows, cols, z, mask = null, caption }) {
   slot.replaceChildren(table);
 }
 
-function dot(a, b) {
-  return a.reduce((sum, x, i) => sum + x * b[i], 0);
-}
-
 /**
- * Every number of one query step: q, each key, q·k, the scaling, the exponentials and their sum,
- * each weight, each weight × value, and the output vector.
+ * Every number of one query step, as the server's engine wrote them out (app/engine/attention/arithmetic.py):
+ * q, each key, q·k (or qᵀW·k, or v·tanh(W₁q + W₂k)), the scaling, the exponentials and their sum, each
+ * weight, each weight × value, and the output vector. Nothing is recomputed here.
  */
-export function arithmetic(slot, { head, step, keys, query, params, dk, t, names = null }) {
-  const vec = (row) => fmtVector(row, 3, names);
-  const q = head.q[step];
-  const scores = head.scores[step];
-  const mask = head.mask[step];
-  const weights = head.weights[step];
-  const T = params.temperature;
-  const visible = scores.filter((_, j) => mask[j]);
-  const top = Math.max(...visible);
-  const shift = Math.max(...visible.map((s) => Math.abs(s / T))) > 50 ? top : 0; // keep e^x printable
-  const exps = scores.map((s, j) => (mask[j] ? Math.exp((s - shift) / T) : 0));
-  const total = exps.reduce((a, b) => a + b, 0);
-  const score = params.score;
-
-  const intro = el("p", { class: "formula" });
-  const scoreText = {
-    dot: "s = q·k",
-    scaled_dot: `s = q·k / √${dk} = q·k / ${fmt(Math.sqrt(dk), 4)}`,
-    cosine: "s = q·k / (|q| |k|)",
-    general: "s = qᵀ W k",
-    additive: "s = vᵀ tanh(W₁q + W₂k)",
-  }[score] || "s";
+export function arithmetic(slot, { board, keys, query, t, names }) {
+  const vec = (row) => fmtVector(row, 3, names.vectors); // queries and keys
+  const val = (row) => fmtVector(row, 3, names.values); // values and the output
+  const soft = board.exponentials !== undefined && board.exponentials !== null;
+  const shift = board.shift || 0;
+  const formula = (t[`formula_${board.score}`] || "s").replace("{d}", String(board.q.length)).replace("{scale}", fmt(board.scale, 4));
   const expText = shift ? `e^((s − ${fmt(shift)}) / T)` : "e^(s / T)";
-  intro.textContent = `${t.query_word} “${query}”: q = ${vec(q)} · ${scoreText} · ${params.hard ? t.hard_note : `a = ${expText} / Σ, T = ${fmt(T)}`}`;
-
+  const intro = el("p", { class: "formula" });
+  intro.textContent = `${t.query_word} “${query}”: q = ${vec(board.q)} · ${formula} · ${soft ? `a = ${expText} / Σ, T = ${fmt(board.temperature)}` : t.hard_note}`;
+  const lines = [intro];
+  if (board.qW) lines.push(el("p", { class: "formula", text: `qᵀW = ${fmtVector(board.qW, 3)}` }));
+  if (board.W1q) lines.push(el("p", { class: "formula", text: `W₁q = ${fmtVector(board.W1q, 3)}` }));
+  // The columns are the intermediate numbers the server's engine wrote out for this score function.
+  const columns = [
+    [t.key, null],
+    ["k", (j) => vec(board.k[j])],
+    board.dots && [t.product, (j) => fmt(board.dots[j], 4)],
+    board.scale && [t.scaled, () => `÷ ${fmt(board.scale, 4)}`],
+    board.norms && ["|q||k|", (j) => fmt(board.norms[j], 4)],
+    board.W2k && ["W₂k", (j) => fmtVector(board.W2k[j], 3)],
+    board.hidden && ["tanh(W₁q + W₂k)", (j) => fmtVector(board.hidden[j], 3)],
+    ["s", (j) => fmt(board.scores[j], 4)],
+    soft && [shift ? `e^((s−${fmt(shift)})/T)` : t.exp, (j) => (board.mask[j] ? fmt(board.exponentials[j], 4) : t.masked)],
+    [t.weight, (j) => (board.mask[j] ? fmt(board.weights[j], 4) : `0 (${t.masked})`)],
+    [t.weighted_value, (j) => val(board.weighted_values[j])],
+  ].filter(Boolean);
   const headRow = el("tr");
-  const columns = [t.key, "k", ...(["dot", "scaled_dot", "cosine"].includes(score) ? [t.product] : []),
-    ...(score === "scaled_dot" ? [t.scaled] : []), ...(score === "cosine" ? ["|q||k|"] : []),
-    "s", ...(params.hard ? [] : [shift ? `e^((s−${fmt(shift)})/T)` : t.exp]), t.weight, t.weighted_value];
-  columns.forEach((c) => headRow.append(el("th", { scope: "col", text: c })));
+  columns.forEach(([name]) => headRow.append(el("th", { scope: "col", text: name })));
+  const best = Math.max(...board.weights);
   const body = el("tbody");
   keys.forEach((key, j) => {
-    const k = head.k[j];
-    const cells = [vec(k)];
-    if (["dot", "scaled_dot", "cosine"].includes(score)) cells.push(fmt(dot(q, k), 4));
-    if (score === "scaled_dot") cells.push(`÷ ${fmt(Math.sqrt(dk), 4)}`);
-    if (score === "cosine") cells.push(fmt(Math.hypot(...q) * Math.hypot(...k), 4));
-    cells.push(fmt(scores[j], 4));
-    if (!params.hard) cells.push(mask[j] ? fmt(exps[j], 4) : t.masked);
-    cells.push(mask[j] ? fmt(weights[j], 4) : `0 (${t.masked})`);
-    cells.push(vec(head.v[j].map((x) => x * weights[j])));
-    const tr = el("tr", { class: mask[j] ? (weights[j] === Math.max(...weights) ? "best" : "") : "masked" },
-      el("th", { scope: "row", text: key }));
-    cells.forEach((c) => tr.append(el("td", { text: c })));
+    const tr = el("tr", { class: board.mask[j] ? (board.weights[j] === best ? "best" : "") : "masked" }, el("th", { scope: "row", text: key }));
+    columns.slice(1).forEach(([, cell]) => tr.append(el("td", { text: cell(j) })));
     body.append(tr);
   });
-  const foot = el("tfoot");
   const sumRow = el("tr", {}, el("th", { scope: "row", text: t.sum }));
-  const blanks = columns.length - (params.hard ? 3 : 4);
-  for (let i = 0; i < blanks; i++) sumRow.append(el("td"));
-  if (!params.hard) sumRow.append(el("td", { text: `Σ = ${fmt(total, 4)}` }));
-  sumRow.append(el("td", { text: fmt(weights.reduce((a, b) => a + b, 0), 4) }));
-  sumRow.append(el("td", { class: "output", text: `${t.output} = ${vec(head.output[step])}` }));
-  foot.append(sumRow);
-  const table = el("table", { class: "arith" }, el("thead", {}, headRow), body, foot);
-  slot.replaceChildren(intro, el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": t.arithmetic }, table));
+  const before = columns.length - (soft ? 4 : 3);
+  for (let i = 0; i < before; i++) sumRow.append(el("td"));
+  if (soft) sumRow.append(el("td", { text: `Σ = ${fmt(board.total, 4)}` }));
+  sumRow.append(el("td", { text: fmt(board.weights.reduce((a, b) => a + b, 0), 4) }));
+  sumRow.append(el("td", { class: "output", text: `${t.output} = ${val(board.output)}` }));
+  const table = el("table", { class: "arith" }, el("thead", {}, headRow), body, el("tfoot", {}, sumRow));
+  slot.replaceChildren(...lines, el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": t.arithmetic }, table));
 }
 
 /** The weights of one step as bars: the seed's "(Tom, 0.3) (Chase, 0.2) (Jerry, 0.5)" picture. */
@@ -172,29 +156,6 @@ export function alignment(slot, { queries, keys, weights, step, present, queryOn
   slot.replaceChildren(root);
 }
 
-/** Small multiples: every head's weights as a little canvas; choosing one makes it the current head. */
-export function headGrid(slot, { heads, current, onPick, label }) {
-  const size = 140;
-  const buttons = heads.map((head, h) => {
-    const n = head.weights.length;
-    const m = head.weights[0].length;
-    const canvas = el("canvas", { width: size, height: size, "aria-hidden": "true" });
-    const ctx = canvas.getContext("2d");
-    const cw = size / m;
-    const ch = size / n;
-    head.weights.forEach((row, i) => row.forEach((w, j) => {
-      const shade = Math.round(255 * (1 - w));
-      ctx.fillStyle = head.mask[i][j] ? `rgb(${shade}, ${shade}, 255)` : "#cccccc";
-      ctx.fillRect(j * cw, i * ch, Math.ceil(cw), Math.ceil(ch));
-    }));
-    const button = el("button", { type: "button", class: "head-button", "aria-pressed": h === current ? "true" : "false" },
-      canvas, el("span", { text: `${label} ${h}` }));
-    button.addEventListener("click", () => onPick(h));
-    return button;
-  });
-  slot.replaceChildren(...buttons);
-}
-
 export function toCsv(rows, cols, z) {
   const quote = (s) => `"${String(s).replace(/"/g, '""')}"`;
   const lines = [["", ...cols].map(quote).join(",")];
@@ -211,29 +172,29 @@ export function download(filename, text, type) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** The real model's layer × head grid of small weight maps (from the API's `overview`); pick one to study. */
-export function modelGrid(slot, { overview, layer, head, onPick, t }) {
-  const size = overview.size;
+/**
+ * Every head as a small weight map (the answer's `overview`: bytes 0..255 per cell), one row per layer:
+ * the teaching engine's heads (one layer) or a real model's layers × heads. Choosing one makes it current.
+ */
+export function overviewGrid(slot, { overview, layer, head, onPick, t }) {
   const table = el("table", { class: "model-grid" });
-  const top = el("tr", {}, el("th", { scope: "col", text: `${t.layer} \\ ${t.head}` }));
+  const top = el("tr", {}, el("th", { scope: "col", text: overview.layers > 1 ? `${t.layer} \\ ${t.head}` : t.head }));
   overview.maps[0].forEach((_, h) => top.append(el("th", { scope: "col", text: String(h) })));
   table.append(el("thead", {}, top));
   const body = el("tbody");
   overview.maps.forEach((row, l) => {
-    const tr = el("tr", {}, el("th", { scope: "row", text: String(l) }));
+    const tr = el("tr", {}, el("th", { scope: "row", text: overview.layers > 1 ? String(l) : "" }));
     row.forEach((encoded, h) => {
       const bytes = Uint8Array.from(atob(encoded), (c) => c.charCodeAt(0));
-      const canvas = el("canvas", { width: size, height: size, "aria-hidden": "true" });
+      const canvas = el("canvas", { width: overview.cols, height: overview.rows, "aria-hidden": "true" });
       const ctx = canvas.getContext("2d");
-      const image = ctx.createImageData(size, size);
-      bytes.forEach((w, i) => {
-        const shade = 255 - w;
-        image.data.set([shade, shade, 255, 255], i * 4);
-      });
+      const image = ctx.createImageData(overview.cols, overview.rows);
+      bytes.forEach((w, i) => image.data.set([255 - w, 255 - w, 255, 255], i * 4));
       ctx.putImageData(image, 0, 0);
+      const name = overview.layers > 1 ? `${t.layer} ${l}, ${t.head} ${h}` : `${t.head} ${h}`;
       const chosen = l === layer && h === head;
       const button = el("button", { type: "button", class: "map-button", "aria-pressed": chosen ? "true" : "false",
-        "aria-label": `${t.layer} ${l}, ${t.head} ${h}`, title: `${t.layer} ${l}, ${t.head} ${h}` }, canvas);
+        "aria-label": name, title: name }, canvas);
       button.addEventListener("click", () => onPick(l, h));
       tr.append(el("td", {}, button));
     });

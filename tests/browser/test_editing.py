@@ -16,11 +16,12 @@ def api_message(page, params):
 
 
 def go_history(page, direction):
-    """Back/Forward: the page reloads itself on popstate; wait for the reloaded document to be drawn."""
+    """Back/Forward re-render the view in place (no reload: the marker set before survives)."""
+    before = page.url
     page.evaluate("window.__before_history = true")
-    (page.go_back if direction == "back" else page.go_forward)()
-    poll(page, "window.__before_history === undefined && document.body.dataset.ready === 'true'")
-    wait_ready(page)
+    (page.go_back if direction == "back" else page.go_forward)(wait_until="commit")
+    poll(page, "location.href", lambda href: href != before)
+    poll(page, "document.body.dataset.ready === 'true' && window.__before_history === true")
 
 
 def test_edits_rerender_push_history_and_back_forward_restore(page):

@@ -34,7 +34,7 @@ def test_preset_renders_all_three_stages(page, preset):
 
     rows = arithmetic_rows(page)
     assert [row["key"] for row in rows] == keys, "one arithmetic row per key"
-    weights = view["heads"][0]["weights"][step]
+    weights = view["head"]["weights"][step]
     for row, weight in zip(rows, weights, strict=True):
         shown = row["weight"].split(" ")[0]
         assert float(shown) == pytest.approx(weight, rel=1e-3, abs=5e-5), row

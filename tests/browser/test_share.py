@@ -82,7 +82,7 @@ def test_copied_link_reproduces_the_view_in_a_new_context(new_context):
 
     data = page_data(fresh)["view"]
     for field in ("scores", "weights", "output"):
-        assert data["heads"][3][field] == drawn["heads"][3][field], f"heads[3].{field} differ"
+        assert data["head"][field] == drawn["head"][field], f"head.{field} differs"
     view_fields = ("step", "head", "stage", "lang", "present")
     assert {k: v for k, v in data["params"].items() if k not in view_fields} == {
         k: v for k, v in drawn["params"].items() if k not in view_fields

@@ -19,7 +19,7 @@ def assert_at_step(page, view, step):
         assert highlight_y0(page, f"chart-stage{n}") == step - 0.5, f"chart-stage{n}"
     intro = page.locator("#arithmetic p.formula").inner_text()
     assert f"“{queries[step]}”" in intro
-    weights = view["heads"][0]["weights"][step]
+    weights = view["head"]["weights"][step]
     shown = [float(row["weight"].split(" ")[0]) for row in arithmetic_rows(page)]
     assert shown == pytest.approx(weights, rel=1e-3, abs=5e-5), "the arithmetic shows another step's weights"
     expect(page.locator("#alignment .align-word.current")).to_have_text(queries[step])

@@ -8,7 +8,7 @@ causal mask        (self-attention) only keys at or before the query's own posit
 import numpy as np
 
 
-def aligned_positions(n_queries, n_keys):
+def aligned_positions(n_queries: int, n_keys: int) -> np.ndarray:
     """Position of the key each query is aligned with, for local attention.
 
     Query i of m is aligned with key round(i * (n - 1) / (m - 1)) of n, rounding halves up.
@@ -21,7 +21,7 @@ def aligned_positions(n_queries, n_keys):
     return np.floor(i * (n_keys - 1) / (n_queries - 1) + 0.5).astype(int)  # (n_q,)
 
 
-def attention_mask(n_queries, n_keys, *, window=None, causal=False):
+def attention_mask(n_queries: int, n_keys: int, *, window: int | None = None, causal: bool = False) -> np.ndarray:
     """Boolean (n_q, n_k) matrix, True where query i may see key j. Every row sees at least one key."""
     mask = np.ones((n_queries, n_keys), dtype=bool)  # (n_q, n_k) global attention
     query_index = np.arange(n_queries)[:, None]  # (n_q, 1)

@@ -21,19 +21,19 @@ import numpy as np
 # ---------------------------------------------------------------------------
 
 
-def dot_scores(q, k):
+def dot_scores(q: np.ndarray, k: np.ndarray) -> np.ndarray:
     """Dot product q·k (multiplicative attention)."""
     # q (n_q, d_k), k (n_k, d_k)
     return q @ np.swapaxes(k, -1, -2)  # (n_q, n_k)
 
 
-def scaled_dot_scores(q, k):
+def scaled_dot_scores(q: np.ndarray, k: np.ndarray) -> np.ndarray:
     """q·k / sqrt(d_k): the Transformer's score; the scaling keeps large d_k from saturating the softmax."""
     d_k = q.shape[-1]
     return dot_scores(q, k) / math.sqrt(d_k)  # (n_q, n_k); a Python float keeps float32 inputs float32
 
 
-def cosine_scores(q, k):
+def cosine_scores(q: np.ndarray, k: np.ndarray) -> np.ndarray:
     """Cosine similarity q·k / (|q| |k|); a zero vector has similarity 0 with everything."""
     q_norm = np.linalg.norm(q, axis=-1, keepdims=True)  # (n_q, 1)
     k_norm = np.linalg.norm(k, axis=-1, keepdims=True)  # (n_k, 1)
@@ -42,13 +42,13 @@ def cosine_scores(q, k):
     return dot_scores(q_unit, k_unit)  # (n_q, n_k)
 
 
-def general_scores(q, k, W):
+def general_scores(q: np.ndarray, k: np.ndarray, W: np.ndarray) -> np.ndarray:
     """Luong's "general" multiplicative score q^T W k, with a learned matrix W."""
     # W (d_k, d_k)
     return dot_scores(q @ W, k)  # (n_q, n_k)
 
 
-def additive_scores(q, k, W1, W2, v):
+def additive_scores(q: np.ndarray, k: np.ndarray, W1: np.ndarray, W2: np.ndarray, v: np.ndarray) -> np.ndarray:
     """Bahdanau's additive score v^T tanh(W1 q + W2 k): a feed-forward network with one hidden layer."""
     # W1 (d_a, d_k), W2 (d_a, d_k), v (d_a,)
     query_part = q @ W1.T  # (n_q, d_a)
@@ -67,13 +67,13 @@ SCORE_FUNCTIONS = {
 }
 
 
-def score_parameter_shapes(score, d_k):
+def score_parameter_shapes(score: str, d_k: int) -> dict[str, tuple[int, ...]]:
     """The shapes of the learned parameters a score function needs (the hidden width d_a is d_k)."""
     shapes = {"general": {"W": (d_k, d_k)}, "additive": {"W1": (d_k, d_k), "W2": (d_k, d_k), "v": (d_k,)}}
     return shapes.get(score, {})
 
 
-def similarity(score, q, k, parameters=None):
+def similarity(score: str, q: np.ndarray, k: np.ndarray, parameters: dict | None = None) -> np.ndarray:
     """Stage 1 for the named score function: an (n_q, n_k) matrix of scores."""
     function, parameter_names = SCORE_FUNCTIONS[score]
     parameters = parameters or {}
@@ -85,7 +85,7 @@ def similarity(score, q, k, parameters=None):
 # ---------------------------------------------------------------------------
 
 
-def softmax_weights(scores, mask, temperature=1.0):
+def softmax_weights(scores: np.ndarray, mask: np.ndarray, temperature: float = 1.0) -> np.ndarray:
     """Soft attention: softmax over the keys each query may see, of score / temperature.
 
     Stable for any finite scores: the largest visible score is subtracted *before* dividing by
@@ -99,7 +99,7 @@ def softmax_weights(scores, mask, temperature=1.0):
     return exponentials / exponentials.sum(axis=-1, keepdims=True)  # (n_q, n_k), rows sum to 1
 
 
-def hard_weights(scores, mask):
+def hard_weights(scores: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Hard attention: weight 1 on the largest visible score (the first one on ties), 0 elsewhere."""
     # scores (n_q, n_k), mask (n_q, n_k)
     visible = np.where(mask, scores, -np.inf)  # (n_q, n_k)
@@ -114,7 +114,7 @@ def hard_weights(scores, mask):
 # ---------------------------------------------------------------------------
 
 
-def weighted_sum(weights, v):
+def weighted_sum(weights: np.ndarray, v: np.ndarray) -> np.ndarray:
     """Each query's output is the sum of the values, weighted by its attention weights."""
     # weights (n_q, n_k), v (n_k, d_v)
     return weights @ v  # (n_q, d_v)

@@ -7,6 +7,7 @@ the senses it translates, so "汤姆" gets exactly Tom's vector.
 """
 
 import functools
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,7 +26,7 @@ class Lexicon:
     english_words: frozenset
     chinese_words: frozenset
 
-    def lookup(self, key):
+    def lookup(self, key: str) -> np.ndarray | None:
         """The vector of a word, trying simple English inflections; None when unknown."""
         for candidate in inflection_candidates(key):
             if candidate in self.vectors:
@@ -33,7 +34,7 @@ class Lexicon:
         return None
 
 
-def inflection_candidates(word):
+def inflection_candidates(word: str) -> Iterator[str]:
     """The word itself, then forms with a common English ending removed (chased -> chase)."""
     yield word
     for ending, replacements in (("'s", ("",)), ("’s", ("",)), ("ies", ("y",)), ("es", ("", "e")), ("s", ("",)),
@@ -46,7 +47,7 @@ def inflection_candidates(word):
                 yield stem[:-1]  # stopped -> stop, running -> run
 
 
-def parse_features(text, line_number):
+def parse_features(text: str, line_number: int) -> np.ndarray:
     vector = np.zeros(len(FEATURES))  # (n_features,)
     for item in text.split():
         name, _, weight = item.partition(":")
@@ -57,7 +58,7 @@ def parse_features(text, line_number):
 
 
 @functools.cache
-def load_lexicon(path=LEXICON_PATH):
+def load_lexicon(path: Path = LEXICON_PATH) -> Lexicon:
     senses = {}  # word -> list of sense vectors
     english, chinese = set(), set()
     header_seen = False

@@ -27,7 +27,7 @@ class Token:
     key: str  # lookup form: lower-case
 
     @property
-    def is_word(self):
+    def is_word(self) -> bool:
         return bool(_WORD.match(self.text))
 
 
@@ -35,7 +35,7 @@ _segmenter = None
 _segmenter_lock = threading.Lock()
 
 
-def chinese_segmenter():
+def chinese_segmenter() -> jieba.Tokenizer:
     """One jieba tokenizer per process, taught the lexicon's Chinese words so they stay whole."""
     global _segmenter
     with _segmenter_lock:
@@ -51,7 +51,7 @@ def chinese_segmenter():
     return _segmenter
 
 
-def lexicon_split(word):
+def lexicon_split(word: str) -> list[str]:
     """A jieba word the lexicon lacks but can spell from its own words (我爱你 -> 我/爱/你); else the word.
 
     Dynamic programming over the characters, preferring the fewest pieces.
@@ -73,7 +73,7 @@ def lexicon_split(word):
 
 
 @functools.lru_cache(maxsize=512)
-def tokenize(text):
+def tokenize(text: str) -> tuple[Token, ...]:
     """The tokens of a sentence, in order (a tuple: cached, since validation counts them and compute uses them)."""
     keep_user_spaces = bool(_SPACED_CHINESE.search(text))
     tokens = []

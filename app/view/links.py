@@ -1,0 +1,92 @@
+"""Links in, states out: reading a query string into a State, strictly (the API) or leniently (pages).
+
+The canonical link is written by ``State.query_string()`` / ``State.share_path()`` (app/view/state.py);
+the page never writes parameters itself, it adopts the links the server returns.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl
+
+from pydantic import ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
+
+from app.view.state import SPECS, State, cached_state
+
+MAX_FIELDS = 64  # a query string with more parameters than this is not a link of ours
+MAX_NAME = 40  # characters of an unknown parameter name that an error message repeats
+
+
+def short(name: str) -> str:
+    return name if len(name) <= MAX_NAME else name[:MAX_NAME] + "…"
+
+
+def invalid(error_type: str, template: str, field: str, **context: object) -> ValidationError:
+    """A ValidationError of our own, shaped like pydantic's (so one handler answers both)."""
+    detail = InitErrorDetails(
+        type=PydanticCustomError(error_type, template, {"field": field, **context}), loc=(field,), input=None
+    )
+    return ValidationError.from_exception_data("State", [detail])
+
+
+def query_values(query: str) -> dict[str, str]:
+    """The (name, value) pairs of a query string; a name given twice is an error, not a silent choice."""
+    values: dict[str, str] = {}
+    try:
+        pairs = parse_qsl(query, keep_blank_values=True, max_num_fields=MAX_FIELDS)
+    except ValueError:
+        raise invalid("too_long", "at most {max_length} parameters", "request", max_length=MAX_FIELDS) from None
+    for name, value in pairs:
+        if name in values:
+            raise invalid("given_twice", "given more than once", short(name))
+        values[name] = value
+    return values
+
+
+def state_from_query(query: str) -> State:
+    """The State of a link's query string (raises ValidationError naming the field)."""
+    return cached_state(tuple(sorted(query_values(query).items())))
+
+
+def state_from_values(values: dict) -> State:
+    """The State of a JSON object's values (matrices and names as lists)."""
+    return State.model_validate(values)
+
+
+def lenient_state(values: dict[str, str]) -> tuple[State, list[tuple[str, ValidationError]]]:
+    """For pages: the State of a link with whatever does not validate dropped, and what was dropped.
+
+    A link always opens; the page says which parameters it ignored and why.
+    """
+    values = dict(values)
+    ignored: list[tuple[str, ValidationError]] = []
+    for _ in range(len(values) + 1):
+        try:
+            return cached_state(tuple(sorted(values.items()))), ignored
+        except ValidationError as error:
+            fields = {dropped for item in error.errors() for dropped in fields_to_drop(item)} & set(values)
+            if not fields:
+                break
+            for field in sorted(fields):
+                values.pop(field)
+                ignored.append((field, error))
+    return State(), ignored
+
+
+def fields_to_drop(item: dict) -> list[str]:
+    """What a lenient reading leaves out for an error: the field at fault, or what the error says to drop
+    (a sentence too long for a real model keeps the sentence and drops the model)."""
+    context = item.get("ctx") or {}
+    return list(context.get("drop") or [field_of(item)])
+
+
+def field_of(item: dict) -> str:
+    """The parameter an error is about: a model rule names it in its context, a field error in its location."""
+    context = item.get("ctx") or {}
+    if "field" in context:
+        return str(context["field"])
+    location = [part for part in item.get("loc", ()) if isinstance(part, str)]
+    return location[0] if location else "request"
+
+
+KNOWN = tuple(SPECS)

@@ -1,0 +1,146 @@
+// The page's state, and the only module that keeps any: the view the server computed, the view fields
+// (step, head, stage, language, presentation...), the URL and history, and the requests in flight.
+//
+// The server writes every link. A computed view comes with `query`, the canonical query string of what
+// it computes; the page appends the view fields in the order and form the parameter declarations give
+// (page data `params`), so the URL after any change is the one the server would write itself.
+
+const data = JSON.parse(document.getElementById("page-data").textContent);
+
+const state = {
+  view: data.view, // the /api/attention answer being shown
+  fields: {}, // view fields: name -> value
+  arithmetic: data.view.arithmetic, // the current step's arithmetic (from the server)
+  requests: { view: null, arithmetic: null }, // AbortControllers of the requests in flight
+  timers: { typing: null, play: null },
+  stale: false, // the form holds input the server refused: the charts show the last valid view
+};
+
+export const page = data; // read-only facts: strings, parameter declarations, routes, presets, models
+export const VIEW_PARAMS = data.params.filter((p) => p.view);
+
+function adoptFields(params) {
+  for (const p of VIEW_PARAMS) state.fields[p.name] = params[p.name];
+}
+adoptFields(data.view.params);
+
+export function view() {
+  return state.view;
+}
+
+export function field(name) {
+  return state.fields[name];
+}
+
+export function arithmetic() {
+  return state.arithmetic;
+}
+
+export function timers() {
+  return state.timers;
+}
+
+export function isStale() {
+  return state.stale;
+}
+
+export function setStale(stale) {
+  state.stale = stale;
+}
+
+/** A view field as the canonical link writes it: true, 3, zh (whole numbers, booleans and plain words). */
+const linkText = (value) => String(value);
+
+/** The view fields that differ from their defaults, in the declared order. */
+export function viewQuery(fields = state.fields) {
+  return VIEW_PARAMS.filter((p) => fields[p.name] !== null && fields[p.name] !== undefined && fields[p.name] !== p.default)
+    .map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(linkText(fields[p.name]))}`)
+    .join("&");
+}
+
+/** The canonical query of the current view: the server's compute query, then the view fields. */
+export function currentQuery() {
+  return [state.view.query, viewQuery()].filter(Boolean).join("&");
+}
+
+export function pagePath(base = data.embed ? data.routes.embed : data.routes.page) {
+  const query = currentQuery();
+  return query ? `${base}?${query}` : base;
+}
+
+export function apiPath(route = data.routes.api_attention) {
+  const query = currentQuery();
+  return query ? `${route}?${query}` : route;
+}
+
+function writeUrl(push) {
+  const path = pagePath();
+  if (path === location.pathname + location.search) return;
+  if (push) history.pushState(null, "", path);
+  else history.replaceState(null, "", path);
+}
+
+/**
+ * Ask the server for the view of `query` (what the user typed, or a link), with the current view fields.
+ * On success the view, the view fields and the URL are the server's; on failure nothing changes.
+ * Returns {ok, body} or {ok: false, body} (the error answer) or {aborted: true}.
+ */
+export async function load(query, { push = true, keepFields = true } = {}) {
+  const params = new URLSearchParams(query);
+  if (keepFields) {
+    for (const p of VIEW_PARAMS) {
+      if (!params.has(p.name) && state.fields[p.name] !== p.default && state.fields[p.name] !== null) {
+        params.set(p.name, linkText(state.fields[p.name]));
+      }
+    }
+  }
+  state.requests.view?.abort();
+  const controller = new AbortController();
+  state.requests.view = controller;
+  let response;
+  try {
+    response = await fetch(`${data.routes.api_attention}?${params}`, { signal: controller.signal });
+  } catch (error) {
+    return error.name === "AbortError" ? { aborted: true } : { ok: false, body: { message: String(error) } };
+  }
+  const text = await response.text();
+  if (controller.signal.aborted) return { aborted: true };
+  let body;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = { message: text.trim() || `HTTP ${response.status}` }; // 413/414 answer in plain text
+  }
+  if (!response.ok) return { ok: false, body };
+  state.view = body;
+  state.arithmetic = body.arithmetic;
+  adoptFields(body.params);
+  state.stale = false;
+  writeUrl(push);
+  return { ok: true, body };
+}
+
+/** Change view fields that need no new data (step, stage, presentation...): the URL follows at once. */
+export function setFields(changes, { push = false } = {}) {
+  Object.assign(state.fields, changes);
+  writeUrl(push);
+}
+
+/** The arithmetic of the current step, from the server (its own small answer, cached by the browser). */
+export async function loadArithmetic() {
+  const step = state.fields.step;
+  if (state.arithmetic && state.arithmetic.step === step) return state.arithmetic;
+  state.requests.arithmetic?.abort();
+  const controller = new AbortController();
+  state.requests.arithmetic = controller;
+  try {
+    const response = await fetch(apiPath(data.routes.api_arithmetic), { signal: controller.signal });
+    if (!response.ok) return null;
+    const body = await response.json();
+    if (state.fields.step !== step) return null; // the user stepped on meanwhile
+    state.arithmetic = body.arithmetic;
+    return state.arithmetic;
+  } catch {
+    return null;
+  }
+}

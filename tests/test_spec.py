@@ -1,0 +1,113 @@
+"""One declaration per parameter: the form, the API schema, validation and the canonical link all come from it."""
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from app.view.spec import MODES
+from app.view.state import LINK_ORDER, SPECS, VIEW_FIELDS
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# A child process declares one more parameter by extending State, and looks for it everywhere.
+CHILD = r"""
+import json, re
+from typing import Annotated
+from pydantic import Field, create_model
+import app.view.state as s
+from app.view.spec import Control, TOY
+
+s.State = create_model(
+    "State",
+    __base__=s.State,
+    wobble=(Annotated[int, Control("number", TOY, step=1)], Field(3, ge=0, le=9, description="A fake parameter.")),
+)
+s.SPECS = {spec.name: spec for spec in s.read_specs(s.State)}
+s.LINK_ORDER = tuple(sorted(s.SPECS.values(), key=lambda spec: spec.view))
+s.DEFAULTS = {name: spec.default for name, spec in s.SPECS.items()}
+
+from fastapi.testclient import TestClient
+from app.main import app
+
+client = TestClient(app)
+page = client.get("/?source=walk+by+river+bank").text
+control = re.search(r'<input type="number" id="wobble" name="wobble"[^>]*>', page)
+openapi = client.get("/openapi.json").json()
+parameters = {p["name"]: p for p in openapi["paths"]["/api/attention"]["get"]["parameters"]}
+ok = client.get("/api/attention?source=walk+by+river+bank&wobble=5&step=2").json()
+bad = client.get("/api/attention?source=walk+by+river+bank&wobble=10").json()
+exercise = client.get("/api/attention?q=1&k=1&v=1&wobble=4").json()
+print(json.dumps({
+    "control": control.group(0) if control else None,
+    "modes": re.search(r'data-param="wobble" data-modes="([^"]*)"', page).group(1),
+    "schema": parameters["wobble"]["schema"],
+    "description": parameters["wobble"]["description"],
+    "share_path": ok["share_path"],
+    "bad": bad["message"],
+    "exercise": exercise["message"],
+}))
+"""
+
+
+def test_a_new_parameter_is_one_declaration():
+    result = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert result.returncode == 0, result.stderr[-3000:]
+    found = json.loads(result.stdout.strip().splitlines()[-1])
+    control = found["control"]
+    assert control and 'min="0"' in control and 'max="9"' in control and 'value="3"' in control, control
+    assert found["modes"] == "cross self"
+    assert (found["schema"]["minimum"], found["schema"]["maximum"], found["schema"]["default"]) == (0, 9, 3)
+    assert found["description"] == "A fake parameter."
+    # canonical order: what is computed (wobble, declared last of those), then the view state (step)
+    assert found["share_path"] == "/?wobble=5&step=2"
+    assert found["bad"].startswith("wobble:") and "9" in found["bad"]
+    assert found["exercise"].startswith("wobble:") and "self-attention" in found["exercise"]
+
+
+def test_the_link_order_puts_view_state_last():
+    names = [spec.name for spec in LINK_ORDER]
+    assert names[-len(VIEW_FIELDS) :] == list(VIEW_FIELDS)
+    assert set(VIEW_FIELDS) >= {"step", "stage", "head", "lang", "present"}
+    assert not any(spec.view for spec in LINK_ORDER[: -len(VIEW_FIELDS)])
+
+
+def test_every_parameter_is_described_and_applies_somewhere():
+    for spec in SPECS.values():
+        assert spec.description, spec.name
+        assert spec.control.modes and spec.control.modes <= set(MODES), spec.name
+        for choice, modes in spec.control.choice_modes.items():
+            assert choice in spec.choices and modes <= set(MODES), (spec.name, choice)
+        for other, allowed in spec.control.requires.items():
+            assert set(allowed) <= set(SPECS[other].choices or allowed), (spec.name, other)
+
+
+COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/|\{#.*?#\}", re.S)
+
+
+def page_sources():
+    """The page's scripts and templates, without their comments."""
+    files = sorted((ROOT / "static" / "js").glob("*.js")) + sorted((ROOT / "templates").glob("*.html"))
+    return {path.relative_to(ROOT).as_posix(): COMMENTS.sub("", path.read_text(encoding="utf-8")) for path in files}
+
+
+def test_no_parameter_fact_is_written_in_the_page():
+    """Choices, bounds and defaults live in app/view/state.py; the page's scripts and templates read them.
+
+    Choice names are looked for everywhere; bounds in the templates (the scripts are full of pixel sizes).
+    """
+    facts = []
+    for spec in SPECS.values():
+        if spec.type == "str" and spec.choices and spec.name != "lang":  # the language switch is page chrome
+            facts += [(spec.name, rf"\b{re.escape(choice)}\b", "") for choice in spec.choices if choice not in MODES]
+        for bound in (spec.minimum, spec.maximum):
+            if bound is not None and bound not in (0, 1, 2):  # rows="2" is no bound
+                facts.append((spec.name, rf"""["'=]{re.escape(str(bound))}["']""", "templates/"))
+    found = [
+        (name, path, pattern)
+        for path, text in page_sources().items()
+        for name, pattern, where in facts
+        if path.startswith(where) and re.search(pattern, text)
+    ]
+    assert found == [], found
