@@ -1,21 +1,37 @@
 """Token -> vector.
 
-``lexicon``: the curated 16-feature vectors (``lexicon.py``); a word the lexicon lacks gets a
-hashed vector and is reported as unknown. ``hash``: every word hashed, the random-embedding
-baseline. Hashing uses sha256 of the word, never Python's per-process salted ``hash()``, so the
-same word has the same vector in every process. ``positional`` adds sinusoidal position codes.
+``lexicon``: the curated vectors of 16 named features (``lexicon.py``); a word the lexicon lacks gets
+a hashed vector and is reported as unknown. ``hash``: every word hashed, the random-embedding
+baseline. Hashing uses sha256 of the word, never Python's per-process salted ``hash()``, so the same
+word has the same vector in every process.
+
+Every word vector has length √d (a unit vector times √d, d its width). Then a scaled dot product
+q·k/√d_k of two word vectors is √d times their cosine: between -4 and 4 for the lexicon's 16 features,
+the spread a trained model's scores have, so the softmax weights show visible contrast at temperature 1.
+
+``positional`` appends a sinusoidal position code of POSITION_DIM numbers after the word's features
+(a Transformer adds it instead; appended, a student sees the word and its position apart, and a head
+can ask about either).
 """
 
 import hashlib
+from collections.abc import Sequence
 
 import numpy as np
 
 from app.engine.text.lexicon import FEATURES, load_lexicon
+from app.engine.text.tokenize import Token
 
 LEXICON_DIM = len(FEATURES)
+POSITION_DIM = 16  # numbers of the position code: 8 (sin, cos) pairs
 
 
-def hashed_vector(word, dim):
+def position_names() -> tuple[str, ...]:
+    """Names of the position code's columns: sin0, cos0, sin1, cos1, ... (pair i has frequency 10000^(-2i/16))."""
+    return tuple(f"{wave}{pair}" for pair in range(POSITION_DIM // 2) for wave in ("sin", "cos"))
+
+
+def hashed_vector(word: str, dim: int) -> np.ndarray:
     """A deterministic unit vector for a word, from sha256(word)."""
     digest = b""
     counter = 0
@@ -27,14 +43,14 @@ def hashed_vector(word, dim):
     return vector / np.linalg.norm(vector)
 
 
-def punctuation_vector():
+def punctuation_vector() -> np.ndarray:
     """Punctuation marks are function tokens: they carry no meaning feature."""
     vector = np.zeros(LEXICON_DIM)
     vector[FEATURES.index("function")] = 1.0
     return vector
 
 
-def sinusoidal_positions(n_tokens, dim):
+def sinusoidal_positions(n_tokens: int, dim: int = POSITION_DIM) -> np.ndarray:
     """The Transformer's position codes: PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(...)."""
     positions = np.arange(n_tokens)[:, None]  # (n_tokens, 1)
     pair = np.arange(dim)[None, :] // 2  # (1, dim)
@@ -42,8 +58,17 @@ def sinusoidal_positions(n_tokens, dim):
     return np.where(np.arange(dim) % 2 == 0, np.sin(angles), np.cos(angles))  # (n_tokens, dim)
 
 
-def embed_tokens(tokens, *, embedding="lexicon", dim=LEXICON_DIM, positional=False):
-    """Vectors for a list of tokens: (matrix (n_tokens, dim), unknown token texts in order)."""
+def to_length_sqrt_d(x: np.ndarray) -> np.ndarray:
+    """Each row scaled to length √d (d = its width); a zero row stays zero."""
+    # x (n_tokens, d)
+    norms = np.linalg.norm(x, axis=1, keepdims=True)  # (n_tokens, 1)
+    return np.divide(x, norms, out=np.zeros_like(x), where=norms > 0) * np.sqrt(x.shape[1])
+
+
+def embed_tokens(
+    tokens: Sequence[Token], *, embedding: str = "lexicon", dim: int = LEXICON_DIM, positional: bool = False
+) -> tuple[np.ndarray, list[str]]:
+    """Vectors for a list of tokens: (matrix (n_tokens, dim [+ POSITION_DIM]), unknown token texts in order)."""
     lexicon = load_lexicon()
     rows, unknown = [], []
     for token in tokens:
@@ -58,7 +83,13 @@ def embed_tokens(tokens, *, embedding="lexicon", dim=LEXICON_DIM, positional=Fal
             if token.text not in unknown:
                 unknown.append(token.text)
         rows.append(vector)
-    x = np.array(rows, dtype=float).reshape(len(tokens), dim)  # (n_tokens, dim)
+    x = to_length_sqrt_d(np.array(rows, dtype=float).reshape(len(tokens), dim))  # (n_tokens, dim)
     if positional:
-        x = x + sinusoidal_positions(len(tokens), dim)
+        x = np.concatenate([x, sinusoidal_positions(len(tokens))], axis=1)  # (n_tokens, dim + POSITION_DIM)
     return x, unknown
+
+
+def column_names(embedding: str, dim: int, positional: bool) -> tuple[str, ...] | None:
+    """Column names of embed_tokens' vectors: the named features (d0, d1, ... when hashed), then positions."""
+    words = FEATURES if embedding == "lexicon" else tuple(f"d{i}" for i in range(dim))
+    return words + (position_names() if positional else ())
