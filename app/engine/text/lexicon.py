@@ -3,7 +3,8 @@
 Each row is one sense of a word: an English word, its Chinese word(s) for that sense, and
 named features with weights (``money place:0.5``). An English word's vector is the mean of its
 senses ("bank" is half river bank, half money bank); a Chinese word's vector is the mean of
-the senses it translates, so "汤姆" gets exactly Tom's vector.
+the senses it translates, so "汤姆" gets exactly Tom's vector. "-" in either column means the
+word has no one-word counterpart in the other language ("the", 吗). How to add words: docs/lexicon.md.
 """
 
 import functools
@@ -28,17 +29,26 @@ class Lexicon:
 
     def lookup(self, key: str) -> np.ndarray | None:
         """The vector of a word, trying simple English inflections; None when unknown."""
-        for candidate in inflection_candidates(key):
+        for candidate in inflection_candidates(key.replace("’", "'")):
             if candidate in self.vectors:
                 return self.vectors[candidate]
         return None
 
 
+ENDINGS = (  # (ending, what may replace it): plural, past, -ing, comparative, superlative, adverb
+    ("ies", ("y",)), ("es", ("", "e")), ("s", ("",)),
+    ("ied", ("y",)), ("ed", ("", "e")), ("ing", ("", "e")),
+    ("ier", ("y",)), ("iest", ("y",)), ("er", ("", "e")), ("est", ("", "e")),
+    ("ily", ("y",)), ("ly", ("",)),
+)  # fmt: skip
+
+
 def inflection_candidates(word: str) -> Iterator[str]:
-    """The word itself, then forms with a common English ending removed (chased -> chase)."""
+    """The word itself, then forms with a common English ending removed (chased -> chase, bigger -> big)."""
     yield word
-    for ending, replacements in (("'s", ("",)), ("’s", ("",)), ("ies", ("y",)), ("es", ("", "e")), ("s", ("",)),
-                                 ("ied", ("y",)), ("ed", ("", "e")), ("ing", ("", "e"))):  # fmt: skip
+    if word.endswith("'s"):
+        yield word[:-2]  # it's -> it, Tom's -> tom
+    for ending, replacements in ENDINGS:
         if word.endswith(ending) and len(word) > len(ending) + 2:
             stem = word[: -len(ending)]
             for replacement in replacements:
@@ -76,8 +86,9 @@ def load_lexicon(path: Path = LEXICON_PATH) -> Lexicon:
         en, zh, features = columns
         vector = parse_features(features, line_number)
         en = en.strip().lower()
-        senses.setdefault(en, []).append(vector)
-        english.add(en)
+        if en != "-":
+            senses.setdefault(en, []).append(vector)
+            english.add(en)
         for word in zh.split("|"):
             word = word.strip()
             if word and word != "-":

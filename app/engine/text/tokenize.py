@@ -1,12 +1,15 @@
 """Split a sentence into tokens, keeping the original spelling for display.
 
 English: words (letters, digits, apostrophes, inner hyphens) and single punctuation marks.
-Chinese: a run of Chinese characters is segmented into words with jieba, unless the user
-already put spaces between Chinese words ("汤姆 追逐 杰瑞"): then the user's spaces are kept.
+Chinese: a run of Chinese characters is segmented into words with jieba, taught the lexicon's
+words so they stay whole (小猫, 河边); a word jieba returns that the lexicon lacks is cut into
+lexicon words where grammar joins them (我爱你 -> 我/爱/你, but 东西 stays whole). If the user
+already put spaces between Chinese words ("汤姆 追逐 杰瑞"), the user's spaces are kept.
 Mixed sentences work: each run is handled by its own rule.
 """
 
 import functools
+import itertools
 import logging
 import re
 import threading
@@ -34,9 +37,33 @@ class Token:
 _segmenter = None
 _segmenter_lock = threading.Lock()
 
+LEXICON_WORD_FREQ = 100_000  # about as frequent as 我们 in jieba's dictionary: a lexicon word beats its characters
+RARE_PHRASE_FREQ = 10  # a jieba dictionary entry rarer than this is a phrase (我爱你: 3, 打篮球: 3), not a word
+# Where Chinese grammar joins two words inside what jieba returns as one: after a number, a measure word, a
+# pronoun or a little word such as 很, 最, 不, 把 (一|只, 本|书, 我|爱, 很|大, 把|门); before a particle, a place
+# word, a direction or an object pronoun (看|着, 家|里, 坐|在, 出|来, 爱|你).
+# Measure words that also start words of their own (个人, 只要, 条件, 部门) are left out of JOINS_NEXT: after a
+# number they are cut off anyway (一|个).
+JOINS_NEXT = frozenset(
+    "一二两三四五六七八九十百千万几半第"  # numbers
+    "这那每各哪我你他她它您"  # demonstratives, pronouns
+    "很最更太不没也都还再就又真是好有小大把被"  # adverbs and other little words
+    "本张件位辆块种座匹杯双片"  # measure words
+)
+JOINS_PREVIOUS = frozenset(
+    "的了着过地得们吗呢吧啊"  # particles
+    "上下里外中边前后"  # place words
+    "在到给来去出进回起"  # coverbs and directions
+    "你我他她它"  # object pronouns
+)
+
 
 def chinese_segmenter() -> jieba.Tokenizer:
-    """One jieba tokenizer per process, taught the lexicon's Chinese words so they stay whole."""
+    """One jieba tokenizer per process, taught the lexicon's Chinese words so they stay whole.
+
+    Each lexicon word gets at least LEXICON_WORD_FREQ, and keeps jieba's own frequency when that is higher,
+    so jieba's sense of which words are common (他, 说, 会) is not flattened: 他说明天 stays 他/说/明天.
+    """
     global _segmenter
     with _segmenter_lock:
         if _segmenter is None:
@@ -46,15 +73,22 @@ def chinese_segmenter() -> jieba.Tokenizer:
             segmenter = jieba.Tokenizer()
             segmenter.initialize()
             for word in sorted(load_lexicon().chinese_words):
-                segmenter.add_word(word, freq=100_000)
+                segmenter.add_word(word, freq=max(segmenter.FREQ.get(word) or 0, LEXICON_WORD_FREQ))
             _segmenter = segmenter
     return _segmenter
 
 
-def lexicon_split(word: str) -> list[str]:
-    """A jieba word the lexicon lacks but can spell from its own words (我爱你 -> 我/爱/你); else the word.
+def grammatical_join(left: str, right: str) -> bool:
+    """Whether two lexicon words are joined by grammar (很|大, 看|着, 长|长), rather than being one word (东|西)."""
+    return left[0] in JOINS_NEXT or right[0] in JOINS_PREVIOUS or left == right
 
-    Dynamic programming over the characters, preferring the fewest pieces.
+
+def lexicon_split(word: str) -> list[str]:
+    """A jieba word the lexicon lacks, cut into lexicon words (我爱你 -> 我/爱/你); else the word.
+
+    Dynamic programming over the characters finds the fewest lexicon words that spell it. The cut is used when
+    jieba knows the word only as a rare phrase (or not at all), or when every cut is a grammatical join;
+    otherwise the word is a word of its own and stays whole: 东西 (thing) is not 东 (east) + 西 (west).
     """
     from app.engine.text.lexicon import load_lexicon
 
@@ -69,7 +103,13 @@ def lexicon_split(word: str) -> list[str]:
                 candidate = best[start] + [word[start:end]]
                 if best[end] is None or len(candidate) < len(best[end]):
                     best[end] = candidate
-    return best[-1] if best[-1] else [word]
+    pieces = best[-1]
+    if not pieces:
+        return [word]
+    is_phrase = (chinese_segmenter().FREQ.get(word) or 0) < RARE_PHRASE_FREQ
+    if is_phrase or all(grammatical_join(left, right) for left, right in itertools.pairwise(pieces)):
+        return pieces
+    return [word]
 
 
 @functools.lru_cache(maxsize=512)
