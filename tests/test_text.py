@@ -53,7 +53,7 @@ def test_mixed_english_and_chinese():
 def test_punctuation_is_a_function_token_not_unknown():
     x, unknown = embed_tokens(tokenize("river , bank"))
     assert unknown == []
-    assert x[1, FEATURES.index("function")] == 1.0
+    assert x[1, FEATURES.index("function")] == 4.0  # the one feature, at the vector length √16
     assert np.count_nonzero(x[1]) == 1
 
 
@@ -154,13 +154,14 @@ def test_inflection_fallback(word, base):
 def test_inflected_word_is_not_unknown():
     x, unknown = embed_tokens(tokenize("Tom chased Jerry"))
     assert unknown == []
-    np.testing.assert_array_equal(x[1], load_lexicon().lookup("chase"))
+    chase = load_lexicon().lookup("chase")
+    np.testing.assert_allclose(x[1], chase / np.linalg.norm(chase) * 4.0, rtol=1e-12)  # same direction, length √16
 
 
 def test_unknown_words_get_hashed_vectors_and_are_listed_once_in_original_spelling():
     x, unknown = embed_tokens(tokenize("the Zorblax met a Zorblax near the qwxjv bank"))
     assert unknown == ["Zorblax", "qwxjv"]  # in order, as written, the repeated word once
-    np.testing.assert_array_equal(x[1], hashed_vector("zorblax", LEXICON_DIM))
+    np.testing.assert_allclose(x[1], hashed_vector("zorblax", LEXICON_DIM) * 4.0, rtol=1e-12)
     np.testing.assert_array_equal(x[1], x[4])
     assert load_lexicon().lookup("zorblax") is None
 
@@ -213,15 +214,16 @@ def test_hash_embedding_hashes_every_word():
     tokens = tokenize("river bank")
     x, unknown = embed_tokens(tokens, embedding="hash", dim=8)
     assert x.shape == (2, 8)
-    np.testing.assert_array_equal(x[0], hashed_vector("river", 8))
+    np.testing.assert_allclose(x[0], hashed_vector("river", 8) * np.sqrt(8), rtol=1e-12)
     assert unknown == []  # the baseline has no lexicon to miss
 
 
-def test_positional_encodings_are_added():
+def test_positional_encodings_are_appended():
     tokens = tokenize("walk by river bank")
     plain, _ = embed_tokens(tokens)
     with_positions, _ = embed_tokens(tokens, positional=True)
-    added = with_positions - plain
+    np.testing.assert_array_equal(with_positions[:, :16], plain)
+    added = with_positions[:, 16:]
     # PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(p / 10000^(2i/d)), d = 16
     assert added.shape == (4, 16)
     np.testing.assert_allclose(added[0], [0, 1] * 8, atol=1e-15)  # position 0: sin 0 = 0, cos 0 = 1
