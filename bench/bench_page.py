@@ -23,7 +23,25 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[1]
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
-WORDS = ["the", "teacher", "gave", "the", "student", "a", "book", "about", "the", "river", "and", "the", "sea", "in", "the", "old", "school"]
+WORDS = [
+    "the",
+    "teacher",
+    "gave",
+    "the",
+    "student",
+    "a",
+    "book",
+    "about",
+    "the",
+    "river",
+    "and",
+    "the",
+    "sea",
+    "in",
+    "the",
+    "old",
+    "school",
+]
 
 
 def free_port():

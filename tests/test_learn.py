@@ -11,7 +11,7 @@ def test_every_lesson_links_to_a_working_view(client):
     page = client.get("/learn?lang=en")
     assert page.status_code == 200
     links = [unescape(link) for link in re.findall(r'<a href="(/\?[^"]+)">Open this view', page.text)]
-    assert len(links) == len(LESSONS) == 11
+    assert len(links) == len(LESSONS) == 13
     for link in links:
         query = urlsplit(link).query
         assert client.get("/api/attention?" + query).status_code == 200, link

@@ -21,6 +21,7 @@ from app.engine.attention.stages import softmax_weights, weighted_sum
 from app.engine.text.embed import LEXICON_DIM, column_names, embed_tokens
 from app.engine.text.tokenize import tokenize
 from app.view import models
+from app.view.i18n import STRINGS
 from app.view.state import State
 
 NO_NAMES = {"vectors": None, "values": None, "output": None}  # columns without names: d0, d1, ...
@@ -121,6 +122,20 @@ def named_head_facts(state: State) -> dict | None:
     return {"name": question.name, "question": question.question}
 
 
+def head_note(state: State) -> dict[str, str] | None:
+    """One sentence about the head in focus, by language: the question a named head asks, or why a word
+    looks at itself with the identity projection."""
+    if state.projection == "named":
+        question = named_heads(state.mode, state.heads)[state.head].question
+        return {
+            lang: f"{words['head']} {state.head} {words['head_asks']}{words['colon']}{question[lang]}"
+            for lang, words in STRINGS.items()
+        }
+    if state.projection == "identity":
+        return {lang: words["identity_note"] for lang, words in STRINGS.items()}
+    return None
+
+
 def sentence_view(state: State) -> dict:
     """Self-attention over the source, or cross-attention of the target's words over the source's."""
     source_tokens = tokenize(state.source)
@@ -161,6 +176,7 @@ def sentence_view(state: State) -> dict:
         "n_heads": state.heads,
         "names": names,
         "named_head": named_head_facts(state),
+        "head_note": head_note(state),
         "head": stages_of(head),
         "arithmetic": arithmetic_of(state, head),
         "output": result.output,

@@ -1,36 +1,41 @@
-"""The ideas of the seed text, in order, each with a view that shows it. Rendered by /learn.
+"""The ideas of attention, in order, each with a view that shows it and numbers from that view. Rendered by /learn.
 
-A lesson names one of the examples (app/presets.py) or, where no example fits, its own link parameters.
+A lesson names one of the examples (app/view/presets.py): its link opens the example's view, and its
+text quotes the numbers of the example's claims ({key0}, {weight0}, {pairs0}...), computed by the engine.
+`more` lists further examples that show the same idea.
 """
 
-from app.view.presets import PRESETS
-from app.view.state import state_from_link_values
+from __future__ import annotations
 
-PRESET_PARAMS = {preset["id"]: preset["params"] for preset in PRESETS}
+from app.view.presets import PRESETS, preset_numbers, preset_state
 
 LESSONS = [
     {
         "title": {"en": "1. Encoder–decoder without attention", "zh": "1. 没有注意力的编码器–解码器"},
         "text": {
-            "en": "The encoder squeezes the whole source sentence into one meaning vector C, and every target word "
-            "is generated from the same C: every source word has the same influence on every target word. "
-            "A very high temperature shows that picture: every row of weights is almost uniform, so every "
-            "target word gets almost the same context vector (stage 3).",
+            "en": "The encoder squeezes the whole source sentence into one meaning vector C, and every target word is "
+            "generated from the same C: every source word has the same influence on every target word. A very high "
+            "temperature shows that picture: every weight is within {furthest0} of 1/3, so every target word gets "
+            "almost the same context vector (stage 3).",
             "zh": "编码器把整个源句子压缩成一个语义向量 C，每个目标词都由同一个 C 生成：每个源词对每个目标词的影响都一样。"
-            "把温度调到很高就能看到这个情形：每一行权重几乎是均匀的，所以每个目标词得到的上下文向量几乎相同（阶段三）。",
+            "把温度调得很高就能看到这个情形：每个权重与 1/3 相差不超过 {furthest0}，"
+            "所以每个目标词得到的上下文向量几乎相同（阶段三）。",
         },
-        "params": {"source": "Tom chase Jerry", "target": "汤姆 追逐 杰瑞", "temperature": "20"},
+        "preset": "temperature",
     },
     {
         "title": {"en": "2. Soft attention in translation", "zh": "2. 翻译中的软注意力"},
         "text": {
-            "en": "When the decoder produces 杰瑞, the source words should not count equally: each target step i has its "
-            "own distribution over the source words, like (Tom, 0.3) (Chase, 0.2) (Jerry, 0.5), and its own context "
-            "vector C_i = Σ_j a_ij · h_j. Step through the target words and watch the distribution change.",
-            "zh": "解码器生成“杰瑞”时，源句子的词不应同等重要：每个目标步骤 i 都有自己在源词上的分布，比如 (Tom, 0.3) (Chase, 0.2) "
-            "(Jerry, 0.5)，以及自己的上下文向量 C_i = Σ_j a_ij · h_j。逐个目标词查看，分布随之变化。",
+            "en": "When the decoder produces 杰瑞, the source words should not count equally. A classic textbook picture "
+            "gives the distribution (Tom, 0.3) (Chase, 0.2) (Jerry, 0.5); this view gives {pairs2}. Each target step "
+            "i has its own distribution and its own context vector C_i = Σ_j a_ij · h_j: step through the target "
+            "words (← →) and watch it change.",
+            "zh": "解码器生成“杰瑞”时，源句子的词不应同等重要。一个经典的教科书例子给出的分布是 (Tom, 0.3) (Chase, 0.2) "
+            "(Jerry, 0.5)；这个视图给出的是 {pairs2}。每个目标步骤 i 都有自己的分布和自己的上下文向量 "
+            "C_i = Σ_j a_ij · h_j：用 ← → 逐个查看目标词，看分布怎样变化。",
         },
         "preset": "translate",
+        "more": ["love"],
     },
     {
         "title": {
@@ -38,11 +43,13 @@ LESSONS = [
             "zh": "3. 本质：Query、Key、Value 三个阶段",
         },
         "text": {
-            "en": "The source is a set of (Key, Value) pairs. A query is compared with every key (stage 1, similarity), "
-            "a softmax turns the scores into weights that sum to 1 (stage 2), and the values are summed with those "
-            "weights (stage 3). The arithmetic panel writes every number out; the exercise mode lets you type Q, K, V.",
-            "zh": "源句子是一组 (Key, Value) 对。查询与每个键比较（阶段一，相似度），softmax 把分数变成和为 1 的权重（阶段二），"
-            "再用这些权重对值加权求和（阶段三）。计算面板写出每一个数；练习模式可以手写 Q、K、V。",
+            "en": "The source is a set of (Key, Value) pairs. A query is compared with every key (stage 1, similarity), a "
+            "softmax turns the scores into weights that sum to 1 (stage 2), and the values are summed with those "
+            "weights (stage 3). In the exercise, q1 puts {weight0} on {key0}: work it out by hand, then check the "
+            "arithmetic panel, which writes every number out.",
+            "zh": "源句子是一组 (Key, Value) 对。查询与每个键比较（阶段一，相似度），softmax 把分数变成和为 1 的权重"
+            "（阶段二），再用这些权重对值加权求和（阶段三）。在练习里，q1 放在 {key0} 上的权重是 {weight0}："
+            "先手算，再核对写出每一个数的计算过程。",
         },
         "preset": "exercise",
     },
@@ -50,101 +57,147 @@ LESSONS = [
         "title": {"en": "4. Similarity functions", "zh": "4. 相似度函数"},
         "text": {
             "en": "Stage 1 can be a dot product, a cosine similarity, Luong's general form qᵀWk, or a small neural "
-            "network with one hidden layer (Bahdanau's additive score vᵀtanh(W₁q + W₂k)). Switch the score "
-            "function and compare stage 1.",
+            "network with one hidden layer (Bahdanau's additive score vᵀtanh(W₁q + W₂k)). The choice matters: with "
+            "cosine, bank looks at {key0} ({weight0}), because cosine ignores length; the matrices W, W₁, W₂ and v "
+            "are shown beside the general and additive examples, so every score can be recomputed by hand.",
             "zh": "阶段一可以是点积、余弦相似度、Luong 的 general 形式 qᵀWk，或者只有一个隐藏层的小神经网络"
-            "（Bahdanau 的加性分数 vᵀtanh(W₁q + W₂k)）。切换相似度函数，比较阶段一。",
+            "（Bahdanau 的加性分数 vᵀtanh(W₁q + W₂k)）。选择不同，结果不同：用余弦时 bank 最关注 {key0}（{weight0}），"
+            "因为余弦不管长度；general 和加性的例子旁边显示了矩阵 W、W₁、W₂ 和 v，每个分数都能手算。",
         },
-        "params": {"source": "walk by river bank", "score": "cosine", "step": "3"},
+        "preset": "cosine",
+        "more": ["general", "additive"],
     },
     {
         "title": {"en": "5. Soft vs hard attention", "zh": "5. 软注意力与硬注意力"},
         "text": {
-            "en": "Soft attention's weights are a probability distribution; hard attention puts weight 1 on one "
-            "position and 0 everywhere else.",
-            "zh": "软注意力的权重是概率分布；硬注意力把权重 1 放在一个位置上，其余都是 0。",
+            "en": "Soft attention's weights are a probability distribution; hard attention puts weight 1 on one position "
+            "and 0 everywhere else. Here every weight is 0 or 1, and 杰瑞 picks {key1}.",
+            "zh": "软注意力的权重是概率分布；硬注意力把权重 1 放在一个位置上，其余都是 0。这里每个权重都是 0 或 1，"
+            "“杰瑞”选了 {key1}。",
         },
         "preset": "hard",
     },
     {
         "title": {"en": "6. Global vs local attention", "zh": "6. 全局注意力与局部注意力"},
         "text": {
-            "en": "Global attention looks at every encoder position; local attention only at a window around the "
-            "aligned position. The hidden keys show as × and get weight 0.",
-            "zh": "全局注意力查看编码器的每个位置；局部注意力只看对齐位置附近的一个窗口。被遮住的键显示为 ×，权重为 0。",
+            "en": "Global attention looks at every encoder position; local attention only at a window around the aligned "
+            "position. With a window of 2, the hidden keys show as × and get weight exactly 0; “by” looks at "
+            "{key0} ({weight0}).",
+            "zh": "全局注意力查看编码器的每个位置；局部注意力只看对齐位置附近的一个窗口。窗口为 2 时，被遮住的键显示为 ×，"
+            "权重正好是 0；“by”最关注 {key0}（{weight0}）。",
         },
         "preset": "local",
     },
     {
         "title": {"en": "7. Self-attention", "zh": "7. 自注意力"},
         "text": {
-            "en": "Source = Target: the words of one sentence attend to each other. X·Xᵀ gives the word-by-word "
-            "similarity; a softmax normalises it; multiplying by X gives contextualised vectors of the same size. "
-            "In “walk by river bank”, bank's weight on river tells 河岸 (river bank) from 银行 (a bank for money).",
-            "zh": "Source = Target：一个句子里的词互相关注。X·Xᵀ 给出词与词的相似度；softmax 归一化；再乘以 X 得到同样大小的上下文向量。"
-            "在“walk by river bank”中，bank 对 river 的权重区分了“河岸”和“银行”。",
+            "en": "Source = Target: the words of one sentence attend to each other. In “walk by river bank” the head asks "
+            "which word tells bank what it means, and bank looks at {key0} ({weight0}): 河岸 (river bank), not 银行. "
+            "With the identity projection (Q = K = V = X, the X·Xᵀ picture) every word would look most at itself, "
+            "because a vector is most similar to itself; a head's W_Q and W_K ask questions that point elsewhere.",
+            "zh": "Source = Target：一个句子里的词互相关注。在“walk by river bank”中，这个头问“哪个词告诉 bank "
+            "它的意思”，bank 最关注 {key0}（{weight0}）：是“河岸”，不是“银行”。用恒等投影（Q = K = V = X，即 "
+            "X·Xᵀ 的图）时，每个词会最关注自己，因为一个向量和它自己最相似；一个头的 W_Q 和 W_K 提出的问题会指向别的词。",
         },
         "preset": "river-bank",
+        "more": ["money-bank", "pronoun"],
     },
     {
         "title": {"en": "8. Scaled dot-product attention", "zh": "8. 缩放点积注意力"},
         "text": {
-            "en": "The Transformer computes softmax(QKᵀ/√d_k)·V. Dividing by √d_k keeps large dot products from "
-            "saturating the softmax: compare the plain dot product with random projections on long vectors.",
-            "zh": "Transformer 计算 softmax(QKᵀ/√d_k)·V。除以 √d_k 可以防止很大的点积让 softmax 饱和：在长向量的随机投影上比较普通点积。",
+            "en": "The Transformer computes softmax(QKᵀ/√d_k)·V. On 64-wide vectors the plain dot product gives large "
+            "scores and the softmax saturates: “bank” puts {weight0} on a single word. Dividing by √d_k keeps it "
+            "from saturating: open the scaled example, where no weight reaches 0.95.",
+            "zh": "Transformer 计算 softmax(QKᵀ/√d_k)·V。在 64 维向量上，普通点积的分数很大，softmax 饱和："
+            "“bank”把 {weight0} 放在一个词上。除以 √d_k 可以防止饱和：打开缩放的例子，没有一个权重达到 0.95。",
         },
-        "params": {
-            "source": "walk by river bank",
-            "embedding": "hash",
-            "dim": "64",
-            "projection": "random",
-            "score": "dot",
-            "step": "3",
-        },
+        "preset": "plain-dot",
+        "more": ["scaled-dot"],
     },
     {
         "title": {"en": "9. Multi-head attention", "zh": "9. 多头注意力"},
         "text": {
-            "en": "Several heads with their own projections W_Q^i, W_K^i, W_V^i attend differently; their outputs "
-            "are concatenated and projected by W_O. Choose a head in the small multiples.",
-            "zh": "多个头各有自己的投影 W_Q^i、W_K^i、W_V^i，关注的地方各不相同；它们的输出拼接后再由 W_O 投影。在小图中选择一个头。",
+            "en": "Several heads with their own projections W_Q^i, W_K^i, W_V^i ask different questions; their outputs "
+            "are concatenated and projected by W_O (here W_O averages them). On “it”, the pronoun head looks at "
+            "{key0} ({weight0}) and the previous-word head at {key1} ({weight1}). Each head's matrices are shown "
+            "under the stages; choose a head in “Every head”.",
+            "zh": "多个头各有自己的投影 W_Q^i、W_K^i、W_V^i，提出不同的问题；它们的输出拼接后由 W_O 投影"
+            "（这里 W_O 取平均）。在“it”这一步，代词头最关注 {key0}（{weight0}），前一个词的头最关注 {key1}"
+            "（{weight1}）。每个头的矩阵显示在各阶段下方；在“所有的头”里选择一个头。",
         },
         "preset": "multi-head",
     },
     {
         "title": {"en": "10. The search-engine analogy", "zh": "10. 搜索引擎的类比"},
         "text": {
-            "en": "You type a query; the engine matches it against the keys and returns the values, ranked by how "
-            "well each key matches. The bar chart of one step is that ranking.",
-            "zh": "你输入一个查询；搜索引擎把它与各个键匹配，返回值，并按匹配程度排序。某一步的权重柱状图就是这个排序。",
+            "en": "You type a query; the engine matches it against the keys and returns the values, ranked by how well "
+            "each key matches. The weights of one step, ranked, are that list of results: for bank the first result "
+            "is {key0} ({weight0}).",
+            "zh": "你输入一个查询；搜索引擎把它与各个键匹配，返回值，并按匹配程度排序。某一步的权重按大小排序，"
+            "就是这张结果列表：bank 的第一个结果是 {key0}（{weight0}）。",
+        },
+        "preset": "money-bank",
+        "view": {"rank": "true"},
+    },
+    {
+        "title": {"en": "11. Word order", "zh": "11. 词序"},
+        "text": {
+            "en": "Attention by itself does not know word order: two copies of bank have the same vector and the same "
+            "row. Positions fix that, with a position code appended to each word or a local window: in “I paid "
+            "money at the bank then sat on the river bank” the first bank looks at {key0} ({weight0}), the second "
+            "at {key1} ({weight1}).",
+            "zh": "注意力本身不知道词序：两个 bank 的向量相同，行也相同。位置可以解决这个问题，比如给每个词加上位置编码，"
+            "或者用局部窗口：在“I paid money at the bank then sat on the river bank”中，第一个 bank 最关注 "
+            "{key0}（{weight0}），第二个最关注 {key1}（{weight1}）。",
         },
         "preset": "two-banks",
     },
     {
-        "title": {"en": "11. A real Transformer", "zh": "11. 真实的 Transformer"},
+        "title": {"en": "12. Why the word vectors have length 4", "zh": "12. 为什么词向量的长度是 4"},
         "text": {
-            "en": "Attention in vision (Recurrent Models of Visual Attention, 2014), in translation (Bahdanau et al., "
-            "aligning and translating jointly) and in “Attention Is All You Need” (2017). Here a trained model, "
-            "all-MiniLM-L6-v2, shows every layer and head through the same three stages.",
+            "en": "Each word vector here has length √16 = 4, a unit vector times √d. Then the scaled dot product of two "
+            "word vectors is √d times their cosine, between −4 and 4: the spread a trained model's scores have, so "
+            "the weights show contrast at temperature 1 (bank → {key0}, {weight0}). With unit vectors every score "
+            "would lie between −0.25 and 0.25 and every row would look uniform.",
+            "zh": "这里每个词向量的长度都是 √16 = 4，即单位向量乘以 √d。这样两个词向量的缩放点积等于 √d 乘以它们的余弦，"
+            "在 −4 到 4 之间：和训练好的模型的分数范围差不多，所以温度为 1 时权重也有明显的对比（bank → {key0}，"
+            "{weight0}）。如果用单位向量，每个分数都在 −0.25 到 0.25 之间，每一行看起来都差不多均匀。",
+        },
+        "preset": "river-bank",
+    },
+    {
+        "title": {"en": "13. A real Transformer", "zh": "13. 真实的 Transformer"},
+        "text": {
+            "en": "Attention is used in vision (Recurrent Models of Visual Attention, 2014), in translation (Bahdanau et "
+            "al., aligning and translating jointly) and in “Attention Is All You Need” (2017). Here a trained model, "
+            "all-MiniLM-L6-v2, shows every layer and head through the same three stages: in layer 5, head 11, “it” "
+            "looks at {key0} ({weight0}).",
             "zh": "注意力用于视觉（Recurrent Models of Visual Attention，2014）、翻译（Bahdanau 等，对齐与翻译联合学习）"
-            "以及《Attention Is All You Need》（2017）。这里一个训练好的模型 all-MiniLM-L6-v2 用同样的三个阶段展示每一层、每一个头。",
+            "以及《Attention Is All You Need》（2017）。这里一个训练好的模型 all-MiniLM-L6-v2 用同样的三个阶段展示"
+            "每一层、每一个头：在第 5 层第 11 个头里，“it”最关注 {key0}（{weight0}）。",
         },
         "preset": "real-model",
     },
 ]
 
-
-def lesson_params(lesson: dict) -> dict:
-    return PRESET_PARAMS[lesson["preset"]] if "preset" in lesson else lesson["params"]
+PRESET_TITLES = {preset["id"]: preset["title"] for preset in PRESETS}
 
 
 def lessons_for(lang: str) -> list[dict]:
-    """Every lesson in `lang`, with the canonical link of the view that shows it (in that language)."""
-    return [
-        {
-            "title": lesson["title"][lang],
-            "text": lesson["text"][lang],
-            "link": state_from_link_values({**lesson_params(lesson), "lang": lang}).share_path(),
-        }
-        for lesson in LESSONS
-    ]
+    """Every lesson in `lang`, with its numbers and the canonical links of the views that show it."""
+    found = []
+    for lesson in LESSONS:
+        try:
+            text = lesson["text"][lang].format(**preset_numbers(lesson["preset"]))
+            state = preset_state(lesson["preset"])
+        except Exception:  # a real model that is not installed here: the lesson is not offered
+            continue
+        view = {"lang": lang, **{name: value == "true" for name, value in lesson.get("view", {}).items()}}
+        more = [
+            {"title": PRESET_TITLES[name][lang], "link": preset_state(name).replace(lang=lang).share_path()}
+            for name in lesson.get("more", ())
+        ]
+        found.append(
+            {"title": lesson["title"][lang], "text": text, "link": state.replace(**view).share_path(), "more": more}
+        )
+    return found

@@ -1,115 +1,256 @@
-"""Ready-made examples, each teaching one idea of attention. `params` are share-URL parameters.
+"""Ready-made examples, each teaching one idea of attention, each stating in numbers what it shows.
 
-``presets_for(lang)`` gives the page each example with its canonical link, written by the State
-(app/view/state.py) like every other link.
+`params` are share-URL parameters; `claims` (claims.py) say what the view shows, and the lesson text
+is filled with the numbers the engine computes for them ({key0}, {weight0}, {pairs0}...), so the
+words on screen and the picture cannot disagree. ``presets_for(lang)`` gives the page each example
+with its canonical link, written by the State like every other link.
 """
+
+from __future__ import annotations
 
 import functools
 
+from app.view.claims import Claim, numbers
 from app.view.state import State, state_from_link_values
+
+TRANSLATION = {"source": "Tom chase Jerry", "target": "汤姆 追逐 杰瑞"}
+TWO_BANKS = "I paid money at the bank then sat on the river bank"
+LONG = "yesterday the little girl and her father walked by the river to the old school and read a book about fish"
+PRONOUN = "the cat drank the milk because it was hungry"
 
 PRESETS = [
     {
         "id": "translate",
         "title": {"en": "Tom chase Jerry → 汤姆 追逐 杰瑞", "zh": "Tom chase Jerry → 汤姆 追逐 杰瑞"},
         "lesson": {
-            "en": "Cross-attention: when the decoder writes 杰瑞, which English word matters most? "
-            "(At temperature 0.3 the weights are the seed text's (Tom, 0.3) (chase, 0.2) (Jerry, 0.5).)",
-            "zh": "交叉注意力：生成“杰瑞”时，哪个英文单词最重要？（温度 0.3 时，权重正是原文的 (Tom, 0.3) (Chase, 0.2) (Jerry, 0.5)。）",
+            "en": "Encoder–decoder attention: producing 杰瑞, the decoder looks most at {key2} ({weight2}); "
+            "its weights are {pairs2}. 汤姆 looks at {key0} ({weight0}), 追逐 at {key1} ({weight1}).",
+            "zh": "编码器–解码器注意力：生成“杰瑞”时，解码器最关注 {key2}（{weight2}），权重是 {pairs2}。"
+            "“汤姆”最关注 {key0}（{weight0}），“追逐”最关注 {key1}（{weight1}）。",
         },
-        "params": {"source": "Tom chase Jerry", "target": "汤姆 追逐 杰瑞", "temperature": "0.3", "step": "2"},
+        "params": {**TRANSLATION, "step": "2"},
+        "claims": (
+            Claim("top", step=0, key="Tom", at_least=0.4),
+            Claim("top", step=1, key="chase", at_least=0.4),
+            Claim("top", step=2, key="Jerry", at_least=0.4),
+        ),
+    },
+    {
+        "id": "love",
+        "title": {"en": "I love you → 我 爱 你", "zh": "I love you → 我 爱 你"},
+        "lesson": {
+            "en": "Each Chinese word looks most at its English counterpart: 我 → {key0} ({weight0}), "
+            "爱 → {key1} ({weight1}), 你 → {key2} ({weight2}).",
+            "zh": "每个中文词最关注对应的英文词：我 → {key0}（{weight0}），爱 → {key1}（{weight1}），你 → {key2}（{weight2}）。",
+        },
+        "params": {"source": "I love you", "target": "我 爱 你"},
+        "claims": (
+            Claim("top", step=0, key="I", at_least=0.4),
+            Claim("top", step=1, key="love", at_least=0.4),
+            Claim("top", step=2, key="you", at_least=0.4),
+        ),
     },
     {
         "id": "river-bank",
         "title": {"en": "walk by river bank", "zh": "walk by river bank（河岸）"},
         "lesson": {
-            "en": "Self-attention: bank looks at river, so it means 河岸, not 银行.",
-            "zh": "自注意力：bank 关注 river，所以它的意思是“河岸”而不是“银行”。",
+            "en": "Self-attention: the head asks which word tells bank what it means. bank looks at {key0} "
+            "({weight0}), so it means 河岸 (river bank), not 银行.",
+            "zh": "自注意力：这个头问“哪个词告诉 bank 它在这里的意思”。bank 最关注 {key0}（{weight0}），"
+            "所以它是“河岸”，不是“银行”。",
         },
         "params": {"source": "walk by river bank", "step": "3"},
+        "claims": (Claim("top", step=3, key="river", at_least=0.5),),
+    },
+    {
+        "id": "money-bank",
+        "title": {"en": "I put money in the bank", "zh": "I put money in the bank（银行）"},
+        "lesson": {
+            "en": "The same word in another sentence: bank looks at {key0} ({weight0}), so here it means 银行.",
+            "zh": "同一个词换一个句子：bank 最关注 {key0}（{weight0}），所以这里是“银行”。",
+        },
+        "params": {"source": "I put money in the bank", "step": "5"},
+        "claims": (Claim("top", step=5, key="money", at_least=0.5),),
     },
     {
         "id": "pronoun",
         "title": {"en": "A pronoun finds its noun", "zh": "代词找到它指代的名词"},
         "lesson": {
-            "en": "Which word does “it” attend to? The animal, not the milk.",
-            "zh": "“it”关注哪个词？是动物，而不是牛奶。",
+            "en": "Head 1 asks which noun a pronoun points to: “it” looks at {key0} ({weight0}), not at the milk.",
+            "zh": "头 1 问代词指的是哪个名词：“it”最关注 {key0}（{weight0}），而不是牛奶。",
         },
-        "params": {"source": "the cat drank the milk because it was hungry", "step": "6"},
+        "params": {"source": PRONOUN, "heads": "2", "head": "1", "step": "6"},
+        "claims": (Claim("top", step=6, key="cat", at_least=0.5),),
     },
     {
         "id": "two-banks",
-        "title": {"en": "bank (money) next to bank (river)", "zh": "银行的 bank 与河岸的 bank"},
+        "title": {"en": "bank (money) and bank (river) in one sentence", "zh": "一句话里的两个 bank：银行和河岸"},
         "lesson": {
-            "en": "The same word, the same vector, different neighbours: step to each bank and compare.",
-            "zh": "同一个词、同一个向量，邻居不同：分别走到两个 bank，比较它们的注意力。",
+            "en": "Without word order both banks have the same vector, so the same row. A local window (3 words "
+            "on each side) uses their positions: the first bank looks at {key0} ({weight0}), the second at "
+            "{key1} ({weight1}).",
+            "zh": "没有词序时，两个 bank 的向量相同，所以行也相同。局部窗口（左右各 3 个词）用上了位置："
+            "第一个 bank 最关注 {key0}（{weight0}），第二个最关注 {key1}（{weight1}）。",
         },
-        "params": {"source": "I paid money at the bank then sat on the river bank", "step": "5"},
+        "params": {"source": TWO_BANKS, "window": "3", "step": "5"},
+        "claims": (Claim("top", step=5, key="money", at_least=0.5), Claim("top", step=11, key="river", at_least=0.5)),
     },
     {
         "id": "local",
         "title": {"en": "Local attention on a long sentence", "zh": "长句上的局部注意力"},
         "lesson": {
-            "en": "With window=2 each word sees only its neighbours; compare with global attention.",
-            "zh": "窗口为 2 时，每个词只能看到附近的词；与全局注意力比较。",
+            "en": "With window=2 each word sees only two neighbours on each side; every other key gets exactly 0. "
+            "“by” looks at {key0} ({weight0}).",
+            "zh": "窗口为 2 时，每个词只看左右各两个词，其余键的权重正好是 0。“by”最关注 {key0}（{weight0}）。",
         },
-        "params": {
-            "source": "yesterday the little girl and her father walked by the river to the old school and read a book about fish",
-            "window": "2",
-            "step": "8",
-        },
+        "params": {"source": LONG, "window": "2", "step": "8"},
+        "claims": (Claim("top", step=8, key="river", at_least=0.5),),
     },
     {
         "id": "chinese",
         "title": {"en": "Chinese without spaces (jieba)", "zh": "不带空格的中文（结巴分词）"},
         "lesson": {
-            "en": "The sentence is segmented into words by jieba, then attends to itself.",
-            "zh": "句子先由结巴分词切分成词，再做自注意力。",
+            "en": "jieba cuts the sentence into words, then self-attention runs on them: 银行 looks at {key0} "
+            "({weight0}), the money sense.",
+            "zh": "结巴先把句子切成词，再做自注意力：“银行”最关注“{key0}”（{weight0}），是“钱”的意思。",
         },
-        "params": {"source": "我们在河边散步然后去银行取钱", "step": "3"},
+        "params": {"source": "我们在河边散步然后去银行取钱", "step": "6"},
+        "claims": (Claim("top", step=6, key="钱", at_least=0.5),),
     },
     {
         "id": "causal",
         "title": {"en": "Causal mask (a decoder cannot peek)", "zh": "因果掩码（解码器不能偷看后文）"},
         "lesson": {
-            "en": "Each word sees only itself and the words before it: the upper triangle is hidden.",
-            "zh": "每个词只能看到自己和前面的词：右上三角被遮住。",
+            "en": "Each word sees only itself and the words before it: every weight above the diagonal is 0. "
+            "The doer head sends “chased” to {key1} ({weight1}).",
+            "zh": "每个词只能看到自己和前面的词：对角线右上方的权重都是 0。动作头让“chased”最关注 {key1}（{weight1}）。",
         },
-        "params": {"source": "the dog chased the cat into the house", "causal": "true", "step": "4"},
+        "params": {
+            "source": "the dog chased the cat into the house",
+            "causal": "true",
+            "heads": "4",
+            "positional": "true",
+            "head": "3",
+            "step": "2",
+        },  # fmt: skip
+        "claims": (Claim("causal"), Claim("top", step=2, key="dog", at_least=0.5)),
     },
     {
         "id": "multi-head",
-        "title": {"en": "Multi-head: four heads, four views", "zh": "多头注意力：四个头，四种视角"},
+        "title": {"en": "Multi-head: four heads, four questions", "zh": "多头注意力：四个头，四个问题"},
         "lesson": {
-            "en": "Each head sees its own slice of the features, so each attends differently.",
-            "zh": "每个头只看到一部分特征，所以关注的词各不相同。",
+            "en": "Four named heads ask four questions. On “it”: the pronoun head (1) looks at {key0} ({weight0}), "
+            "the previous-word head (2) at {key1} ({weight1}); the doer head (3) sends “drank” to {key2} "
+            "({weight2}). W_O averages them.",
+            "zh": "四个有名字的头提四个问题。在“it”这一步：代词头（1）最关注 {key0}（{weight0}），"
+            "前一个词的头（2）最关注 {key1}（{weight1}）；动作头（3）让“drank”最关注 {key2}（{weight2}）。W_O 把它们平均。",
         },
-        "params": {"source": "the teacher gave the student a book about the sea", "heads": "4", "step": "1"},
+        "params": {"source": PRONOUN, "heads": "4", "positional": "true", "step": "6"},
+        "claims": (
+            Claim("top", step=6, key="cat", at_least=0.5, head=1),
+            Claim("top", step=6, key="because", at_least=0.5, head=2),
+            Claim("top", step=2, key="cat", at_least=0.5, head=3),
+        ),
     },
     {
         "id": "hard",
         "title": {"en": "Soft vs hard attention", "zh": "软注意力与硬注意力"},
         "lesson": {
-            "en": "Hard attention picks exactly one word per step: every weight is 0 or 1.",
-            "zh": "硬注意力每一步只选一个词：每个权重都是 0 或 1。",
+            "en": "Hard attention picks exactly one word per step: every weight is 0 or 1; 杰瑞 picks {key1}.",
+            "zh": "硬注意力每一步只选一个词：每个权重都是 0 或 1；“杰瑞”选了 {key1}。",
         },
-        "params": {"source": "Tom chase Jerry", "target": "汤姆 追逐 杰瑞", "hard": "true", "step": "2"},
+        "params": {**TRANSLATION, "hard": "true", "step": "2"},
+        "claims": (Claim("one_hot"), Claim("top", step=2, key="Jerry", at_least=1.0)),
     },
     {
         "id": "temperature",
         "title": {"en": "Temperature: sharp or flat", "zh": "温度：尖锐还是平坦"},
         "lesson": {
-            "en": "A low temperature sharpens the softmax towards hard attention; a high one flattens it.",
-            "zh": "低温让 softmax 更尖锐、接近硬注意力；高温让它更平坦。",
+            "en": "At temperature 20 every row is almost uniform (each weight within {furthest0} of 1/3): "
+            "every target word gets almost the same context vector, as an encoder–decoder without attention.",
+            "zh": "温度为 20 时，每一行几乎都是均匀的（每个权重与 1/3 相差不超过 {furthest0}）："
+            "每个目标词得到几乎相同的上下文向量，就像没有注意力的编码器–解码器。",
         },
-        "params": {"source": "walk by river bank", "temperature": "0.2", "step": "3"},
+        "params": {**TRANSLATION, "temperature": "20"},
+        "claims": (Claim("flat", within=0.05),),
+    },
+    {
+        "id": "plain-dot",
+        "title": {"en": "Plain dot product on long vectors", "zh": "长向量上的普通点积"},
+        "lesson": {
+            "en": "64-wide random vectors, score q·k without scaling: the scores are large, the softmax saturates and "
+            "“bank” puts {weight0} on one word. Compare with the scaled example.",
+            "zh": "64 维随机向量，分数 q·k 不缩放：分数很大，softmax 饱和，“bank”把 {weight0} 放在一个词上。请和缩放的例子比较。",
+        },
+        "params": {
+            "source": "walk by river bank",
+            "embedding": "hash",
+            "dim": "64",
+            "projection": "random",
+            "score": "dot",
+            "step": "3",
+        },  # fmt: skip
+        "claims": (Claim("max_above", step=3, at_least=0.95),),
+    },
+    {
+        "id": "scaled-dot",
+        "title": {"en": "Scaled dot product on long vectors", "zh": "长向量上的缩放点积"},
+        "lesson": {
+            "en": "The same vectors, score q·k/√64: no weight reaches 0.95 (the largest is {weight0}): dividing by "
+            "√d_k keeps the softmax from saturating.",
+            "zh": "同样的向量，分数 q·k/√64：没有一个权重达到 0.95（最大 {weight0}）：除以 √d_k 防止 softmax 饱和。",
+        },
+        "params": {
+            "source": "walk by river bank",
+            "embedding": "hash",
+            "dim": "64",
+            "projection": "random",
+            "step": "3",
+        },  # fmt: skip
+        "claims": (Claim("max_below", below=0.95),),
+    },
+    {
+        "id": "cosine",
+        "title": {"en": "Cosine: direction without length", "zh": "余弦：只看方向，不看长度"},
+        "lesson": {
+            "en": "Cosine similarity ignores length: bank's own key points the same way as its question, so with "
+            "cosine bank looks at {key0} ({weight0}); the scaled dot product looks at river.",
+            "zh": "余弦相似度不管长度：bank 自己的键和它的问题方向相同，所以用余弦时 bank 最关注 {key0}（{weight0}）；"
+            "缩放点积则关注 river。",
+        },
+        "params": {"source": "walk by river bank", "score": "cosine", "step": "3"},
+        "claims": (Claim("top", step=3, key="bank", at_least=0.3),),
+    },
+    {
+        "id": "general",
+        "title": {"en": "general qᵀWk with its matrix W", "zh": "general qᵀWk 及其矩阵 W"},
+        "lesson": {
+            "en": "Luong's general score puts a matrix between query and key: s = qᵀWk. W here is drawn at random "
+            "(3 × 3, under “The head's matrices”); bank looks at {key0} ({weight0}).",
+            "zh": "Luong 的 general 分数在查询和键之间放一个矩阵：s = qᵀWk。这里的 W 是随机抽取的矩阵"
+            "（3 × 3，见“这个头的矩阵”）；bank 最关注 {key0}（{weight0}）。",
+        },
+        "params": {"source": "walk by river bank", "score": "general", "step": "3"},
+        "claims": (Claim("top", step=3, key="river", at_least=0.5),),
+    },
+    {
+        "id": "additive",
+        "title": {"en": "additive vᵀtanh(W₁q + W₂k)", "zh": "加性 vᵀtanh(W₁q + W₂k)"},
+        "lesson": {
+            "en": "Bahdanau's additive score is a small network with one hidden layer; W₁, W₂ and v (drawn at random) "
+            "are under “The head's matrices”, every step in the arithmetic. bank looks at {key0} ({weight0}).",
+            "zh": "Bahdanau 的加性分数是只有一个隐藏层的小网络；W₁、W₂ 和 v（随机抽取）见“这个头的矩阵”，"
+            "每一步都写在计算过程里。bank 最关注 {key0}（{weight0}）。",
+        },
+        "params": {"source": "walk by river bank", "score": "additive", "step": "3"},
+        "claims": (Claim("top", step=3, key="by", at_least=0.3),),
     },
     {
         "id": "real-model",
         "title": {"en": "A real model: MiniLM layer 5, head 11", "zh": "真实模型：MiniLM 第 5 层第 11 个头"},
         "lesson": {
-            "en": "A trained Transformer: in this head, “it” attends most to “animal”, not to “street”.",
-            "zh": "训练好的 Transformer：在这个头里，“it”最关注“animal”，而不是“street”。",
+            "en": "A trained Transformer: in this head, “it” looks most at {key0} ({weight0}), not at “street”.",
+            "zh": "训练好的 Transformer：在这个头里，“it”最关注 {key0}（{weight0}），而不是“street”。",
         },
         "params": {
             "source": "the animal did not cross the street because it was too tired",
@@ -117,14 +258,16 @@ PRESETS = [
             "layer": "5",
             "head": "11",
             "step": "9",
-        },
+        },  # fmt: skip
+        "claims": (Claim("top", step=9, key="animal", at_least=0.4),),
     },
     {
         "id": "exercise",
         "title": {"en": "Exercise: Q, K, V by hand", "zh": "练习：手写 Q、K、V"},
         "lesson": {
-            "en": "Two queries, three keys: work the dot products and the softmax by hand, then check.",
-            "zh": "两个查询、三个键：手算点积和 softmax，再核对答案。",
+            "en": "Two queries, three keys: work out the dot products and the softmax by hand, then check: "
+            "q1 puts {weight0} on {key0}, e/(2e + 1).",
+            "zh": "两个查询、三个键：先手算点积和 softmax，再核对：q1 放在 {key0} 上的权重是 {weight0}，即 e/(2e + 1)。",
         },
         "params": {
             "q": "1,0;0,1",
@@ -133,7 +276,8 @@ PRESETS = [
             "score": "dot",
             "query_labels": "q1,q2",
             "key_labels": "a,b,c",
-        },
+        },  # fmt: skip
+        "claims": (Claim("top", step=0, key="a", at_least=0.42),),
     },
 ]
 
@@ -144,19 +288,27 @@ def preset_state(preset_id: str) -> State:
     return state_from_link_values(preset["params"])
 
 
+@functools.cache
+def preset_numbers(preset_id: str) -> dict[str, str]:
+    """The numbers a preset's lesson quotes, computed by the engine."""
+    preset = next(p for p in PRESETS if p["id"] == preset_id)
+    return numbers(preset_state(preset_id), preset["claims"])
+
+
 def presets_for(lang: str) -> list[dict]:
-    """Every example for the page: its title and lesson in `lang`, its canonical link and compute query."""
+    """Every example for the page: title and lesson (with its numbers) in `lang`, canonical link and query."""
     found = []
     for preset in PRESETS:
         try:
             state = preset_state(preset["id"])
+            lesson = preset["lesson"][lang].format(**preset_numbers(preset["id"]))
         except Exception:  # a real model that is not installed here: the example is not offered
             continue
         found.append(
             {
                 "id": preset["id"],
                 "title": preset["title"][lang],
-                "lesson": preset["lesson"][lang],
+                "lesson": lesson,
                 "link": state.share_path(),
                 "query": state.query_string(view=False),
             }

@@ -287,6 +287,10 @@ class State(BaseModel):
     present: Annotated[bool, Control("none", view=True)] = Field(
         False, description="View state: presentation mode for projecting in a classroom."
     )
+    rank: Annotated[bool, Control("none", view=True)] = Field(
+        False,
+        description="View state: the current step's weights as bars ranked from the largest, like search results.",
+    )
 
     # ---- derived ----------------------------------------------------------------------------
 

@@ -105,6 +105,7 @@ class AttentionResponse(BaseModel):
     n_heads: int = Field(description="Number of heads (per layer).")
     names: ColumnNames = Field(description="Names of the head's columns, where they have names.")
     named_head: NamedHeadFacts | None = Field(None, description="projection=named: the question the head asks.")
+    head_note: dict[str, str] | None = Field(None, description="One sentence about the head in focus, by language.")
     head: Head = Field(description="The head in focus (`head`, of layer `layer` for models): its three stages.")
     arithmetic: Arithmetic = Field(description="Every number of the current step (`step`) of that head.")
     output: Matrix | None = Field(

@@ -3,7 +3,7 @@
 import { downloadPng, heatmap, moveOutline } from "./charts.js";
 import * as controls from "./controls.js";
 import { fmt } from "./format.js";
-import { alignment, arithmetic, bars, download, el, matrixTable, overviewGrid, toCsv } from "./panels.js";
+import { alignment, arithmetic, bars, download, el, matrixGrid, matrixTable, overviewGrid, toCsv } from "./panels.js";
 import * as state from "./state.js";
 
 const { page } = state;
@@ -118,9 +118,47 @@ function toggleHelp(show) {
 
 // ---------------------------------------------------------------- drawing
 
+/** A feature's name in the page's language (the server names columns by their ids: animal, water, sin0...). */
+const label = (name) => (t.feature_names && t.feature_names[name]) || name;
+const labels = (names, width, prefix = "d") => (names ? names.map(label) : Array.from({ length: width }, (_, i) => `${prefix}${i}`));
+
 /** Names of the output's columns (stage 3): the lexicon's features when the server says they are kept. */
 function outputColumns(width) {
-  return state.view().names.output || Array.from({ length: width }, (_, i) => `d${i}`);
+  return labels(state.view().names.output, width);
+}
+
+/** The head in focus, in a sentence from the server: its question (named heads) or why a word looks at itself. */
+function renderHeadQuestion(view) {
+  $("head-question").textContent = view.head_note ? view.head_note[page.lang] : "";
+}
+
+/** The head's own matrices, labelled: W_Q, W_K, W_V (and W, W₁, W₂, v of the general and additive scores), W_O. */
+function renderMatrices(view) {
+  const parameters = view.head.parameters || {};
+  const slot = $("matrices");
+  document.body.classList.toggle("has-matrices", Object.keys(parameters).length > 0);
+  if (!Object.keys(parameters).length) return slot.replaceChildren();
+  const inputs = labels(view.features, view.d_model);
+  const dims = labels(view.names.vectors, view.d_k, "q");
+  const values = labels(view.names.values, view.head.v[0].length, "v");
+  const hidden = (n) => Array.from({ length: n }, (_, i) => `a${i}`);
+  const figures = [];
+  const identity = (z) => z.length === z[0].length && z.every((row, i) => row.every((x, j) => x === (i === j ? 1 : 0)));
+  const add = (name, rows, cols, z, skipZeroRows = true) =>
+    figures.push(identity(z) ? el("p", { class: "formula", text: `${name} = I` }) : matrixGrid({ name, rows, cols, z, skipZeroRows, t }));
+  if (parameters.W_Q) add("W_Q", inputs, dims, parameters.W_Q);
+  if (parameters.W_K) add("W_K", inputs, dims, parameters.W_K);
+  if (parameters.W_V) add("W_V", inputs, values, parameters.W_V);
+  if (parameters.W) add("W", dims, dims, parameters.W, false);
+  if (parameters.W1) add("W₁", hidden(parameters.W1.length), dims, parameters.W1, false);
+  if (parameters.W2) add("W₂", hidden(parameters.W2.length), dims, parameters.W2, false);
+  if (parameters.v) add("v", hidden(parameters.v.length), ["v"], parameters.v.map((x) => [x]), false);
+  if (view.n_heads > 1 && view.parameters.W_O) {
+    const W_O = view.parameters.W_O;
+    if (view.named_head) figures.push(el("p", { class: "formula", text: t.w_o_average.replace("{last}", String(view.n_heads - 1)).replace("{count}", String(view.n_heads)) }));
+    else if (W_O.length <= 32) add("W_O", Array.from({ length: W_O.length }, (_, i) => `h${Math.floor(i / values.length)}·${i % values.length}`), inputs, W_O, false);
+  }
+  slot.replaceChildren(...figures);
 }
 
 function stepLabel(view, step) {
@@ -143,7 +181,7 @@ function renderStep() {
   $("prev").disabled = step === 0;
   $("next").disabled = step === queries.length - 1;
   for (const id of ["chart-stage1", "chart-stage2", "chart-stage3"]) moveOutline($(id), step);
-  bars($("chart-bars"), { labels: keys, values: head.weights[step], present });
+  bars($("chart-bars"), { labels: keys, values: head.weights[step], present, ranked: Boolean(state.field("rank")) });
   $("pairs").textContent = keys.map((k, j) => `(${k}, ${fmt(head.weights[step][j], 2)})`).join(" ");
   const strongest = keys[head.weights[step].indexOf(Math.max(...head.weights[step]))];
   alignment($("alignment"), { queries, keys, weights: head.weights, step, present, queryOnTop: view.mode !== "cross",
@@ -157,7 +195,7 @@ async function drawArithmetic() {
   const board = await state.loadArithmetic();
   if (!board || board.step !== state.field("step") || view !== state.view()) return;
   arithmetic($("arithmetic"), { board, keys: view.tokens.keys, query: view.tokens.queries[board.step], t,
-    names: view.names });
+    names: { vectors: view.names.vectors && view.names.vectors.map(label), values: view.names.values && view.names.values.map(label) } });
   performance.mark("attention-arithmetic");
 }
 
@@ -208,7 +246,7 @@ function embeddingMatrix() {
   return {
     rows: cross ? [...view.tokens.queries, ...view.tokens.keys] : view.tokens.keys,
     z: cross ? [...view.embeddings.queries, ...view.embeddings.keys] : view.embeddings.keys,
-    cols: view.features || Array.from({ length: view.d_model }, (_, i) => `d${i}`),
+    cols: labels(view.features, view.d_model),
   };
 }
 
@@ -229,6 +267,8 @@ function render() {
   const unknownLabel = view.mode === "model" ? t.unknown_model : t.unknown;
   unknown.textContent = view.unknown_tokens.length ? `${unknownLabel} ${view.unknown_tokens.join(", ")}` : "";
   $("model-note").textContent = view.model ? t[`model_note_${view.model.name}`] || "" : "";
+  renderHeadQuestion(view);
+  renderMatrices(view);
   const preset = currentPreset();
   $("preset").value = preset ? preset.id : "";
   $("lesson").textContent = preset ? preset.lesson : "";
@@ -349,6 +389,7 @@ function wire() {
   document.addEventListener("keydown", onKey);
 }
 
+state.setFields({}); // the address bar shows the canonical link of what the page shows
 controls.applyMode(state.view().mode);
 exportButtons();
 wire();

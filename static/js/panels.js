@@ -89,7 +89,11 @@ export function arithmetic(slot, { board, keys, query, t, names }) {
 }
 
 /** The weights of one step as bars: the seed's "(Tom, 0.3) (Chase, 0.2) (Jerry, 0.5)" picture. */
-export function bars(slot, { labels, values, present = false }) {
+export function bars(slot, { labels: given, values: weights, present = false, ranked = false }) {
+  const order = given.map((_, j) => j);
+  if (ranked) order.sort((a, b) => weights[b] - weights[a] || a - b); // largest first, ties in sentence order
+  const labels = order.map((j) => given[j]);
+  const values = order.map((j) => weights[j]);
   const font = present ? 28 : 14;
   const barWidth = Math.max(present ? 56 : 22, Math.min(90, 900 / Math.max(labels.length, 1)));
   const chartHeight = present ? 300 : 170;
@@ -202,4 +206,30 @@ export function overviewGrid(slot, { overview, layer, head, onPick, t }) {
   });
   table.append(body);
   slot.replaceChildren(table);
+}
+
+/** A small matrix as a table whose cells are shaded by value (blue positive, red negative), numbers written in. */
+export function matrixGrid({ name, rows, cols, z, skipZeroRows = true, t }) {
+  const kept = z.map((row, i) => [row, i]).filter(([row]) => !skipZeroRows || row.some((x) => x !== 0));
+  const largest = Math.max(1e-12, ...kept.flatMap(([row]) => row.map(Math.abs)));
+  const table = el("table", { class: "grid" }, el("caption", { text: name }));
+  const head = el("tr", {}, el("th", { scope: "col", text: "" }));
+  cols.forEach((c) => head.append(el("th", { scope: "col", text: c })));
+  table.append(el("thead", {}, head));
+  const body = el("tbody");
+  for (const [row, i] of kept) {
+    const tr = el("tr", {}, el("th", { scope: "row", text: rows[i] }));
+    row.forEach((x) => {
+      const cell = el("td", { text: fmt(x, 2) });
+      const strength = Math.abs(x) / largest;
+      cell.style.background = x >= 0 ? `rgba(59, 82, 139, ${0.75 * strength})` : `rgba(215, 38, 61, ${0.75 * strength})`;
+      if (strength > 0.55) cell.classList.add("strong");
+      tr.append(cell);
+    });
+    body.append(tr);
+  }
+  table.append(body);
+  const parts = [el("div", { class: "scroll" }, table)];
+  if (kept.length < z.length) parts.push(el("p", { class: "stage-help", text: t.zero_rows_hidden.replace("{count}", String(z.length - kept.length)) }));
+  return el("figure", { class: "matrix" }, ...parts);
 }

@@ -6,7 +6,7 @@ from urllib.parse import urlencode
 
 from playwright.sync_api import expect
 
-from tests.browser.harness import open_view, poll, snapshot, url_params, wait_ready, wait_text_change
+from tests.browser.harness import open_view, poll, snapshot, url_params, wait_text_change
 
 
 def api_message(page, params):

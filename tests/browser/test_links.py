@@ -23,6 +23,7 @@ def assert_fixed_point(page):
 
 def press(page, key, *, until):
     before = page.url
+    page.evaluate("document.activeElement && document.activeElement.blur()")  # keys act on the view
     page.keyboard.press(key)
     poll(page, "location.href", lambda href: href != before and until(href))
     return assert_fixed_point(page)
@@ -40,8 +41,8 @@ def test_self_and_cross_attention_with_every_view_field(page):
     poll(page, "location.search", lambda search: "head=1" in search)
     assert_fixed_point(page)
 
-    page.locator("#target").fill("we walk by the river")  # now encoder-decoder attention
-    page.locator("input[name=_mode][value=cross]").check()
+    page.locator("input[name=_mode][value=cross]").check()  # now encoder-decoder attention
+    page.locator("#target").fill("we walk by the river")
     poll(page, "location.search", lambda search: "target=" in search)
     here = assert_fixed_point(page)
     assert "present=true" in here and "stage=3" in here, "view fields survive an edit"
@@ -58,6 +59,7 @@ def test_exercise_values_are_written_by_the_server(page, watch):
     page.locator("#q").fill("1e21 0\n0 1")  # over the exercise's bound: refused, and the link stays as it was
     expect(page.locator("#q-error")).to_contain_text("1e+06")
     assert assert_fixed_point(page) == here
+    page.locator("#q").fill("1e-7 0.50\n-0.0 1")
     page.locator("#key_labels").fill("甲, 乙")
     poll(page, "location.search", lambda search: "key_labels=" in search)
     assert_fixed_point(page)
@@ -75,6 +77,7 @@ def test_real_model_views(page):
     page.locator("#hide_special").check()
     poll(page, "location.search", lambda search: "hide_special=true" in search)
     assert_fixed_point(page)
+    page.locator("#hide_special").blur()  # keys act on the view, not on a focused control
     press(page, "ArrowRight", until=lambda href: "step=1" in href)
 
 

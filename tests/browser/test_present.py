@@ -45,7 +45,7 @@ def test_presentation_mode_keys(new_context):
     )
     assert layout == ["#000000", False], "presentation mode: high-contrast theme and the step outline"
     cells = page.locator("#chart-stage2 g.heatmaplayer text").all_text_contents()
-    assert len([c for c in cells if re.fullmatch(r"[0-9.]+", c)]) == 9, (
+    assert len([c for c in cells if re.fullmatch(r"[0-9.]+(e[-+]?\d+)?", c)]) == 9, (
         "values are written in the cells (no hover needed)"
     )
 

@@ -47,15 +47,15 @@ def test_copied_link_reproduces_the_view_in_a_new_context(new_context):
     arithmetic = wait_text_change(page, "#arithmetic", arithmetic)
     page.locator("#head-grid button").nth(3).click()
     arithmetic = wait_text_change(page, "#arithmetic", arithmetic)
-    page.keyboard.press("ArrowRight")
-    page.keyboard.press("ArrowRight")
-    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
     expect(page.locator("#step-label")).to_contain_text("5 of 9")
     assert url_params(page) == {
         "source": "the teacher gave the young student a red book",
         "heads": "4",
         "temperature": "0.5",
         "causal": "true",
+        "positional": "true",
         "head": "3",
         "step": "4",
     }

@@ -132,7 +132,7 @@ def test_payloads_in_a_link_show_as_text(new_context, batch):
     for name in ("lang", "step", "stage"):
         assert any(f" {name}: " in text for text in notices), f"no notice names the ignored {name!r}: {notices}"
     for payload in batch:
-        shown = payload.strip()[:40]  # an unknown name is repeated up to 40 characters
+        shown = payload[:40].strip()  # an unknown name is repeated up to 40 characters
         assert any(shown in text for text in notices), f"no notice shows the unknown parameter {payload!r}"
 
     assert_tokens_shown_as_text(page, data["tokens"]["queries"], data["tokens"]["keys"])

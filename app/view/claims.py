@@ -1,0 +1,99 @@
+"""What an example or a lesson says its view shows, in numbers, checked against the engine.
+
+Every example (presets.py) and lesson (lessons.py) states claims: "at this step the largest weight is
+on this word, at least 0.4", "no weight is above 0.95", ... ``check`` computes the view and returns
+the numbers each claim is about, or raises ClaimFailed. The texts people read are filled with those
+numbers, so a lesson cannot say what its view does not show; the test suite checks every claim.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from app.view.compute import compute_view
+from app.view.state import State
+
+
+class ClaimFailed(AssertionError):
+    """A view does not show what its text says."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One statement about a view's weights (stage 2).
+
+    top        at `step`, the largest weight is on the key `key`, and it is at least `at_least`
+    max_above  at `step`, the largest weight is at least `at_least` (a saturated softmax)
+    max_below  at every step, every weight is below `below` (no saturation)
+    flat       every weight is within `within` of 1 / (number of visible keys)
+    one_hot    every weight is 0 or 1 (hard attention)
+    causal     every weight on a later key is 0
+    `head` picks a head other than the view's own.
+    """
+
+    kind: Literal["top", "max_above", "max_below", "flat", "one_hot", "causal"]
+    step: int | None = None
+    key: str | None = None
+    at_least: float = 0.0
+    below: float = 1.0
+    within: float = 0.0
+    head: int | None = None
+
+
+def weights_of(state: State, claim: Claim) -> tuple[np.ndarray, dict]:
+    view = compute_view(state if claim.head is None else state.replace(head=claim.head))
+    return np.asarray(view["head"]["weights"], dtype=float), view  # (n_q, n_k)
+
+
+def check(state: State, claim: Claim) -> dict[str, object]:
+    """The numbers `claim` is about, in the view of `state`; raises ClaimFailed if the view does not show it."""
+    weights, view = weights_of(state, claim)
+    keys = view["tokens"]["keys"]
+    queries = view["tokens"]["queries"]
+    if claim.kind == "top":
+        row = weights[claim.step]  # (n_k,)
+        best = int(row.argmax())
+        found = {"query": queries[claim.step], "key": keys[best], "weight": float(row[best])}
+        found["pairs"] = " ".join(f"({key}, {weight:.2f})" for key, weight in zip(keys, row, strict=True))
+        if keys[best] != claim.key or row[best] < claim.at_least:
+            raise ClaimFailed(f"step {claim.step}: expected {claim.key} >= {claim.at_least}, got {found}")
+        return found
+    if claim.kind == "max_above":
+        largest = float(weights[claim.step].max())
+        if largest < claim.at_least:
+            raise ClaimFailed(f"step {claim.step}: largest weight {largest} < {claim.at_least}")
+        return {"query": queries[claim.step], "weight": largest}
+    if claim.kind == "max_below":
+        largest = float(weights.max())
+        if largest >= claim.below:
+            raise ClaimFailed(f"a weight of {largest} >= {claim.below}")
+        return {"weight": largest}
+    if claim.kind == "flat":
+        visible = np.asarray(view["head"]["mask"], dtype=bool)  # (n_q, n_k)
+        uniform = 1.0 / visible.sum(axis=1, keepdims=True)  # (n_q, 1)
+        furthest = float(np.abs(np.where(visible, weights - uniform, 0.0)).max())
+        if furthest > claim.within:
+            raise ClaimFailed(f"a weight is {furthest} from uniform (> {claim.within})")
+        return {"furthest": furthest, "uniform": float(uniform.min())}
+    if claim.kind == "one_hot":
+        if not np.all((weights == 0) | (weights == 1)):
+            raise ClaimFailed("a weight is neither 0 nor 1")
+        return {}
+    if claim.kind == "causal":
+        later = np.triu(weights, k=1)  # (n_q, n_k) weights on keys after the query
+        if np.any(later != 0):
+            raise ClaimFailed("a query gives weight to a later key")
+        return {}
+    raise ValueError(f"unknown claim {claim.kind!r}")
+
+
+def numbers(state: State, claims: tuple[Claim, ...]) -> dict[str, str]:
+    """Text placeholders for a lesson: {key0}, {weight0}, {pairs0}, {query0}, ... for each claim, in order."""
+    filled: dict[str, str] = {}
+    for index, claim in enumerate(claims):
+        for name, value in check(state, claim).items():
+            filled[f"{name}{index}"] = f"{value:.2f}" if isinstance(value, float) else str(value)
+    return filled
