@@ -8,7 +8,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
 
@@ -19,7 +19,7 @@ from app.view.lessons import LESSONS, lesson_params
 from app.view.presets import PRESETS
 from app.view.state import DEFAULTS, ORDER, VIEW_FIELDS, AttentionQuery, InputError, format_number, make_state
 from app.web import routes
-from app.web.assets import asset_bytes, asset_table, asset_url, media_type
+from app.web.assets import asset_url
 from app.web.errors import validation_items
 from app.web.jsonio import dumps
 from app.web.middleware import cached
@@ -110,20 +110,3 @@ def learn(request: Request, lang: str | None = None):
 def embed(request: Request):
     """The same view without the controls: for slides and course pages (may be framed)."""
     return render_page(request, embed=True)
-
-
-@router.get(routes.ASSETS + "/{digest}/{name:path}", include_in_schema=False)
-def asset(request: Request, digest: str, name: str):
-    """Static files and Plotly.js: immutable under the current digest, gzip-compressed once per process."""
-    current, files = asset_table()
-    if name not in files:
-        return Response("not found", status_code=404, media_type="text/plain")
-    headers = {
-        "Cache-Control": "public, max-age=31536000, immutable" if digest == current else "no-cache",
-        "Vary": "Accept-Encoding",
-    }
-    body, gzipped = asset_bytes(name)
-    if "gzip" in request.headers.get("accept-encoding", ""):
-        body = gzipped
-        headers["Content-Encoding"] = "gzip"
-    return Response(body, media_type=media_type(name), headers=headers)
