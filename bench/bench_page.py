@@ -58,8 +58,18 @@ def free_port():
 
 def start_server(port, app_dir=ROOT):
     env = {"ACCESS_LOG": "0", "PATH": "/usr/bin:/bin"}
-    process = subprocess.Popen([sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port),
-                                "--no-access-log"], cwd=app_dir, env=env)  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "app.main:app",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--no-access-log",
+    ]
+    process = subprocess.Popen(command, cwd=app_dir, env=env)
     for _ in range(100):
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
@@ -150,7 +160,8 @@ def main():
                     bucket.append(wait_for_mark(page, "attention-render", 1)[0])
                 context.close()
             print(
-                f"1. first full render after navigation, 16 tokens: cold cache {summary(cold)}; warm cache {summary(warm)}"
+                f"1. first full render after navigation, 16 tokens: cold cache {summary(cold)}; "
+                f"warm cache {summary(warm)}"
             )
 
             context = browser.new_context(viewport={"width": 1600, "height": 1000})
@@ -164,13 +175,15 @@ def main():
                 before = len(marks(page, "attention-render"))
                 started = page.evaluate(
                     """(text) => { const s = document.getElementById('source'); s.value = text;
-                       const t = performance.now(); s.dispatchEvent(new Event('input', {bubbles: true})); return t; }""",
+                       const t = performance.now(); s.dispatchEvent(new Event('input', {bubbles: true}));
+                       return t; }""",
                     " ".join(words),
                 )
                 done = wait_for_mark(page, "attention-render", before + 1)[-1]
                 edits.append(done - started)
             print(
-                f"2. edit of a 16-token sentence, input event to redraw (100 ms typing pause included): {summary(edits)}"
+                "2. edit of a 16-token sentence, input event to redraw (100 ms typing pause included): "
+                + summary(edits)
             )
             context.close()
 
