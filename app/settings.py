@@ -27,6 +27,11 @@ class Settings(BaseSettings):
     minilm_dir: Path | None = Field(
         None, description="MINILM_DIR: folder with all-MiniLM-L6-v2's files (default: the installed package)."
     )
+    frontend_modules: Path = Field(
+        ROOT / "frontend" / "node_modules",
+        description="FRONTEND_MODULES: where `npm ci --prefix frontend` installed the page's libraries "
+        "(Plotly's cartesian bundle); without it the app serves the plotly package's full bundle.",
+    )
 
 
 @functools.cache

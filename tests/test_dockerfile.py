@@ -1,8 +1,10 @@
-"""The Dockerfile cannot be built here (no Docker engine), so it is linted and checked against scripts/run."""
+"""The Dockerfile is linted and checked against scripts/run here; tests/test_container.py builds and runs it."""
 
 import subprocess
 import sys
 from pathlib import Path
+
+import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -22,6 +24,46 @@ def test_dockerfile_installs_what_the_run_command_installs():
     ):
         assert step in dockerfile
         assert step.replace("install ", "install --quiet --disable-pip-version-check ") in run
+    # The page's Plotly: the same lock file and `npm ci`, in a node build stage; only the bundle is copied.
+    assert "FROM node:20-slim AS frontend" in dockerfile and "npm ci --prefix frontend" in run
+    assert "COPY frontend/package.json frontend/package-lock.json ./" in dockerfile
+    assert "RUN npm ci --no-audit --no-fund --loglevel=error" in dockerfile
+    assert "COPY --from=frontend /frontend/node_modules/plotly.js-cartesian-dist-min" in dockerfile
     assert dockerfile.startswith("# ") and "FROM python:3.11-slim" in dockerfile
     assert "USER 10001" in dockerfile and "HEALTHCHECK" in dockerfile
     assert 'CMD ["scripts/serve"]' in dockerfile and "scripts/serve" in run
+
+
+def test_dockerignore_keeps_the_build_context_to_what_the_image_copies():
+    ignore = (ROOT / ".dockerignore").read_text().splitlines()
+    assert ignore[ignore.index("*") + 1 :], "everything is ignored except what is named"
+    for kept in ("!app/", "!static/", "!templates/", "!scripts/serve", "!frontend/package-lock.json"):
+        assert kept in ignore
+    assert not any(line.startswith("!tests") or line.startswith("!.git") for line in ignore)
+
+
+# Directives that differ in a container by design: where files go, and the addresses.
+CONTAINER_SIDE = {
+    "daemon", "pid", "error_log", "access_log", "proxy_cache_path", "proxy_temp_path", "client_body_temp_path",
+    "fastcgi_temp_path", "uwsgi_temp_path", "scgi_temp_path", "listen", "server",
+}  # fmt: skip
+
+
+def nginx_directives(path):
+    """Each directive of an nginx config as one normalized line ("proxy_cache_lock on;"), comments dropped."""
+    text = "\n".join(line.split("#")[0] for line in path.read_text().splitlines())
+    return [" ".join(line.split()) for line in text.replace(";", ";\n").splitlines() if line.strip()]
+
+
+def test_the_compose_proxy_config_mirrors_deploy_nginx_conf():
+    """deploy/compose/nginx.conf is deploy/nginx.conf for a container: every proxying and caching
+    directive of the main file is in it too, so a change to one that the other misses fails here."""
+    main = nginx_directives(ROOT / "deploy" / "nginx.conf")
+    compose = nginx_directives(ROOT / "deploy" / "compose" / "nginx.conf")
+    shared = [line for line in main if line.split()[0] not in CONTAINER_SIDE or line == "server {"]
+    assert len(shared) > 20
+    assert [line for line in shared if line not in compose] == []
+    upstreams = [line.split()[1] for line in compose if line.startswith("server app")]
+    services = yaml.safe_load((ROOT / "deploy" / "compose.yaml").read_text())["services"]
+    replicas = [name for name, service in services.items() if service["image"].startswith("${LENS_IMAGE")]
+    assert upstreams == [f"{name}:8000" for name in replicas] and len(replicas) >= 2

@@ -13,6 +13,7 @@ from fastapi.responses import Response
 from starlette.exceptions import HTTPException
 
 from app.web import routes
+from app.web.compression import choose_encoding
 
 access_log = logging.getLogger("attention_lens.access")
 
@@ -147,7 +148,7 @@ class ResponseCache:
         self.size = 0
 
     def key(self, scope, headers):
-        gzip = b"gzip" in headers.get(b"accept-encoding", b"")
+        gzip = choose_encoding(headers.get(b"accept-encoding", b"").decode("latin-1"), ["gzip"]) == "gzip"
         language = headers.get(b"accept-language", b"")[:200] if scope["path"] != routes.API_ATTENTION else b""
         return (scope["path"], scope.get("query_string", b""), gzip, language)
 

@@ -21,7 +21,7 @@ from app.view.presets import presets_for
 from app.view.spec import MODEL, MODES
 from app.view.state import DEFAULT_SOURCES, LINK_ORDER, MAX_CHARACTERS, SPECS, State, format_number
 from app.web import routes
-from app.web.assets import asset_bytes, asset_table, asset_url, media_type
+from app.web.assets import asset_url
 from app.web.errors import error_items
 from app.web.jsonio import dumps
 from app.web.middleware import cached
@@ -147,20 +147,3 @@ def learn(request: Request, lang: str | None = None) -> Response:
     lang = pick_language(lang if lang in STRINGS else None, request.headers.get("accept-language"))
     html = templates.get_template("learn.html").render(lang=lang, t=STRINGS[lang], lessons=lessons_for(lang))
     return cached(request, html.encode("utf-8"), "text/html; charset=utf-8", max_age=300, vary="Accept-Language")
-
-
-@router.get(routes.ASSETS + "/{digest}/{name:path}", include_in_schema=False)
-def asset(request: Request, digest: str, name: str) -> Response:
-    """Static files and Plotly.js: immutable under the current digest, gzip-compressed once per process."""
-    current, files = asset_table()
-    if name not in files:
-        return Response("not found", status_code=404, media_type="text/plain")
-    headers = {
-        "Cache-Control": "public, max-age=31536000, immutable" if digest == current else "no-cache",
-        "Vary": "Accept-Encoding",
-    }
-    body, gzipped = asset_bytes(name)
-    if "gzip" in request.headers.get("accept-encoding", ""):
-        body = gzipped
-        headers["Content-Encoding"] = "gzip"
-    return Response(body, media_type=media_type(name), headers=headers)

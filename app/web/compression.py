@@ -1,0 +1,78 @@
+"""Content-Encoding chosen from the request's Accept-Encoding, with its q-values (RFC 9110, 12.5.3).
+
+    choose_encoding("gzip;q=0.5, br", ["br", "gzip"])  -> "br"
+    choose_encoding("gzip;q=0", ["gzip"])              -> "identity"   (q=0 means "not this one")
+
+Used by the static assets (brotli or gzip, compressed once) and by the gzip middleware of the
+dynamic answers, so that both read the header the same way.
+"""
+
+from collections.abc import Sequence
+
+from starlette.datastructures import Headers
+from starlette.middleware.gzip import GZipMiddleware, GZipResponder, IdentityResponder
+from starlette.types import Receive, Scope, Send
+
+from app.web import routes
+
+IDENTITY = "identity"
+
+
+def accepted_codings(header: str) -> dict[str, float]:
+    """Accept-Encoding as {coding: q}; a malformed q counts as 0 (not accepted)."""
+    codings: dict[str, float] = {}
+    for item in header.split(","):
+        name, *params = (part.strip() for part in item.split(";"))
+        if not name:
+            continue
+        q = 1.0
+        for param in params:
+            key, _, value = param.partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    q = min(max(float(value), 0.0), 1.0)
+                except ValueError:
+                    q = 0.0
+        codings[name.lower()] = q
+    return codings
+
+
+def choose_encoding(header: str | None, available: Sequence[str]) -> str:
+    """The coding of `available` (in the server's order of preference) the client wants most, or "identity".
+
+    No header means identity. A coding not named takes the q of "*" if there is one. Identity
+    competes with the q it is given (by name or by "*"); not named, it is the last resort. On a tie
+    a compressed coding wins, and among codings the server's order. When the client refuses
+    everything, identity is still sent: the server may ignore the header rather than answer 406.
+    """
+    if not header:
+        return IDENTITY
+    codings = accepted_codings(header)
+    wildcard = codings.get("*", 0.0)
+    identity_q = codings.get(IDENTITY, wildcard)
+    q, _, coding = max(((codings.get(c, wildcard), -i, c) for i, c in enumerate(available)), default=(0.0, 0, IDENTITY))
+    return coding if q > 0 and q >= identity_q else IDENTITY
+
+
+class NegotiatedGZip(GZipMiddleware):
+    """Starlette's GZipMiddleware for the dynamic answers, compressing only when Accept-Encoding
+    really accepts gzip (its own test is a substring match, so "gzip;q=0" would get gzip).
+
+    /assets/ passes through untouched: the asset route serves its own precompressed bytes."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"].startswith(routes.ASSETS + "/"):
+            await self.app(scope, receive, send)
+            return
+        header = Headers(scope=scope).get("accept-encoding")
+        if choose_encoding(header, ["gzip"]) == "gzip":
+            responder = GZipResponder(
+                self.app,
+                self.minimum_size,
+                compresslevel=self.compresslevel,
+                thread_minimum_size=self.thread_minimum_size,
+                exclude_content_types=self.exclude_content_types,
+            )
+        else:
+            responder = IdentityResponder(self.app, self.minimum_size, exclude_content_types=self.exclude_content_types)
+        await responder(scope, receive, send)

