@@ -291,6 +291,13 @@ class State(BaseModel):
         False,
         description="View state: the current step's weights as bars ranked from the largest, like search results.",
     )
+    slide: Annotated[int, Control("none", view=True)] = Field(
+        0,
+        ge=0,
+        le=6,
+        description="View state: slide mode, one panel at a time sized to the screen (0: off). The panels in order: "
+        "1, 2, 3 the stage heatmaps, 4 the arithmetic of the step, 5 the weights as bars, 6 the alignment.",
+    )
 
     # ---- derived ----------------------------------------------------------------------------
 

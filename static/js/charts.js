@@ -1,65 +1,123 @@
-// Plotly charts: heatmaps of the three stages and of the input vectors.
-// Plotly comes from the installed `plotly` Python package, served by the app (no CDN).
+// Plotly charts: heatmaps of the three stages and of the input vectors. Plotly comes from the app
+// (no CDN). Two layers are laid over Plotly's plot area, so that a step or a value never redraws the
+// cells: the current step's outline, and the cell values (Plotly's own per-cell text was half the
+// cost of a redraw). Both are placed from the chart's current geometry after every Plotly draw.
 import { fmt, textUnits } from "./format.js";
+
+export const MANY = 24; // above this many rows or columns a heatmap is large: no values, thinned labels
+
+const COLORSCALE = "Viridis"; // perceptually uniform and colour-blind safe
+const CONFIG = { displayModeBar: false, responsive: false }; // sizes come from the page (ResizeObserver)
+const SVG = "http://www.w3.org/2000/svg";
 
 /** Plotly reads <b>, <a href>, &entities; in labels as markup: user words must be shown as typed. */
 function plain(text) {
   return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
-const COLORSCALE = "Viridis"; // perceptually uniform and colour-blind safe
-const CONFIG = { displayModeBar: false, responsive: true };
-
-function theme(present) {
-  return present
-    ? { font: 28, cell: 64, paper: "#000000", ink: "#ffffff" }
-    : { font: 14, cell: 34, paper: "#ffffff", ink: "#1a1a1a" };
+function theme(dark) {
+  return dark
+    ? { paper: "#000000", ink: "#ffffff", plot: "#333333" }
+    : { paper: "#ffffff", ink: "#1a1a1a", plot: "#eeeeee" };
 }
 
-function axis(labels, ink, font) {
-  return {
-    tickvals: labels.map((_, i) => i),
-    ticktext: labels.map(plain),
-    tickfont: { size: font, color: ink },
-    showgrid: false,
-    zeroline: false,
-    fixedrange: true,
-  };
+/** The smallest of 1, 2, 5, 10, 20, 50... that is at least `n`: labels every so many items. */
+function niceStride(n) {
+  if (n <= 1) return 1;
+  const power = 10 ** Math.floor(Math.log10(n));
+  return [1, 2, 5, 10].map((m) => m * power).find((s) => s >= n);
 }
 
-function textWidth(labels, font) {
-  return Math.max(2, ...labels.map((label) => textUnits(label))) * font;
+/** Label every `stride`-th item (all of them when they fit). */
+function ticks(labels, stride, text = (label) => plain(label)) {
+  const shown = labels.map((_, i) => i).filter((i) => i % stride === 0);
+  return { tickvals: shown, ticktext: shown.map((i) => text(labels[i], i)) };
+}
+
+const widest = (labels, font) => Math.max(2, ...labels.map((label) => textUnits(label))) * font;
+
+/**
+ * The geometry of a heatmap: margins, cell sizes, which labels are written and whether the values fit in
+ * the cells. `height` is a budget (null: as tall as the cells need); `fill` lets the cells grow to it.
+ * `dims` names a column axis of unnamed dimensions (d0, d1...): it is summarised by numbers, not labelled.
+ */
+function geometry({ rows, cols, width, height, fill, font, dims, valueWidth }) {
+  const many = rows.length > MANY || cols.length > MANY;
+  const left = Math.min(width * 0.3, widest(rows, font) + 14);
+  const colorbar = font * 3.6; // Plotly widens the right margin by the colour bar and its numbers
+  const plotWidth = Math.max(40, width - left - colorbar - 10);
+  const cellW = plotWidth / cols.length;
+  const summarise = Boolean(dims) && cols.length > 16;
+  const labelWidth = widest(cols, font);
+  const rotate = !summarise && labelWidth > cellW - 4;
+  const strideX = summarise ? niceStride(Math.ceil((font * 4) / cellW)) : rotate ? niceStride(Math.ceil((font * 1.3) / cellW)) : 1;
+  const bottom = summarise ? font * 3.4 + 12 : rotate ? Math.min(width * 0.35, labelWidth * 0.72 + font) + 12 : font * 1.6 + 12;
+  const top = 8;
+  const natural = many ? Math.max(2, Math.min(cellW, font * 2.4)) : font * 2.4; // large: square cells
+  const room = height ? (height - bottom - top) / rows.length : Infinity;
+  const cellH = Math.max(2, fill && Number.isFinite(room) ? Math.min(room, Math.max(natural, cellW), font * 5) : Math.min(natural, room));
+  const strideY = niceStride(Math.ceil((font * 1.2) / cellH));
+  const valueFont = Math.round(font * 0.85);
+  const values = !many && cellW >= valueWidth * valueFont + 6 && cellH >= valueFont * 1.25;
+  return { left, bottom, top, cellH, rotate, summarise, strideX, strideY, values, valueFont, height: rows.length * cellH + bottom + top };
 }
 
 /**
- * A heatmap with numeric axes (repeated words stay separate rows), token labels, values written in the
- * cells when they fit, the current step's row outlined, and cells hidden by the mask left blank with ×.
+ * A heatmap with numeric axes (repeated words stay separate rows), token labels (thinned when they would
+ * overlap), values written over the cells when they fit, the current step's row outlined, and cells
+ * hidden by the mask left blank with ×. Sizes: `width` and `font` in px, `height` a budget or null.
  */
-export function heatmap(el, { z, rows, cols, step = null, mask = null, zmin, zmax, present = false, width }) {
-  const t = theme(present);
-  const plotWidth = (width || el.clientWidth || 600) - Math.min(320, textWidth(rows, t.font) + 20) - 80;
-  const fits = plotWidth / cols.length >= (present ? 70 : 34) && rows.length <= (present ? 16 : 32);
+export function heatmap(el, { z, rows, cols, step = null, mask = null, zmin, zmax, dark = false, font = 14, width,
+  height = null, fill = false, dims = null }) {
+  const t = theme(dark);
+  const few = rows.length <= MANY && cols.length <= MANY;
+  const text = few ? z.map((row, i) => row.map((x, j) => (mask && !mask[i][j] ? "×" : fmt(x, 2)))) : null;
+  const valueWidth = few ? Math.max(2, ...text.flat().map((s) => textUnits(s))) : Infinity;
+  const g = geometry({ rows, cols, width, height, fill, font, dims, valueWidth });
   const shown = z.map((row, i) => row.map((x, j) => (mask && !mask[i][j] ? null : x)));
-  const text = z.map((row, i) => row.map((x, j) => (mask && !mask[i][j] ? "×" : fits ? fmt(x, 2) : "")));
-  const left = Math.min(320, textWidth(rows, t.font) + 20);
-  const bottom = Math.min(320, textWidth(cols, t.font) * (cols.length > 6 ? 0.8 : 0.45) + 30);
-  const cell = Math.max(present ? 36 : 14, Math.min(t.cell, 600 / Math.max(rows.length, 1)));
   const data = [{
     type: "heatmap", z: shown, x: cols.map((_, j) => j), y: rows.map((_, i) => i),
-    zmin, zmax, colorscale: COLORSCALE, text, texttemplate: "%{text}", hoverongaps: false,
-    textfont: { size: present ? 24 : 12 }, xgap: 1, ygap: 1,
-    colorbar: { thickness: present ? 24 : 12, tickfont: { size: t.font * 0.8, color: t.ink } },
+    zmin, zmax, colorscale: COLORSCALE, hoverongaps: false,
+    xgap: g.cellH > 6 ? 1 : 0, ygap: g.cellH > 6 ? 1 : 0,
+    colorbar: { thickness: Math.round(font * 0.8), tickfont: { size: Math.round(font * 0.8), color: t.ink } },
     hovertemplate: "%{customdata}<extra></extra>",
     customdata: z.map((row, i) => row.map((x, j) => plain(`${rows[i]} → ${cols[j]}: ${fmt(x, 4)}`))),
   }];
+  const axis = { tickfont: { size: font, color: t.ink }, showgrid: false, zeroline: false, fixedrange: true, ticks: "" };
+  const xTicks = g.summarise ? ticks(cols, g.strideX, (_, i) => String(i)) : ticks(cols, g.strideX);
   const layout = {
-    height: rows.length * cell + bottom + 30,
-    margin: { l: left, r: 10, t: 10, b: bottom },
-    xaxis: { ...axis(cols, t.ink, t.font), side: "bottom", tickangle: cols.length > 6 ? -45 : 0 },
-    yaxis: { ...axis(rows, t.ink, t.font), autorange: "reversed" },
-    paper_bgcolor: t.paper, plot_bgcolor: present ? "#333333" : "#eeeeee",
+    width, height: g.height,
+    margin: { l: g.left, r: 10, t: g.top, b: g.bottom },
+    xaxis: { ...axis, ...xTicks, side: "bottom", tickangle: g.rotate ? -45 : 0,
+      title: g.summarise ? { text: plain(dims), font: { size: font, color: t.ink }, standoff: 4 } : undefined },
+    yaxis: { ...axis, ...ticks(rows, g.strideY), autorange: "reversed" },
+    paper_bgcolor: t.paper, plot_bgcolor: t.plot,
   };
-  return Plotly.react(el, data, layout, CONFIG).then(() => moveOutline(el, step));
+  el.heatmapValues = { text: g.values ? text : null, font: g.valueFont, ink: t.ink }; // read by drawValues
+  el.dataset.step = step === null || step === undefined ? "" : String(step);
+  return Plotly.react(el, data, layout, CONFIG).then(() => {
+    if (!el.dataset.watched) {
+      el.on("plotly_afterplot", () => decorate(el)); // any later relayout moves the layers with the cells
+      el.dataset.watched = "true";
+    }
+    decorate(el);
+  });
+}
+
+/** The plot area of a drawn chart in px (left, top, width, height), or null before the first draw. */
+function plotArea(el) {
+  const size = el._fullLayout && el._fullLayout._size;
+  return size ? { l: size.l, t: size.t, w: size.w, h: size.h } : null;
+}
+
+function rowCount(el) {
+  return el.data && el.data[0] && el.data[0].y ? el.data[0].y.length : 0;
+}
+
+/** Lay the outline and the values over the chart's current plot area. */
+function decorate(el) {
+  moveOutline(el, el.dataset.step === "" ? null : Number(el.dataset.step));
+  drawValues(el);
 }
 
 /**
@@ -68,9 +126,10 @@ export function heatmap(el, { z, rows, cols, step = null, mask = null, zmin, zma
  */
 export function moveOutline(el, step) {
   const box = el.parentElement && el.parentElement.querySelector(".outline");
-  const size = el._fullLayout && el._fullLayout._size; // the plot area: left, top, width, height
-  const rows = el.data && el.data[0] && el.data[0].y ? el.data[0].y.length : 0;
   if (!box) return;
+  el.dataset.step = step === null || step === undefined ? "" : String(step);
+  const size = plotArea(el);
+  const rows = rowCount(el);
   if (step === null || step === undefined || !size || !rows || step >= rows) {
     box.hidden = true;
     return;
@@ -83,6 +142,70 @@ export function moveOutline(el, step) {
   box.hidden = false;
 }
 
+/** Viridis is dark at its low end and bright at its high end: dark text from about the middle up. */
+function textColour(x, zmin, zmax) {
+  const share = zmax > zmin ? (x - zmin) / (zmax - zmin) : 0;
+  return share >= 0.55 ? "#000000" : "#ffffff";
+}
+
+/**
+ * The cell values as one SVG laid over the plot area (hidden from assistive technology: the data table
+ * below the chart has every value). Only when they fit; masked cells get ×.
+ */
+function drawValues(el) {
+  const layer = el.parentElement && el.parentElement.querySelector(".cell-values");
+  const values = el.heatmapValues;
+  const size = plotArea(el);
+  if (!layer) return;
+  if (!values || !values.text || !size) {
+    layer.replaceChildren();
+    layer.setAttribute("hidden", "");
+    return;
+  }
+  const trace = el._fullData && el._fullData[0];
+  const [zmin, zmax] = trace ? [trace.zmin, trace.zmax] : [0, 1];
+  const z = el.data[0].z;
+  const rows = values.text.length;
+  const cols = values.text[0].length;
+  const w = size.w / cols;
+  const h = size.h / rows;
+  Object.assign(layer.style, { left: `${size.l}px`, top: `${size.t}px` });
+  layer.setAttribute("width", String(size.w));
+  layer.setAttribute("height", String(size.h));
+  layer.setAttribute("viewBox", `0 0 ${size.w} ${size.h}`);
+  const texts = [];
+  values.text.forEach((row, i) => row.forEach((label, j) => {
+    const x = z[i][j];
+    const node = document.createElementNS(SVG, "text");
+    node.setAttribute("x", String((j + 0.5) * w));
+    node.setAttribute("y", String((i + 0.5) * h));
+    node.setAttribute("fill", x === null ? values.ink : textColour(x, zmin, zmax));
+    node.textContent = label;
+    texts.push(node);
+  }));
+  layer.setAttribute("font-size", String(values.font));
+  layer.replaceChildren(...texts);
+  layer.removeAttribute("hidden");
+}
+
+/**
+ * The chart as a figure for image export: the values written in the cells by Plotly (when they fit on
+ * screen) and the current step's row outlined as a shape, so the PNG says what the screen says.
+ */
+export function exportFigure(el) {
+  const values = el.heatmapValues;
+  const trace = { ...el.data[0] };
+  if (values && values.text) Object.assign(trace, { text: values.text, texttemplate: "%{text}", textfont: { size: values.font } });
+  const layout = { ...el.layout };
+  const step = el.dataset.step === "" ? null : Number(el.dataset.step);
+  if (step !== null && step < rowCount(el)) {
+    const mark = getComputedStyle(el.parentElement.querySelector(".outline")).borderTopColor;
+    layout.shapes = [{ type: "rect", xref: "paper", yref: "y", x0: 0, x1: 1, y0: step - 0.5, y1: step + 0.5,
+      line: { color: mark, width: 4 } }];
+  }
+  return { data: [trace], layout, config: { ...CONFIG, staticPlot: true } };
+}
+
 export function downloadPng(el, filename) {
-  return Plotly.downloadImage(el, { format: "png", filename, scale: 2 });
+  return Plotly.downloadImage(exportFigure(el), { format: "png", filename, scale: 2 });
 }

@@ -12,15 +12,20 @@ export function fmt(x, digits = 3) {
 
 /**
  * A vector as [a, b, c]; with feature names, only its non-zero entries by name, {animal 0.75, big 0.75},
- * so a 16-feature lexicon vector stays readable. Long vectors show their ends (every number is in the tables).
+ * so a 16-feature lexicon vector stays readable. With `limit`, at most that many entries are written
+ * (the largest named ones, or the ends of an unnamed one) and "…" says some are left out.
  */
-export function fmtVector(row, digits = 3, names = null) {
+export function fmtVector(row, digits = 3, names = null, limit = Infinity) {
   if (names && names.length === row.length) {
-    const parts = row.map((x, i) => (Math.abs(x) > 1e-9 ? `${names[i]} ${fmt(x, digits)}` : null)).filter(Boolean);
+    const kept = row.map((x, i) => [x, i]).filter(([x]) => Math.abs(x) > 1e-9);
+    const shown = kept.length > limit ? [...kept].sort((a, b) => Math.abs(b[0]) - Math.abs(a[0]) || a[1] - b[1]).slice(0, limit) : kept;
+    const parts = shown.sort((a, b) => a[1] - b[1]).map(([x, i]) => `${names[i]} ${fmt(x, digits)}`);
+    if (shown.length < kept.length) parts.push("…");
     return "{" + (parts.length ? parts.join(", ") : "0") + "}";
   }
-  if (row.length > 8) {
-    const shown = [...row.slice(0, 4), null, ...row.slice(-2)].map((x) => (x === null ? "…" : fmt(x, digits)));
+  if (row.length > limit) {
+    const head = Math.max(1, limit - 1);
+    const shown = [...row.slice(0, head).map((x) => fmt(x, digits)), "…", fmt(row[row.length - 1], digits)];
     return "[" + shown.join(", ") + `] (${row.length})`;
   }
   return "[" + row.map((x) => fmt(x, digits)).join(", ") + "]";

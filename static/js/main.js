@@ -1,6 +1,6 @@
 // Attention Lens page: start-up and wiring. The URL's query is the state (state.js keeps it); the form
 // (controls.js) says what the user typed; the charts (charts.js) and panels (panels.js) draw a view.
-import { downloadPng, heatmap, moveOutline } from "./charts.js";
+import { downloadPng, heatmap, MANY, moveOutline } from "./charts.js";
 import * as controls from "./controls.js";
 import { fmt } from "./format.js";
 import { alignment, arithmetic, bars, download, el, matrixGrid, matrixTable, overviewGrid, toCsv } from "./panels.js";
@@ -11,6 +11,7 @@ const t = page.strings;
 const $ = (id) => document.getElementById(id);
 const TYPING_PAUSE_MS = 100; // typing is debounced; choices (selects, checkboxes) apply at once
 const PLAY_INTERVAL_MS = 1200;
+const PRESENT_CHART_SHARE = 0.55; // presentation mode: a heatmap at most this share of the screen's height
 
 // ---------------------------------------------------------------- loading views
 
@@ -66,11 +67,11 @@ function setStep(step) {
 }
 
 function setStage(stage) {
-  state.setFields({ stage });
-  document.body.dataset.stage = String(stage);
+  state.setFields(state.field("slide") ? { stage, slide: stage } : { stage });
+  applyScreen();
   const article = $(`stage${stage}`);
   article.focus({ preventScroll: true });
-  article.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  if (!state.field("slide")) article.scrollIntoView({ block: "nearest", behavior: "smooth" });
 }
 
 function pickHead(layer, head) {
@@ -86,6 +87,37 @@ function togglePresent() {
   const present = !state.field("present");
   state.setFields({ present });
   render();
+}
+
+// ---------------------------------------------------------------- slide mode: one panel at a time
+
+/** The panels slide mode shows one at a time, in the page's order (the `slide` field counts from 1). */
+function slidePanels() {
+  return [...document.querySelectorAll("[data-slide-panel]")];
+}
+
+/** Show panel `slide` (0: leave slide mode); a stage's panel makes that stage current too. */
+function setSlide(slide) {
+  const panels = slidePanels();
+  const next = Math.max(0, Math.min(panels.length, slide));
+  const stage = next ? Number(panels[next - 1].dataset.stage) : 0;
+  state.setFields(stage ? { slide: next, stage } : { slide: next });
+  applyScreen();
+  if (next) panels[next - 1].focus({ preventScroll: true });
+}
+
+function toggleSlides() {
+  setSlide(state.field("slide") ? 0 : Number(state.field("stage")));
+  render();
+}
+
+function movePanel(delta) {
+  setSlide(Math.max(1, state.field("slide") + delta)); // the newly shown panel draws itself (watchSizes)
+}
+
+function onEscape() {
+  if (!$("help").hidden) toggleHelp(false);
+  else if (state.field("slide")) toggleSlides();
 }
 
 function toggleFullscreen() {
@@ -169,10 +201,66 @@ function stepLabel(view, step) {
   return parts.join(" · ");
 }
 
+// ---------------------------------------------------------------- sizes: every chart follows its box
+
+const onePanel = () => document.body.classList.contains("one-panel");
+
+/**
+ * Where a chart or panel stands now: its width, its type size and colours from the page's CSS, and a
+ * height budget (one panel on the screen: its box; presentation mode: a share of the screen's height).
+ * `key` names the box: a chart is redrawn when its box's key changes (watchSizes).
+ */
+function boxOf(el) {
+  const present = Boolean(state.field("present"));
+  const room = el.classList.contains("chart") ? el.parentElement : el; // a chart's wrapper is its room
+  const one = onePanel();
+  const width = el.clientWidth;
+  const budget = one ? room.clientHeight : present ? Math.round(innerHeight * PRESENT_CHART_SHARE) : null;
+  return {
+    width,
+    font: parseFloat(getComputedStyle(el).fontSize),
+    dark: present,
+    height: budget,
+    fill: one,
+    key: width ? `${width}x${budget ?? ""}` : "hidden",
+  };
+}
+
+/** The box a chart or panel slot was last drawn for (a hidden one is drawn when it is shown). */
+function recordBox(el, box) {
+  el.parentElement.dataset.box = box.key;
+  return box.width > 0;
+}
+
+/**
+ * Redraw a chart or panel when its box changes size: P, F, a resized window, a projector plugged in,
+ * a panel shown in slide mode. Redraws wait for the next frame (no layout loop inside the observer).
+ */
+function watchSizes() {
+  const redraws = new Map([
+    [$("chart-stage1").parentElement, () => drawStage(1)],
+    [$("chart-stage2").parentElement, () => drawStage(2)],
+    [$("chart-stage3").parentElement, () => drawStage(3)],
+    [$("chart-embeddings").parentElement, drawEmbeddings],
+    [$("bars-panel"), drawBars],
+    [$("alignment-panel"), drawAlignment],
+  ]);
+  const redrawIfResized = (target) => {
+    if (target.dataset.pending) return;
+    target.dataset.pending = "true";
+    requestAnimationFrame(() => {
+      delete target.dataset.pending;
+      if (boxOf(target.querySelector(".chart, .bars, .alignment")).key !== target.dataset.box) redraws.get(target)();
+    });
+  };
+  const observer = new ResizeObserver((entries) => entries.forEach((entry) => redrawIfResized(entry.target)));
+  for (const target of redraws.keys()) observer.observe(target);
+  window.addEventListener("resize", () => redraws.forEach((_, target) => redrawIfResized(target))); // height budgets
+}
+
 /** Everything that depends on the current step only; the heatmaps just move their outline. */
 function renderStep() {
   const view = state.view();
-  const present = Boolean(state.field("present"));
   const step = state.field("step");
   const queries = view.tokens.queries;
   const keys = view.tokens.keys;
@@ -181,13 +269,39 @@ function renderStep() {
   $("prev").disabled = step === 0;
   $("next").disabled = step === queries.length - 1;
   for (const id of ["chart-stage1", "chart-stage2", "chart-stage3"]) moveOutline($(id), step);
-  bars($("chart-bars"), { labels: keys, values: head.weights[step], present, ranked: Boolean(state.field("rank")) });
+  drawBars();
   $("pairs").textContent = keys.map((k, j) => `(${k}, ${fmt(head.weights[step][j], 2)})`).join(" ");
-  const strongest = keys[head.weights[step].indexOf(Math.max(...head.weights[step]))];
-  alignment($("alignment"), { queries, keys, weights: head.weights, step, present, queryOnTop: view.mode !== "cross",
-    label: `${t.alignment}${t.colon}${queries[step]} → ${strongest}` });
+  drawAlignment();
   drawArithmetic();
   performance.mark("attention-step"); // read by bench/bench_page.py
+}
+
+/** A sentence longer than MANY tokens: no values in the cells, thinned labels, ranked bars, one heatmap a row. */
+function isLarge(view) {
+  return Math.max(view.tokens.queries.length, view.tokens.keys.length) > MANY;
+}
+
+function drawBars() {
+  const view = state.view();
+  const slot = $("chart-bars");
+  const box = boxOf(slot);
+  if (!recordBox(slot, box)) return;
+  const weights = view.head.weights[state.field("step")];
+  bars(slot, { labels: view.tokens.keys, values: weights, font: box.font, width: box.width, height: box.height,
+    ranked: Boolean(state.field("rank")), many: isLarge(view), t });
+}
+
+function drawAlignment() {
+  const view = state.view();
+  const slot = $("alignment");
+  const box = boxOf(slot);
+  if (!recordBox(slot, box)) return;
+  const step = state.field("step");
+  const { queries, keys } = view.tokens;
+  const weights = view.head.weights;
+  const strongest = keys[weights[step].indexOf(Math.max(...weights[step]))];
+  alignment(slot, { queries, keys, weights, step, font: box.font, height: box.height, queryOnTop: view.mode !== "cross",
+    label: `${t.alignment}${t.colon}${queries[step]} → ${strongest}` });
 }
 
 async function drawArithmetic() {
@@ -199,19 +313,30 @@ async function drawArithmetic() {
   performance.mark("attention-arithmetic");
 }
 
+/** What stage n's heatmap shows: its matrix, rows and columns (stage 3: the output's features). */
+function stageMatrix(n) {
+  const view = state.view();
+  const { queries, keys } = view.tokens;
+  const head = view.head;
+  if (n === 1) return { z: head.scores, rows: queries, cols: keys };
+  if (n === 2) return { z: head.weights, rows: queries, cols: keys, mask: head.mask, zmin: 0, zmax: 1 };
+  const width = head.output[0].length;
+  const named = Boolean(state.view().names.output);
+  return { z: head.output, rows: queries, cols: outputColumns(width), dims: named ? null : t.dimensions.replace("{count}", String(width)) };
+}
+
+/** Stage n's heatmap at its box's current size (`box` when it was read already). */
+function drawStage(n, box = boxOf($(`chart-stage${n}`))) {
+  const el = $(`chart-stage${n}`);
+  if (!recordBox(el, box)) return;
+  heatmap(el, { ...stageMatrix(n), ...box, step: state.field("step") });
+}
+
 /** The three stage heatmaps and the head overview: redrawn when the data or the theme changes. */
 function drawStages() {
   const view = state.view();
-  const present = Boolean(state.field("present"));
-  const step = state.field("step");
-  const queries = view.tokens.queries;
-  const keys = view.tokens.keys;
-  const head = view.head;
-  const widths = ["chart-stage1", "chart-stage2", "chart-stage3"].map((id) => $(id).clientWidth); // read layout once
-  const common = { rows: queries, cols: keys, step, present };
-  heatmap($("chart-stage1"), { ...common, z: head.scores, width: widths[0] });
-  heatmap($("chart-stage2"), { ...common, z: head.weights, mask: head.mask, zmin: 0, zmax: 1, width: widths[1] });
-  heatmap($("chart-stage3"), { z: head.output, rows: queries, cols: outputColumns(head.output[0].length), step, present, width: widths[2] });
+  const boxes = [1, 2, 3].map((n) => boxOf($(`chart-stage${n}`))); // read the layout once, then draw
+  [1, 2, 3].forEach((n, i) => drawStage(n, boxes[i]));
   if (view.overview) {
     overviewGrid($("head-grid"), { overview: view.overview, layer: view.model ? view.params.layer : 0, head: state.field("head"), t, onPick: pickHead });
   }
@@ -235,9 +360,11 @@ function fillTables() {
 }
 
 function drawEmbeddings() {
-  if (!state.view().embeddings) return;
+  const el = $("chart-embeddings");
+  const box = boxOf(el);
+  if (!recordBox(el, box) || !state.view().embeddings) return;
   const { rows, cols, z } = embeddingMatrix();
-  heatmap($("chart-embeddings"), { z, rows, cols, present: Boolean(state.field("present")) });
+  heatmap(el, { z, rows, cols, ...box, height: null, fill: false });
 }
 
 function embeddingMatrix() {
@@ -254,12 +381,31 @@ function currentPreset() {
   return page.presets.find((preset) => preset.query === state.view().query);
 }
 
+/**
+ * The page's screen modes from the view fields: presentation (large type, dark), slide mode and /embed
+ * (one panel at a time, sized to the screen: the slide's panel, or the stage in focus).
+ */
+function applyScreen() {
+  const body = document.body;
+  const present = Boolean(state.field("present"));
+  const slide = state.field("slide");
+  const panels = slidePanels();
+  const current = page.embed || slide ? slide || state.field("stage") : 0;
+  body.classList.toggle("present", present);
+  body.classList.toggle("slides", Boolean(slide));
+  body.classList.toggle("one-panel", Boolean(current));
+  body.classList.toggle("many", isLarge(state.view()));
+  body.dataset.stage = String(state.field("stage"));
+  panels.forEach((panel, i) => panel.classList.toggle("current-panel", i + 1 === current));
+  $("present-toggle").setAttribute("aria-pressed", String(present));
+  $("slide-toggle").setAttribute("aria-pressed", String(Boolean(slide)));
+  $("panel-prev").disabled = slide <= 1;
+  $("panel-next").disabled = slide >= panels.length;
+}
+
 function render() {
   const view = state.view();
-  const present = Boolean(state.field("present"));
-  document.body.classList.toggle("present", present);
-  $("present-toggle").setAttribute("aria-pressed", String(present));
-  document.body.dataset.stage = String(state.field("stage"));
+  applyScreen();
   document.body.classList.toggle("has-heads", Boolean(view.overview));
   document.body.classList.toggle("has-embeddings", Boolean(view.embeddings));
   const unknown = $("unknown");
@@ -317,9 +463,12 @@ function onKey(event) {
   const actions = {
     ArrowLeft: () => setStep(state.field("step") - 1), ArrowRight: () => setStep(state.field("step") + 1),
     1: () => setStage(1), 2: () => setStage(2), 3: () => setStage(3),
-    p: togglePresent, P: togglePresent, f: toggleFullscreen, F: toggleFullscreen,
-    "?": () => toggleHelp(), Escape: () => toggleHelp(false), " ": togglePlay,
+    p: togglePresent, P: togglePresent, f: toggleFullscreen, F: toggleFullscreen, s: toggleSlides, S: toggleSlides,
+    "?": () => toggleHelp(), Escape: onEscape, " ": togglePlay,
   };
+  if (state.field("slide")) { // slide mode: the up and down keys (and a presenter's clicker) change the panel
+    Object.assign(actions, { ArrowUp: () => movePanel(-1), PageUp: () => movePanel(-1), ArrowDown: () => movePanel(1), PageDown: () => movePanel(1) });
+  }
   const action = actions[event.key];
   if (action) {
     event.preventDefault();
@@ -367,6 +516,10 @@ function wire() {
   $("play").addEventListener("click", togglePlay);
   $("present-toggle").addEventListener("click", togglePresent);
   $("fullscreen-toggle").addEventListener("click", toggleFullscreen);
+  $("slide-toggle").addEventListener("click", toggleSlides);
+  $("slide-exit").addEventListener("click", toggleSlides);
+  $("panel-prev").addEventListener("click", () => movePanel(-1));
+  $("panel-next").addEventListener("click", () => movePanel(1));
   $("help-toggle").addEventListener("click", () => toggleHelp());
   $("help-close").addEventListener("click", () => toggleHelp(false));
   document.querySelectorAll("details.table").forEach((details) => details.addEventListener("toggle", fillTables));
@@ -394,4 +547,5 @@ controls.applyMode(state.view().mode);
 exportButtons();
 wire();
 render();
+watchSizes();
 document.body.dataset.ready = "true";

@@ -35,94 +35,140 @@ export function matrixTable(slot, { rows, cols, z, mask = null, caption }) {
     body.append(tr);
   });
   table.append(body);
-  slot.replaceChildren(table);
+  slot.replaceChildren(el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": caption }, table));
+}
+
+const VECTOR_LIMIT = 4; // entries of a vector written in the arithmetic table (all of them on focus)
+
+/** A table cell of a vector: abbreviated when long, the whole vector shown on focus and read out. */
+function vectorCell(row, names) {
+  const whole = fmtVector(row, 3, names);
+  const short = fmtVector(row, 3, names, VECTOR_LIMIT);
+  if (short === whole) return el("td", { class: "vec", text: whole });
+  return el("td", { class: "vec long", tabindex: "0" }, el("span", { class: "short", "aria-hidden": "true", text: short }),
+    el("span", { class: "whole", text: whole }));
 }
 
 /**
  * Every number of one query step, as the server's engine wrote them out (app/engine/attention/arithmetic.py):
  * q, each key, q·k (or qᵀW·k, or v·tanh(W₁q + W₂k)), the scaling, the exponentials and their sum, each
- * weight, each weight × value, and the output vector. Nothing is recomputed here.
+ * weight, each weight × value, and the output vector. Nothing is recomputed here. Long vectors are
+ * abbreviated so that every column fits; each shows in full on focus, and in the table below it.
  */
 export function arithmetic(slot, { board, keys, query, t, names }) {
-  const vec = (row) => fmtVector(row, 3, names.vectors); // queries and keys
-  const val = (row) => fmtVector(row, 3, names.values); // values and the output
   const soft = board.exponentials !== undefined && board.exponentials !== null;
   const shift = board.shift || 0;
   const formula = (t[`formula_${board.score}`] || "s").replace("{d}", String(board.q.length)).replace("{scale}", fmt(board.scale, 4));
   const expText = shift ? `e^((s − ${fmt(shift)}) / T)` : "e^(s / T)";
   const intro = el("p", { class: "formula" });
-  intro.textContent = `${t.query_word} “${query}”: q = ${vec(board.q)} · ${formula} · ${soft ? `a = ${expText} / Σ, T = ${fmt(board.temperature)}` : t.hard_note}`;
+  intro.textContent = `${t.query_word} “${query}”: q = ${fmtVector(board.q, 3, names.vectors, 8)} · ${formula} · ${soft ? `a = ${expText} / Σ, T = ${fmt(board.temperature)}` : t.hard_note}`;
   const lines = [intro];
-  if (board.qW) lines.push(el("p", { class: "formula", text: `qᵀW = ${fmtVector(board.qW, 3)}` }));
-  if (board.W1q) lines.push(el("p", { class: "formula", text: `W₁q = ${fmtVector(board.W1q, 3)}` }));
-  // The columns are the intermediate numbers the server's engine wrote out for this score function.
+  if (board.qW) lines.push(el("p", { class: "formula", text: `qᵀW = ${fmtVector(board.qW, 3, null, 8)}` }));
+  if (board.W1q) lines.push(el("p", { class: "formula", text: `W₁q = ${fmtVector(board.W1q, 3, null, 8)}` }));
+  // The columns are the intermediate numbers the server's engine wrote out for this score function;
+  // a column's cell is a text (a number) or a vector with its feature names.
   const columns = [
     [t.key, null],
-    ["k", (j) => vec(board.k[j])],
+    ["k", (j) => ({ vector: board.k[j], names: names.vectors })],
     board.dots && [t.product, (j) => fmt(board.dots[j], 4)],
     board.scale && [t.scaled, () => `÷ ${fmt(board.scale, 4)}`],
     board.norms && ["|q||k|", (j) => fmt(board.norms[j], 4)],
-    board.W2k && ["W₂k", (j) => fmtVector(board.W2k[j], 3)],
-    board.hidden && ["tanh(W₁q + W₂k)", (j) => fmtVector(board.hidden[j], 3)],
+    board.W2k && ["W₂k", (j) => ({ vector: board.W2k[j], names: null })],
+    board.hidden && ["tanh(W₁q + W₂k)", (j) => ({ vector: board.hidden[j], names: null })],
     ["s", (j) => fmt(board.scores[j], 4)],
     soft && [shift ? `e^((s−${fmt(shift)})/T)` : t.exp, (j) => (board.mask[j] ? fmt(board.exponentials[j], 4) : t.masked)],
     [t.weight, (j) => (board.mask[j] ? fmt(board.weights[j], 4) : `0 (${t.masked})`)],
-    [t.weighted_value, (j) => val(board.weighted_values[j])],
+    [t.weighted_value, (j) => ({ vector: board.weighted_values[j], names: names.values })],
   ].filter(Boolean);
-  const headRow = el("tr");
-  columns.forEach(([name]) => headRow.append(el("th", { scope: "col", text: name })));
   const best = Math.max(...board.weights);
-  const body = el("tbody");
-  keys.forEach((key, j) => {
-    const tr = el("tr", { class: board.mask[j] ? (board.weights[j] === best ? "best" : "") : "masked" }, el("th", { scope: "row", text: key }));
-    columns.slice(1).forEach(([, cell]) => tr.append(el("td", { text: cell(j) })));
-    body.append(tr);
-  });
-  const sumRow = el("tr", {}, el("th", { scope: "row", text: t.sum }));
-  const before = columns.length - (soft ? 4 : 3);
-  for (let i = 0; i < before; i++) sumRow.append(el("td"));
-  if (soft) sumRow.append(el("td", { text: `Σ = ${fmt(board.total, 4)}` }));
-  sumRow.append(el("td", { text: fmt(board.weights.reduce((a, b) => a + b, 0), 4) }));
-  sumRow.append(el("td", { class: "output", text: `${t.output} = ${val(board.output)}` }));
-  const table = el("table", { class: "arith" }, el("thead", {}, headRow), body, el("tfoot", {}, sumRow));
-  slot.replaceChildren(...lines, el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": t.arithmetic }, table));
+  const table = (abbreviate) => {
+    const cellOf = (value) => {
+      if (typeof value === "string") return el("td", { text: value });
+      return abbreviate ? vectorCell(value.vector, value.names) : el("td", { class: "vec", text: fmtVector(value.vector, 3, value.names) });
+    };
+    const headRow = el("tr");
+    columns.forEach(([name]) => headRow.append(el("th", { scope: "col", text: name })));
+    const body = el("tbody");
+    keys.forEach((key, j) => {
+      const tr = el("tr", { class: board.mask[j] ? (board.weights[j] === best ? "best" : "") : "masked" }, el("th", { scope: "row", text: key }));
+      columns.slice(1).forEach(([, cell]) => tr.append(cellOf(cell(j))));
+      body.append(tr);
+    });
+    const sumRow = el("tr", {}, el("th", { scope: "row", text: t.sum }));
+    const before = columns.length - (soft ? 4 : 3);
+    for (let i = 0; i < before; i++) sumRow.append(el("td"));
+    if (soft) sumRow.append(el("td", { text: `Σ = ${fmt(board.total, 4)}` }));
+    sumRow.append(el("td", { text: fmt(board.weights.reduce((a, b) => a + b, 0), 4) }));
+    const output = cellOf({ vector: board.output, names: names.values });
+    output.classList.add("output");
+    output.prepend(`${t.output} = `);
+    sumRow.append(output);
+    return el("table", { class: "arith" }, el("thead", {}, headRow), body, el("tfoot", {}, sumRow));
+  };
+  const wasOpen = Boolean(slot.querySelector("details.table[open]"));
+  const whole = el("details", { class: "table", open: wasOpen }, el("summary", { text: t.every_number }));
+  const fillWhole = () => {
+    if (whole.open && !whole.querySelector("table")) whole.append(el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": t.every_number }, table(false)));
+  };
+  whole.addEventListener("toggle", fillWhole);
+  fillWhole();
+  slot.replaceChildren(...lines, el("div", { class: "scroll fit", tabindex: "0", role: "region", "aria-label": t.arithmetic }, table(true)), whole);
 }
 
-/** The weights of one step as bars: the seed's "(Tom, 0.3) (Chase, 0.2) (Jerry, 0.5)" picture. */
-export function bars(slot, { labels: given, values: weights, present = false, ranked = false }) {
+const NAMED_BARS = 10; // with many keys, the bars are ranked and only the largest ones are named
+
+/**
+ * The weights of one step as bars: the seed's "(Tom, 0.3) (Chase, 0.2) (Jerry, 0.5)" picture, drawn at
+ * the panel's width with type of `font` px. With many keys the bars are ranked, the largest named and
+ * the rest drawn thin without names (every weight is in the pairs below and in the stage 2 table).
+ */
+export function bars(slot, { labels: given, values: weights, font = 14, width = 600, height = null, ranked = false, many = false, t }) {
   const order = given.map((_, j) => j);
-  if (ranked) order.sort((a, b) => weights[b] - weights[a] || a - b); // largest first, ties in sentence order
+  if (ranked || many) order.sort((a, b) => weights[b] - weights[a] || a - b); // largest first, ties in sentence order
   const labels = order.map((j) => given[j]);
   const values = order.map((j) => weights[j]);
-  const font = present ? 28 : 14;
-  const barWidth = Math.max(present ? 56 : 22, Math.min(90, 900 / Math.max(labels.length, 1)));
-  const chartHeight = present ? 300 : 170;
-  const labelWidth = Math.max(...labels.map((label) => textUnits(label))) * font;
-  const rotate = labelWidth > barWidth;
-  const bottom = (rotate ? labelWidth * 0.75 : 0) + font + 12;
-  const width = labels.length * barWidth + 20;
-  const height = chartHeight + bottom + font + 8;
-  const best = values.indexOf(Math.max(...values));
-  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img",
+  const named = many ? Math.min(NAMED_BARS, labels.length) : labels.length;
+  const usable = Math.max(width - 20, font * 4);
+  const tail = labels.length - named;
+  const namedShare = tail ? 0.7 : 1; // the unnamed bars share the rest of the width
+  const barWidth = Math.max(font * 1.6, Math.min(font * 6, (usable * namedShare) / named));
+  const thinWidth = tail ? Math.max(1, Math.min(barWidth, (usable - named * barWidth) / tail)) : 0;
+  const labelWidth = Math.max(...labels.slice(0, named).map((label) => textUnits(label))) * font;
+  const rotate = labelWidth > barWidth - 4;
+  const bottom = (rotate ? Math.min(labelWidth, font * 8) * 0.75 : 0) + font + 12;
+  const chartHeight = Math.max(font * 4, (height || font * 12 + bottom + font + 8) - bottom - font - 8);
+  const svgWidth = 20 + named * barWidth + tail * thinWidth;
+  const svgHeight = chartHeight + bottom + font + 8;
+  const root = svg("svg", { viewBox: `0 0 ${svgWidth} ${svgHeight}`, width: svgWidth, height: svgHeight, role: "img",
     "aria-label": labels.map((l, j) => `${l} ${fmt(values[j], 2)}`).join(", ") });
   const base = font + 8 + chartHeight;
+  const best = values.indexOf(Math.max(...values));
   values.forEach((v, j) => {
-    const x = 10 + j * barWidth;
+    const isNamed = j < named;
+    const x = 10 + (isNamed ? j * barWidth : named * barWidth + (j - named) * thinWidth);
+    const w = isNamed ? barWidth : thinWidth;
     const h = Math.max(0, v) * chartHeight;
-    root.append(svg("rect", { x: x + 3, y: base - h, width: barWidth - 6, height: h, class: j === best ? "bar best" : "bar" }));
-    if (labels.length <= 24 || j === best) {
-      root.append(svg("text", { x: x + barWidth / 2, y: base - h - 4, "text-anchor": "middle", "font-size": font * 0.8, class: "bar-value" }, fmt(v, 2)));
-    }
-    root.append(svg("text", { x: x + barWidth / 2, y: base + font + 2, "font-size": font, class: "bar-label",
-      "text-anchor": rotate ? "end" : "middle", transform: rotate ? `rotate(-45 ${x + barWidth / 2} ${base + font + 2})` : "" }, labels[j]));
+    const gap = w > 8 ? 3 : 0;
+    root.append(svg("rect", { x: x + gap, y: base - h, width: Math.max(0.5, w - 2 * gap), height: h, class: j === best ? "bar best" : "bar" }));
+    if (!isNamed) return;
+    root.append(svg("text", { x: x + w / 2, y: base - h - 4, "text-anchor": "middle", "font-size": font * 0.8, class: "bar-value" }, fmt(v, 2)));
+    root.append(svg("text", { x: x + w / 2, y: base + font + 2, "font-size": font, class: "bar-label",
+      "text-anchor": rotate ? "end" : "middle", transform: rotate ? `rotate(-45 ${x + w / 2} ${base + font + 2})` : "" }, labels[j]));
   });
+  if (tail) {
+    const x = 10 + named * barWidth + (tail * thinWidth) / 2;
+    root.append(svg("text", { x, y: base + font + 2, "text-anchor": "middle", "font-size": font * 0.8, class: "bar-label" },
+      t.more_keys.replace("{count}", String(tail))));
+  }
   slot.replaceChildren(root);
 }
 
-/** Query tokens and key tokens in two rows, joined by lines whose thickness follows the weight. */
-export function alignment(slot, { queries, keys, weights, step, present, queryOnTop, label }) {
-  const font = present ? 28 : 15;
-  const gap = present ? 40 : 14;
+/**
+ * Query tokens and key tokens in two rows, joined by lines whose thickness follows the weight. A picture
+ * wider than its panel scrolls, and is scrolled so that the current query is in view.
+ */
+export function alignment(slot, { queries, keys, weights, step, font = 15, height = null, queryOnTop, label }) {
+  const gap = font * 0.9;
   const widthOf = (w) => Math.max(3, textUnits(w, 0.62)) * font + gap;
   const place = (words) => {
     const xs = [];
@@ -133,10 +179,10 @@ export function alignment(slot, { queries, keys, weights, step, present, queryOn
   const top = place(queryOnTop ? queries : keys);
   const bottom = place(queryOnTop ? keys : queries);
   const width = Math.max(top.width, bottom.width) + 10;
-  const height = present ? 300 : 170;
+  const pictureHeight = Math.max(font * 6, height || font * 11);
   const yTop = font + 6;
-  const yBottom = height - 10;
-  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img", class: "align-svg", "aria-label": label });
+  const yBottom = pictureHeight - 10;
+  const root = svg("svg", { viewBox: `0 0 ${width} ${pictureHeight}`, width, height: pictureHeight, role: "img", class: "align-svg", "aria-label": label });
   const qx = queryOnTop ? top.xs : bottom.xs;
   const kx = queryOnTop ? bottom.xs : top.xs;
   const qy = queryOnTop ? yTop + 8 : yBottom - font - 4;
@@ -147,7 +193,7 @@ export function alignment(slot, { queries, keys, weights, step, present, queryOn
     const current = i === step;
     root.append(svg("line", {
       x1: qx[i], y1: qy, x2: kx[j], y2: ky,
-      "stroke-width": (present ? 16 : 9) * w + 0.5,
+      "stroke-width": font * 0.6 * w + 0.5,
       class: current ? "align-line current" : "align-line",
     }));
   }));
@@ -158,6 +204,7 @@ export function alignment(slot, { queries, keys, weights, step, present, queryOn
   words(queries, qx, queryOnTop ? yTop : yBottom, true);
   words(keys, kx, queryOnTop ? yBottom : yTop, false);
   slot.replaceChildren(root);
+  if (width > slot.clientWidth) slot.scrollLeft = Math.max(0, qx[step] - slot.clientWidth / 2);
 }
 
 export function toCsv(rows, cols, z) {

@@ -1,0 +1,152 @@
+"""Every screen a class meets: a projector (1280×720), laptops (1366×768, 1920×1080) and a phone
+(390×844), plain and in presentation mode, after resizing, in slide mode and in /embed.
+
+What each screen must show, measured in the drawn page: no sideways scrolling; every chart inside its
+card and filling at least 55% of the card's width; the current step's outline exactly on its row of
+the heatmap as drawn (Plotly's own cell image, not our geometry); and where a room must read it from
+a projector, a whole heatmap with the step label and its query word on the first screen.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from app.view.presets import PRESETS
+from tests.browser.harness import open_view, page_data, poll, url_params
+
+TRANSLATE = next(p for p in PRESETS if p["id"] == "translate")
+PROJECTOR = {"width": 1280, "height": 720}
+LAPTOP = {"width": 1366, "height": 768}
+FULL_HD = {"width": 1920, "height": 1080}
+PHONE = {"width": 390, "height": 844}
+SCREENS = {"1280x720": PROJECTOR, "1366x768": LAPTOP, "1920x1080": FULL_HD, "390x844": PHONE}
+
+# The drawn page, read in one go. A chart counts when it is displayed and Plotly has drawn it.
+LAYOUT = """() => {
+  const rect = (e) => { const r = e.getBoundingClientRect(); return { l: r.left, r: r.right, t: r.top, b: r.bottom, w: r.width, h: r.height }; };
+  const doc = document.documentElement;
+  const charts = [...document.querySelectorAll('.chart')].filter((c) => c.offsetParent !== null && c.querySelector('.main-svg'));
+  return {
+    scrollWidth: doc.scrollWidth, clientWidth: doc.clientWidth, innerWidth, innerHeight, scrollY,
+    stepLabel: rect(document.getElementById('step-label')),
+    stepper: rect(document.querySelector('.stepper')),
+    charts: charts.map((c) => {
+      const card = c.closest('.stage, .panel');
+      const style = getComputedStyle(card);
+      const inner = card.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      const cells = c.querySelector('.heatmaplayer image');
+      const outline = c.parentElement.querySelector('.outline');
+      return {
+        id: c.id, drawnWidth: parseFloat(c.querySelector('.main-svg').getAttribute('width')), width: c.clientWidth,
+        svg: rect(c.querySelector('.main-svg')), card: rect(card), cardInner: inner,
+        cells: cells ? rect(cells) : null, rows: c.data[0].y.length,
+        hasOutline: Boolean(outline), outline: outline && !outline.hidden ? rect(outline) : null,
+      };
+    }),
+  };
+}"""
+
+
+def drawn_at_their_width(found):
+    return found["charts"] and all(abs(c["drawnWidth"] - c["width"]) <= 1 for c in found["charts"])
+
+
+def layout(page):
+    """The layout once every displayed chart has been drawn at its box's current width."""
+    try:
+        return poll(page, LAYOUT, drawn_at_their_width)
+    except AssertionError:
+        found = page.evaluate(LAYOUT)
+        stale = [(c["id"], c["drawnWidth"], c["width"]) for c in found["charts"]]
+        raise AssertionError(f"charts not redrawn at their box's width (id, drawn, box): {stale}") from None
+
+
+def assert_fits(page, where):
+    found = layout(page)
+    step = int(url_params(page).get("step", "0"))
+    assert found["scrollWidth"] <= found["clientWidth"], f"{where}: the page scrolls sideways ({found['scrollWidth']} px)"
+    for chart in found["charts"]:
+        svg, card = chart["svg"], chart["card"]
+        name = f"{where}: {chart['id']}"
+        assert card["l"] - 0.5 <= svg["l"] and svg["r"] <= card["r"] + 0.5, f"{name} hangs out of its card: {chart}"
+        assert card["t"] - 0.5 <= svg["t"] and svg["b"] <= card["b"] + 0.5, f"{name} hangs out of its card: {chart}"
+        assert svg["w"] >= 0.55 * chart["cardInner"], f"{name} fills {svg['w']:.0f} of {chart['cardInner']:.0f} px"
+        if chart["hasOutline"]:
+            assert_outline_on_row(chart, step, name)
+    return found
+
+
+def assert_outline_on_row(chart, step, name):
+    """The outline (a 4-6 px border, 3 px outside the row) frames row `step` of the drawn cells."""
+    cells, box = chart["cells"], chart["outline"]
+    assert box, f"{name}: no outline at step {step}"
+    row = cells["h"] / chart["rows"]
+    top, bottom = cells["t"] + step * row, cells["t"] + (step + 1) * row
+    assert abs(box["t"] + 3 - top) <= 2 and abs(box["b"] - 3 - bottom) <= 2, f"{name}: outline {box} off row {top}-{bottom}"
+    assert abs(box["l"] + 3 - cells["l"]) <= 2 and abs(box["r"] - 3 - cells["r"]) <= 2, f"{name}: outline {box} off {cells}"
+
+
+def whole_heatmaps_on_first_screen(found):
+    screen = found["innerHeight"]
+    return [c["id"] for c in found["charts"] if c["svg"]["t"] >= 0 and c["svg"]["b"] <= screen and c["cells"]]
+
+
+def assert_first_screen(page, found, where):
+    assert found["scrollY"] == 0
+    whole = whole_heatmaps_on_first_screen(found)
+    assert whole, f"{where}: no heatmap is whole on the first screen: {[(c['id'], c['svg']) for c in found['charts']]}"
+    label = found["stepLabel"]
+    assert 0 <= label["t"] and label["b"] <= found["innerHeight"], f"{where}: the step label is off the first screen"
+    query = page_data(page)["view"]["tokens"]["queries"][int(url_params(page).get("step", "0"))]
+    assert f"“{query}”" in page.locator("#step-label").inner_text(), f"{where}: the step label does not name the query"
+
+
+def press_present(page):
+    page.keyboard.press("p")
+    expect(page.locator("body")).to_have_class(re.compile(r"\bpresent\b"))
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_every_screen_plain_and_in_presentation_mode(new_context, screen):
+    viewport = SCREENS[screen]
+    page = new_context(viewport=viewport).new_page()
+    open_view(page, TRANSLATE["params"])
+    assert_fits(page, f"{screen} plain")
+    press_present(page)
+    found = assert_fits(page, f"{screen} after P")
+    if viewport == PROJECTOR:
+        assert_first_screen(page, found, f"{screen} after P")
+        assert found["stepper"]["t"] > 0 and page.locator("header.top").bounding_box()["height"] < 60, (
+            "presentation mode's header is one line"
+        )
+
+
+def test_resizing_a_laptop_window_to_full_hd(new_context):
+    page = new_context(viewport=LAPTOP).new_page()
+    open_view(page, {"source": "walk by river bank", "step": "2"})
+    assert_fits(page, "1366x768")
+    page.set_viewport_size(FULL_HD)
+    found = assert_fits(page, "1366x768 resized to 1920x1080")
+    assert all(c["width"] > 450 for c in found["charts"]), "the charts grew with the window"
+
+
+def test_presentation_at_full_hd_then_a_projector(new_context):
+    page = new_context(viewport=FULL_HD).new_page()
+    open_view(page, {**TRANSLATE["params"], "present": "true"})
+    assert_fits(page, "1920x1080 presentation")
+    page.set_viewport_size(PROJECTOR)
+    found = assert_fits(page, "presentation resized to 1280x720")
+    assert_first_screen(page, found, "presentation resized to 1280x720")
+
+
+def test_the_outline_follows_the_step_after_a_resize(new_context):
+    page = new_context(viewport=LAPTOP).new_page()
+    open_view(page, {"source": "the cat sat on the mat", "step": "4"})
+    page.keyboard.press("ArrowLeft")
+    poll(page, "location.search", lambda search: "step=3" in search)
+    page.set_viewport_size(PHONE)
+    assert_fits(page, "stepped, then resized to a phone")
+    page.keyboard.press("ArrowRight")
+    poll(page, "location.search", lambda search: "step=4" in search)
+    assert_fits(page, "a step on the phone")
