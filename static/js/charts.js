@@ -5,6 +5,7 @@
 import { fmt, textUnits } from "./format.js";
 
 export const MANY = 24; // above this many rows or columns a heatmap is large: no values, thinned labels
+const MIN_VALUE_FONT = 10; // px: values smaller than this are left to the data table
 
 const COLORSCALE = "Viridis"; // perceptually uniform and colour-blind safe
 const CONFIG = { displayModeBar: false, responsive: false }; // sizes come from the page (ResizeObserver)
@@ -43,23 +44,25 @@ const widest = (labels, font) => Math.max(2, ...labels.map((label) => textUnits(
  */
 function geometry({ rows, cols, width, height, fill, font, dims, valueWidth }) {
   const many = rows.length > MANY || cols.length > MANY;
-  const left = Math.min(width * 0.3, widest(rows, font) + 14);
+  const left = Math.min(width * 0.3, widest(rows, font) + 18);
   const colorbar = font * 3.6; // Plotly widens the right margin by the colour bar and its numbers
   const plotWidth = Math.max(40, width - left - colorbar - 10);
   const cellW = plotWidth / cols.length;
   const summarise = Boolean(dims) && cols.length > 16;
   const labelWidth = widest(cols, font);
-  const rotate = !summarise && labelWidth > cellW - 4;
+  const rotate = !summarise && labelWidth > cellW - 4; // slanted labels; upright when they must be thinned
   const strideX = summarise ? niceStride(Math.ceil((font * 4) / cellW)) : rotate ? niceStride(Math.ceil((font * 1.3) / cellW)) : 1;
-  const bottom = summarise ? font * 3.4 + 12 : rotate ? Math.min(width * 0.35, labelWidth * 0.72 + font) + 12 : font * 1.6 + 12;
+  const angle = !rotate ? 0 : strideX > 1 ? -90 : -45;
+  const slanted = angle === -90 ? labelWidth : labelWidth * 0.72 + font;
+  const bottom = summarise ? font * 3.4 + 12 : rotate ? Math.min(width * 0.35, slanted) + 12 : font * 1.6 + 12;
   const top = 8;
-  const natural = many ? Math.max(2, Math.min(cellW, font * 2.4)) : font * 2.4; // large: square cells
+  const natural = many ? Math.max(2, Math.min(cellW, font * 2.4, 1000 / rows.length)) : font * 2.4; // large: about square
   const room = height ? (height - bottom - top) / rows.length : Infinity;
   const cellH = Math.max(2, fill && Number.isFinite(room) ? Math.min(room, Math.max(natural, cellW), font * 5) : Math.min(natural, room));
   const strideY = niceStride(Math.ceil((font * 1.2) / cellH));
-  const valueFont = Math.round(font * 0.85);
-  const values = !many && cellW >= valueWidth * valueFont + 6 && cellH >= valueFont * 1.25;
-  return { left, bottom, top, cellH, rotate, summarise, strideX, strideY, values, valueFont, height: rows.length * cellH + bottom + top };
+  const valueFont = Math.floor(Math.min(font * 0.85, cellH / 1.3, (cellW - 6) / valueWidth)); // smaller in small cells
+  const values = !many && valueFont >= MIN_VALUE_FONT;
+  return { left, bottom, top, cellH, angle, summarise, strideX, strideY, values, valueFont, height: rows.length * cellH + bottom + top };
 }
 
 /**
@@ -78,17 +81,17 @@ export function heatmap(el, { z, rows, cols, step = null, mask = null, zmin, zma
   const data = [{
     type: "heatmap", z: shown, x: cols.map((_, j) => j), y: rows.map((_, i) => i),
     zmin, zmax, colorscale: COLORSCALE, hoverongaps: false,
-    xgap: g.cellH > 6 ? 1 : 0, ygap: g.cellH > 6 ? 1 : 0,
+    xgap: g.cellH >= 12 ? 1 : 0, ygap: g.cellH >= 12 ? 1 : 0, // thin cells: gaps would hide the pattern
     colorbar: { thickness: Math.round(font * 0.8), tickfont: { size: Math.round(font * 0.8), color: t.ink } },
     hovertemplate: "%{customdata}<extra></extra>",
     customdata: z.map((row, i) => row.map((x, j) => plain(`${rows[i]} → ${cols[j]}: ${fmt(x, 4)}`))),
   }];
-  const axis = { tickfont: { size: font, color: t.ink }, showgrid: false, zeroline: false, fixedrange: true, ticks: "" };
+  const axis = { tickfont: { size: font, color: t.ink }, showgrid: false, zeroline: false, fixedrange: true, ticks: "", ticklabelstandoff: 4 };
   const xTicks = g.summarise ? ticks(cols, g.strideX, (_, i) => String(i)) : ticks(cols, g.strideX);
   const layout = {
     width, height: g.height,
     margin: { l: g.left, r: 10, t: g.top, b: g.bottom },
-    xaxis: { ...axis, ...xTicks, side: "bottom", tickangle: g.rotate ? -45 : 0,
+    xaxis: { ...axis, ...xTicks, side: "bottom", tickangle: g.angle,
       title: g.summarise ? { text: plain(dims), font: { size: font, color: t.ink }, standoff: 4 } : undefined },
     yaxis: { ...axis, ...ticks(rows, g.strideY), autorange: "reversed" },
     paper_bgcolor: t.paper, plot_bgcolor: t.plot,

@@ -168,7 +168,9 @@ export function bars(slot, { labels: given, values: weights, font = 14, width = 
  * wider than its panel scrolls, and is scrolled so that the current query is in view.
  */
 export function alignment(slot, { queries, keys, weights, step, font = 15, height = null, queryOnTop, label }) {
-  const gap = font * 0.9;
+  const longest = Math.max(queries.length, keys.length);
+  const natural = Math.max(...[queries, keys].map((words) => words.reduce((sum, w) => sum + Math.max(3, textUnits(w, 0.62)) * font, 0)));
+  const gap = Math.max(font * 0.9, Math.min(font * 5, (slot.clientWidth - 30 - natural) / longest)); // spread to the width
   const widthOf = (w) => Math.max(3, textUnits(w, 0.62)) * font + gap;
   const place = (words) => {
     const xs = [];

@@ -150,3 +150,108 @@ def test_the_outline_follows_the_step_after_a_resize(new_context):
     page.keyboard.press("ArrowRight")
     poll(page, "location.search", lambda search: "step=4" in search)
     assert_fits(page, "a step on the phone")
+
+
+VISIBLE_PANELS = "() => [...document.querySelectorAll('[data-slide-panel]')].filter((p) => p.offsetParent !== null).map((p) => p.id)"
+PANEL_BOTTOM = "(id) => document.getElementById(id).getBoundingClientRect().bottom"
+
+
+def assert_one_panel(page, panel, where):
+    """Only `panel` is shown, and it ends within the screen (sized to it, not scrolled to)."""
+    assert poll(page, VISIBLE_PANELS, lambda shown: shown == [panel]) == [panel], where
+    bottom = page.evaluate(PANEL_BOTTOM, panel)
+    assert bottom <= page.viewport_size["height"] + 0.5, f"{where}: {panel} ends at {bottom} px, below the screen"
+
+
+def press_until(page, key, param, value):
+    page.keyboard.press(key)
+    poll(page, "location.search", lambda search: url_params(page).get(param) == value)
+
+
+def test_slide_mode_one_panel_at_a_time(new_context):
+    page = new_context(viewport=PROJECTOR).new_page()
+    open_view(page, TRANSLATE["params"])
+    press_until(page, "s", "slide", "1")
+    expect(page.locator("body")).to_have_class(re.compile(r"\bslides\b"))
+    assert_one_panel(page, "stage1", "slide 1")
+    found = assert_fits(page, "slide 1")
+    assert_first_screen(page, found, "slide 1")
+    assert found["charts"][0]["svg"]["w"] > 0.9 * PROJECTOR["width"], "the slide's heatmap is as wide as the screen"
+
+    press_until(page, "ArrowDown", "slide", "2")
+    assert url_params(page).get("stage") == "2", "a stage's panel is the stage in focus"
+    assert_one_panel(page, "stage2", "slide 2")
+    assert_first_screen(page, assert_fits(page, "slide 2"), "slide 2")
+    press_until(page, "PageDown", "slide", "3")
+    assert_one_panel(page, "stage3", "slide 3")
+    assert_fits(page, "slide 3")
+    for slide, panel in (("4", "arithmetic-panel"), ("5", "bars-panel"), ("6", "alignment-panel")):
+        press_until(page, "ArrowDown", "slide", slide)
+        assert_one_panel(page, panel, f"slide {slide}")
+    page.keyboard.press("PageDown")  # the last panel stays
+    assert url_params(page)["slide"] == "6"
+    expect(page.locator("#panel-next")).to_be_disabled()
+
+    press_until(page, "ArrowLeft", "step", "1")  # steps move in every panel
+    expect(page.locator("#alignment .align-word.current")).to_have_text(page_data(page)["view"]["tokens"]["queries"][1])
+    press_until(page, "PageUp", "slide", "5")
+    press_until(page, "2", "slide", "2")
+    assert_one_panel(page, "stage2", "key 2 in slide mode")
+    page.keyboard.press("Escape")
+    poll(page, "location.search", lambda search: "slide" not in search)
+    expect(page.locator("body")).not_to_have_class(re.compile(r"\bslides\b"))
+    assert len(page.evaluate(VISIBLE_PANELS)) == 6
+    assert_fits(page, "after slide mode")
+
+
+def test_slide_mode_from_a_link_in_presentation_mode(new_context):
+    page = new_context(viewport=PROJECTOR).new_page()
+    open_view(page, {"source": "walk by river bank", "present": "true", "slide": "1", "step": "2"})
+    assert_one_panel(page, "stage1", "slide 1 with present=true")
+    found = assert_fits(page, "slide 1 with present=true")
+    assert_first_screen(page, found, "slide 1 with present=true")
+    sizes = page.evaluate("[...document.querySelectorAll('#chart-stage1 .ytick text')].map((e) => parseFloat(getComputedStyle(e).fontSize))")
+    assert min(sizes) >= 28, f"large type on a 1280x720 slide: {sizes}"
+    page.locator("#panel-next").click()
+    poll(page, "location.search", lambda search: "slide=2" in search)
+    assert_one_panel(page, "stage2", "slide 2 by its button")
+    page.locator("#slide-exit").click()
+    poll(page, "location.search", lambda search: "slide" not in search and "present=true" in search)
+
+
+EMBED_FRAME = {"width": 800, "height": 450}
+
+
+@pytest.mark.parametrize("present", [False, True], ids=["plain", "present"])
+def test_embed_shows_the_chosen_stage_whole(new_context, present):
+    page = new_context(viewport=EMBED_FRAME).new_page()
+    query = "source=walk+by+river+bank&stage=2&step=1" + ("&present=true" if present else "")
+    open_view(page, f"/embed?{query}")
+    assert_one_panel(page, "stage2", "/embed stage=2")
+    found = assert_fits(page, "/embed stage=2")
+    assert_first_screen(page, found, "/embed stage=2")
+    assert [c["id"] for c in found["charts"]] == ["chart-stage2"]
+    page.keyboard.press("3")
+    poll(page, "location.search", lambda search: "stage=3" in search)
+    assert_one_panel(page, "stage3", "/embed after key 3")
+    assert_first_screen(page, assert_fits(page, "/embed stage=3"), "/embed stage=3")
+    assert page.url.split("?")[0].endswith("/embed")
+
+
+def test_phone_one_column_and_a_small_step_bar(new_context):
+    page = new_context(viewport=PHONE).new_page()
+    open_view(page, TRANSLATE["params"])
+    found = assert_fits(page, "phone")
+    lefts = page.evaluate("[...document.querySelectorAll('.stage, .panel')].filter((p) => p.offsetParent).map((p) => p.getBoundingClientRect().left)")
+    assert max(lefts) - min(lefts) < 1, f"one column: cards start at {lefts}"
+    for chart in found["charts"]:
+        assert chart["svg"]["w"] >= 0.85 * PHONE["width"], f"{chart['id']} is {chart['svg']['w']} px wide on a phone"
+    first = min(chart["svg"]["t"] for chart in found["charts"])
+    assert first < 2 * PHONE["height"], f"the first chart starts {first} px down: beyond two screens"
+    page.locator("#stage2").scroll_into_view_if_needed()
+    bar = page.locator(".stepper").bounding_box()
+    assert bar["y"] <= 1 and bar["height"] <= PHONE["height"] / 10, f"the sticky step bar: {bar}"
+    press_present(page)
+    assert_fits(page, "phone after P")
+    bar = page.locator(".stepper").bounding_box()
+    assert bar["height"] <= PHONE["height"] / 10, f"the step bar after P: {bar}"
