@@ -44,6 +44,7 @@ const widest = (labels, font) => Math.max(2, ...labels.map((label) => textUnits(
  */
 function geometry({ rows, cols, width, height, fill, font, dims, valueWidth }) {
   const many = rows.length > MANY || cols.length > MANY;
+  const thin = (count, cell, need) => (count > MANY ? niceStride(Math.ceil(need / cell)) : 1); // thinned only when many
   const left = Math.min(width * 0.3, widest(rows, font) + 18);
   const colorbar = font * 3.6; // Plotly widens the right margin by the colour bar and its numbers
   const plotWidth = Math.max(40, width - left - colorbar - 10);
@@ -51,15 +52,15 @@ function geometry({ rows, cols, width, height, fill, font, dims, valueWidth }) {
   const summarise = Boolean(dims) && cols.length > 16;
   const labelWidth = widest(cols, font);
   const rotate = !summarise && labelWidth > cellW - 4; // slanted labels; upright when they must be thinned
-  const strideX = summarise ? niceStride(Math.ceil((font * 4) / cellW)) : rotate ? niceStride(Math.ceil((font * 1.3) / cellW)) : 1;
+  const strideX = summarise ? niceStride(Math.ceil((font * 4) / cellW)) : rotate ? thin(cols.length, cellW, font * 1.3) : 1;
   const angle = !rotate ? 0 : strideX > 1 ? -90 : -45;
   const slanted = angle === -90 ? labelWidth : labelWidth * 0.72 + font;
   const bottom = summarise ? font * 3.4 + 12 : rotate ? Math.min(width * 0.35, slanted) + 12 : font * 1.6 + 12;
   const top = 8;
-  const natural = many ? Math.max(2, Math.min(cellW, font * 2.4, 1000 / rows.length)) : font * 2.4; // large: about square
+  const natural = rows.length > MANY ? Math.max(2, Math.min(cellW, font * 2.4, 1000 / rows.length)) : font * 2.4;
   const room = height ? (height - bottom - top) / rows.length : Infinity;
   const cellH = Math.max(2, fill && Number.isFinite(room) ? Math.min(room, Math.max(natural, cellW), font * 5) : Math.min(natural, room));
-  const strideY = niceStride(Math.ceil((font * 1.2) / cellH));
+  const strideY = thin(rows.length, cellH, font * 1.2);
   const valueFont = Math.floor(Math.min(font * 0.85, cellH / 1.3, (cellW - 6) / valueWidth)); // smaller in small cells
   const values = !many && valueFont >= MIN_VALUE_FONT;
   return { left, bottom, top, cellH, angle, summarise, strideX, strideY, values, valueFont, height: rows.length * cellH + bottom + top };

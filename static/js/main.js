@@ -74,10 +74,11 @@ function setStage(stage) {
   if (!state.field("slide")) article.scrollIntoView({ block: "nearest", behavior: "smooth" });
 }
 
+/** Choosing a head is a new view (its matrices come from the server): a new history entry. */
 function pickHead(layer, head) {
   const query = new URLSearchParams(state.view().query);
   if (state.view().mode === "model") query.set("layer", String(layer));
-  state.setFields({ head });
+  query.set("head", String(head));
   const layerBox = document.getElementById("layer");
   if (layerBox) layerBox.value = String(layer);
   recompute(query, { push: true });
@@ -525,8 +526,8 @@ function wire() {
   document.querySelectorAll("details.table").forEach((details) => details.addEventListener("toggle", fillTables));
   $("lang-switch").addEventListener("click", (event) => {
     event.preventDefault();
-    state.setFields({ lang: event.currentTarget.dataset.lang });
-    location.assign(state.pagePath()); // the words of the whole page change: load it anew
+    // The words of the whole page change: load it anew, as a new history entry (Back returns to this one).
+    location.assign(state.pagePathWith({ lang: event.currentTarget.dataset.lang }));
   });
   $("copy-link").addEventListener("click", async () => {
     const link = location.origin + state.pagePath();

@@ -68,6 +68,13 @@ export function pagePath(base = data.embed ? data.routes.embed : data.routes.pag
   return query ? `${base}?${query}` : base;
 }
 
+/** The page's link with some view fields changed (the current entry is left as it is: for a new page). */
+export function pagePathWith(changes) {
+  const base = data.embed ? data.routes.embed : data.routes.page;
+  const query = [state.view.query, viewQuery({ ...state.fields, ...changes })].filter(Boolean).join("&");
+  return query ? `${base}?${query}` : base;
+}
+
 export function apiPath(route = data.routes.api_attention) {
   const query = currentQuery();
   return query ? `${route}?${query}` : route;

@@ -44,7 +44,7 @@ def test_presentation_mode_keys(new_context):
         "return [el.layout.paper_bgcolor, el.parentElement.querySelector('.outline').hidden]; })()"
     )
     assert layout == ["#000000", False], "presentation mode: high-contrast theme and the step outline"
-    cells = page.locator("#chart-stage2 g.heatmaplayer text").all_text_contents()
+    cells = page.locator("#stage2 .cell-values text").all_text_contents()  # laid over the cells
     assert len([c for c in cells if re.fullmatch(r"[0-9.]+(e[-+]?\d+)?", c)]) == 9, (
         "values are written in the cells (no hover needed)"
     )
@@ -122,11 +122,12 @@ def test_keyboard_only_reaches_and_drives_the_controls(page):
     assert url_params(page)["source"] == "the river bank"
 
 
-def test_embed_view_shows_the_stages_without_the_controls(page):
+def test_embed_view_shows_the_stage_in_focus_without_the_controls(page):
     open_view(page, "/embed?source=walk+by+river+bank&step=3")
     expect(page.locator("#controls")).to_be_hidden()
     expect(page.locator("header.top")).to_be_hidden()
-    expect(page.locator("#chart-stage2 .main-svg").first).to_be_visible()
+    expect(page.locator("#chart-stage1 .main-svg").first).to_be_visible()  # stage 1, the default stage
+    expect(page.locator("#stage2")).to_be_hidden()
     label = page.locator("#step-label").inner_text()
     page.keyboard.press("ArrowLeft")  # still steps, and the link stays an /embed link
     wait_text_change(page, "#step-label", label)
