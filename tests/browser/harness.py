@@ -139,7 +139,8 @@ def highlight_y0(page, chart="chart-stage2"):
 def tick_labels(page, chart, axis):
     """{row or column index: label} of the tick labels a Plotly chart drew on `axis` ('x' or 'y')."""
     pairs = page.evaluate(
-        "([chart, axis]) => [...document.querySelectorAll(`#${chart} .${axis}tick`)].map((g) => [g.__data__.x, g.textContent])",
+        "([chart, axis]) => [...document.querySelectorAll(`#${chart} .${axis}tick`)]"
+        ".map((g) => [g.__data__.x, g.textContent])",
         [chart, axis],
     )
     return {int(index): text for index, text in pairs}

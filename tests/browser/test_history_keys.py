@@ -10,7 +10,9 @@ from app.view.presets import PRESETS
 from tests.browser.harness import open_view, poll, url_params
 
 MULTI_HEAD = next(p for p in PRESETS if p["id"] == "multi-head")
-VISIBLE_PANELS = "() => [...document.querySelectorAll('[data-slide-panel]')].filter((p) => p.offsetParent !== null).map((p) => p.id)"
+VISIBLE_PANELS = (
+    "() => [...document.querySelectorAll('[data-slide-panel]')].filter((p) => p.offsetParent !== null).map((p) => p.id)"
+)
 
 
 def press(page, key, param, value):
@@ -39,7 +41,9 @@ def assert_view(page, *, present, slide, stage, head, step):
     expect(body).to_have_attribute("data-stage", stage or "1")
     panels = poll(page, VISIBLE_PANELS, lambda shown: (len(shown) == 1) == bool(slide))
     if slide:
-        assert panels == [["stage1", "stage2", "stage3", "arithmetic-panel", "bars-panel", "alignment-panel"][int(slide) - 1]]
+        assert panels == [
+            ["stage1", "stage2", "stage3", "arithmetic-panel", "bars-panel", "alignment-panel"][int(slide) - 1]
+        ]
     label = page.locator("#step-label")  # the current head is named beside the step
     expect(label).to_contain_text(f"Step {int(step or 0) + 1} of ")
     expect(label).to_contain_text(f"Head {head or 0}")
@@ -64,7 +68,8 @@ def test_back_and_forward_restore_every_view_field_in_place(new_context):
 
     # An edit (here while the form is hidden by slide mode, the way a script would make it) is a new entry.
     page.evaluate(
-        """() => { const box = document.getElementById('source'); box.value = 'the cat drank the milk because it was thirsty';
+        """() => { const box = document.getElementById('source');
+                  box.value = 'the cat drank the milk because it was thirsty';
                   box.dispatchEvent(new Event('input', { bubbles: true })); }"""
     )
     poll(page, "location.search", lambda search: "thirsty" in search)

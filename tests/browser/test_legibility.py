@@ -4,7 +4,6 @@ stay in the exported PNG and the data tables."""
 
 import re
 import struct
-from urllib.parse import urlencode
 
 import pytest
 from playwright.sync_api import expect
@@ -50,7 +49,12 @@ def assert_arithmetic_fits(page, where):
 @pytest.mark.parametrize("width,height", [(1280, 720), (1920, 1080)])
 @pytest.mark.parametrize(
     "params",
-    [TRANSLATE["params"], MULTI_HEAD["params"], REAL_MODEL["params"], {"source": "walk by river bank", "score": "additive"}],
+    [
+        TRANSLATE["params"],
+        MULTI_HEAD["params"],
+        REAL_MODEL["params"],
+        {"source": "walk by river bank", "score": "additive"},
+    ],
     ids=["translate", "multi-head", "real-model", "additive"],
 )
 def test_the_arithmetic_fits_at_1280_and_1920(new_context, params, width, height):
@@ -87,7 +91,8 @@ def test_a_long_vector_is_whole_on_focus_and_in_the_full_table(page):
 # Tick labels as drawn, and whether any two of them overlap.
 TICKS = """([chart, axis]) => {
   const boxes = [...document.querySelectorAll(`#${chart} .${axis}tick text`)].map((e) => e.getBoundingClientRect());
-  const overlaps = boxes.slice(1).filter((b, i) => axis === 'y' ? b.top < boxes[i].bottom - 1 : b.left < boxes[i].right - 1 && b.top < boxes[i].bottom - 1).length;
+  const overlap = (b, a) => (axis === 'y' ? b.top < a.bottom - 1 : b.left < a.right - 1 && b.top < a.bottom - 1);
+  const overlaps = boxes.slice(1).filter((b, i) => overlap(b, boxes[i])).length;
   return { count: boxes.length, overlaps };
 }"""
 
@@ -141,7 +146,8 @@ def test_a_384_wide_feature_axis_is_summarised(page):
           const { heatmap } = await import(src);
           const wrap = document.createElement('div');
           wrap.className = 'chart-wrap';
-          wrap.innerHTML = '<div class="chart" id="wide"></div><svg class="cell-values"></svg><div class="outline"></div>';
+          wrap.innerHTML = '<div class="chart" id="wide"></div><svg class="cell-values"></svg>'
+            + '<div class="outline"></div>';
           document.getElementById('stage3').append(wrap);
           const rows = ['the', 'bank', 'river', 'walk'];
           const cols = Array.from({ length: 384 }, (_, i) => `d${i}`);
@@ -149,7 +155,8 @@ def test_a_384_wide_feature_axis_is_summarised(page):
           const el = document.getElementById('wide');
           await heatmap(el, { z, rows, cols, step: 1, width: el.clientWidth, font: 14, dims: '384 dimensions' });
           const ticks = [...el.querySelectorAll('.xtick text')].map((e) => e.textContent);
-          return { ticks, title: el.querySelector('.xtitle').textContent, values: wrap.querySelector('.cell-values').childElementCount };
+          const values = wrap.querySelector('.cell-values').childElementCount;
+          return { ticks, title: el.querySelector('.xtitle').textContent, values };
         }"""
     )
     assert 3 <= len(found["ticks"]) <= 13 and found["ticks"][0] == "0", found
@@ -169,10 +176,13 @@ def test_values_are_laid_over_the_cells_and_kept_in_exports(page):
     placed = page.evaluate(
         """() => { const image = document.querySelector('#chart-stage2 .heatmaplayer image').getBoundingClientRect();
              const text = document.querySelector('#stage2 .cell-values text').getBoundingClientRect();
-             return [image.left, image.top, image.width / 3, image.height / 3, text.left + text.width / 2, text.top + text.height / 2]; }"""
+             return [image.left, image.top, image.width / 3, image.height / 3,
+                     text.left + text.width / 2, text.top + text.height / 2]; }"""
     )
     left, top, w, h, x, y = placed
-    assert abs(x - (left + w / 2)) < 3 and abs(y - (top + h / 2)) < 4, f"the first value is centred on its cell: {placed}"
+    assert abs(x - (left + w / 2)) < 3 and abs(y - (top + h / 2)) < 4, (
+        f"the first value is centred on its cell: {placed}"
+    )
 
     figure = page.evaluate(
         """async () => {
@@ -196,17 +206,21 @@ def test_values_are_laid_over_the_cells_and_kept_in_exports(page):
     assert "0.8138" in page.locator("#table-stage2").inner_text(), "the data table keeps four digits"
 
 
+SEVENTEEN = "the teacher gave the student a book about the river and the sea in the old school"
+FIT = """(n) => {
+  const image = document.querySelector('#chart-stage2 .heatmaplayer image').getBoundingClientRect();
+  const texts = [...document.querySelectorAll('#stage2 .cell-values text')].map((t) => t.getBoundingClientRect());
+  return { count: texts.length, widest: Math.max(...texts.map((t) => t.width)), cell: image.width / n };
+}"""
+
+
 def test_values_only_where_they_fit(new_context):
     page = new_context(viewport={"width": 1280, "height": 720}).new_page()
-    words = "the teacher gave the student a book about the river and the sea in the old school".split()
-    open_view(page, {"source": " ".join(words), "slide": "2"})  # 16 tokens on a whole slide: the values fit
-    fit = page.evaluate(
-        """() => { const image = document.querySelector('#chart-stage2 .heatmaplayer image').getBoundingClientRect();
-             const texts = [...document.querySelectorAll('#stage2 .cell-values text')].map((t) => t.getBoundingClientRect());
-             return { count: texts.length, widest: Math.max(...texts.map((t) => t.width)), cell: image.width / 16 }; }"""
-    )
-    assert fit["count"] == len(words) ** 2 and fit["widest"] < fit["cell"], fit
-    open_view(page, {"source": " ".join((words * 4)[:64]), "slide": "2"})
+    n = len(SEVENTEEN.split())
+    open_view(page, {"source": SEVENTEEN, "slide": "2"})  # 17 tokens on a whole slide: the values fit
+    fit = page.evaluate(FIT, n)
+    assert fit["count"] == n**2 and fit["widest"] < fit["cell"], fit
+    open_view(page, {"source": " ".join((SEVENTEEN.split() * 4)[:64]), "slide": "2"})
     expect(page.locator("#stage2 .cell-values")).to_be_hidden()
     assert page.locator("#stage2 .cell-values text").count() == 0
     assert page.locator("#chart-stage2 g.heatmaplayer text").count() == 0

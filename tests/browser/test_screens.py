@@ -24,9 +24,13 @@ SCREENS = {"1280x720": PROJECTOR, "1366x768": LAPTOP, "1920x1080": FULL_HD, "390
 
 # The drawn page, read in one go. A chart counts when it is displayed and Plotly has drawn it.
 LAYOUT = """() => {
-  const rect = (e) => { const r = e.getBoundingClientRect(); return { l: r.left, r: r.right, t: r.top, b: r.bottom, w: r.width, h: r.height }; };
+  const rect = (e) => {
+    const r = e.getBoundingClientRect();
+    return { l: r.left, r: r.right, t: r.top, b: r.bottom, w: r.width, h: r.height };
+  };
   const doc = document.documentElement;
-  const charts = [...document.querySelectorAll('.chart')].filter((c) => c.offsetParent !== null && c.querySelector('.main-svg'));
+  const charts = [...document.querySelectorAll('.chart')]
+    .filter((c) => c.offsetParent !== null && c.querySelector('.main-svg'));
   return {
     scrollWidth: doc.scrollWidth, clientWidth: doc.clientWidth, innerWidth, innerHeight, scrollY,
     stepLabel: rect(document.getElementById('step-label')),
@@ -65,7 +69,9 @@ def layout(page):
 def assert_fits(page, where):
     found = layout(page)
     step = int(url_params(page).get("step", "0"))
-    assert found["scrollWidth"] <= found["clientWidth"], f"{where}: the page scrolls sideways ({found['scrollWidth']} px)"
+    assert found["scrollWidth"] <= found["clientWidth"], (
+        f"{where}: the page scrolls sideways ({found['scrollWidth']} px)"
+    )
     for chart in found["charts"]:
         svg, card = chart["svg"], chart["card"]
         name = f"{where}: {chart['id']}"
@@ -83,8 +89,12 @@ def assert_outline_on_row(chart, step, name):
     assert box, f"{name}: no outline at step {step}"
     row = cells["h"] / chart["rows"]
     top, bottom = cells["t"] + step * row, cells["t"] + (step + 1) * row
-    assert abs(box["t"] + 3 - top) <= 2 and abs(box["b"] - 3 - bottom) <= 2, f"{name}: outline {box} off row {top}-{bottom}"
-    assert abs(box["l"] + 3 - cells["l"]) <= 2 and abs(box["r"] - 3 - cells["r"]) <= 2, f"{name}: outline {box} off {cells}"
+    assert abs(box["t"] + 3 - top) <= 2 and abs(box["b"] - 3 - bottom) <= 2, (
+        f"{name}: outline {box} off row {top}-{bottom}"
+    )
+    assert abs(box["l"] + 3 - cells["l"]) <= 2 and abs(box["r"] - 3 - cells["r"]) <= 2, (
+        f"{name}: outline {box} off {cells}"
+    )
 
 
 def whole_heatmaps_on_first_screen(found):
@@ -97,7 +107,7 @@ def assert_first_screen(page, found, where):
     whole = whole_heatmaps_on_first_screen(found)
     assert whole, f"{where}: no heatmap is whole on the first screen: {[(c['id'], c['svg']) for c in found['charts']]}"
     label = found["stepLabel"]
-    assert 0 <= label["t"] and label["b"] <= found["innerHeight"], f"{where}: the step label is off the first screen"
+    assert label["t"] >= 0 and label["b"] <= found["innerHeight"], f"{where}: the step label is off the first screen"
     query = page_data(page)["view"]["tokens"]["queries"][int(url_params(page).get("step", "0"))]
     assert f"“{query}”" in page.locator("#step-label").inner_text(), f"{where}: the step label does not name the query"
 
@@ -152,7 +162,9 @@ def test_the_outline_follows_the_step_after_a_resize(new_context):
     assert_fits(page, "a step on the phone")
 
 
-VISIBLE_PANELS = "() => [...document.querySelectorAll('[data-slide-panel]')].filter((p) => p.offsetParent !== null).map((p) => p.id)"
+VISIBLE_PANELS = (
+    "() => [...document.querySelectorAll('[data-slide-panel]')].filter((p) => p.offsetParent !== null).map((p) => p.id)"
+)
 PANEL_BOTTOM = "(id) => document.getElementById(id).getBoundingClientRect().bottom"
 
 
@@ -210,7 +222,10 @@ def test_slide_mode_from_a_link_in_presentation_mode(new_context):
     assert_one_panel(page, "stage1", "slide 1 with present=true")
     found = assert_fits(page, "slide 1 with present=true")
     assert_first_screen(page, found, "slide 1 with present=true")
-    sizes = page.evaluate("[...document.querySelectorAll('#chart-stage1 .ytick text')].map((e) => parseFloat(getComputedStyle(e).fontSize))")
+    sizes = page.evaluate(
+        "[...document.querySelectorAll('#chart-stage1 .ytick text')]"
+        ".map((e) => parseFloat(getComputedStyle(e).fontSize))"
+    )
     assert min(sizes) >= 28, f"large type on a 1280x720 slide: {sizes}"
     page.locator("#panel-next").click()
     poll(page, "location.search", lambda search: "slide=2" in search)
@@ -242,7 +257,10 @@ def test_phone_one_column_and_a_small_step_bar(new_context):
     page = new_context(viewport=PHONE).new_page()
     open_view(page, TRANSLATE["params"])
     found = assert_fits(page, "phone")
-    lefts = page.evaluate("[...document.querySelectorAll('.stage, .panel')].filter((p) => p.offsetParent).map((p) => p.getBoundingClientRect().left)")
+    lefts = page.evaluate(
+        "[...document.querySelectorAll('.stage, .panel')]"
+        ".filter((p) => p.offsetParent).map((p) => p.getBoundingClientRect().left)"
+    )
     assert max(lefts) - min(lefts) < 1, f"one column: cards start at {lefts}"
     for chart in found["charts"]:
         assert chart["svg"]["w"] >= 0.85 * PHONE["width"], f"{chart['id']} is {chart['svg']['w']} px wide on a phone"
