@@ -143,9 +143,9 @@ function renderMatrices(view) {
   const values = labels(view.names.values, view.head.v[0].length, "v");
   const hidden = (n) => Array.from({ length: n }, (_, i) => `a${i}`);
   const figures = [];
-  const identity = (z) => z.length === z[0].length && z.every((row, i) => row.every((x, j) => x === (i === j ? 1 : 0)));
+  const isIdentityMatrix = (z) => z.length === z[0].length && z.every((row, i) => row.every((x, j) => x === (i === j ? 1 : 0)));
   const add = (name, rows, cols, z, skipZeroRows = true) =>
-    figures.push(identity(z) ? el("p", { class: "formula", text: `${name} = I` }) : matrixGrid({ name, rows, cols, z, skipZeroRows, t }));
+    figures.push(isIdentityMatrix(z) ? el("p", { class: "formula", text: `${name} = I` }) : matrixGrid({ name, rows, cols, z, skipZeroRows, t }));
   if (parameters.W_Q) add("W_Q", inputs, dims, parameters.W_Q);
   if (parameters.W_K) add("W_K", inputs, dims, parameters.W_K);
   if (parameters.W_V) add("W_V", inputs, values, parameters.W_V);
