@@ -238,3 +238,85 @@ def compare_view(comparison: Comparison) -> dict[str, Any]:
         "drift": drift(comparison, steps),
     }
     return body
+
+
+# ---------------------------------------------------------------------------
+# Ready-made comparisons, each stating what it shows
+# ---------------------------------------------------------------------------
+
+COMPARE_PRESETS = [
+    {
+        "id": "bank-senses",
+        "title": {"en": "bank: by the river, or with money?", "zh": "bank：河边的，还是存钱的？"},
+        "lesson": {
+            "en": "The same word, two contexts: in A bank looks at {top_a} ({weight_a}), in B at {top_b} ({weight_b}); "
+            "its two outputs have a cosine of {cosine}.",
+            "zh": "同一个词，两种语境：在 A 中 bank 最关注 {top_a}（{weight_a}），在 B 中最关注 {top_b}（{weight_b}）；"
+            "两个输出的余弦相似度是 {cosine}。",
+        },
+        "query": "a.source=I+sat+by+the+river+bank&b.source=I+put+money+in+the+bank",
+        "differ": True,
+    },
+    {
+        "id": "temperature",
+        "title": {"en": "Tom chase Jerry at temperature 0.3 and 3", "zh": "Tom chase Jerry：温度 0.3 与 3"},
+        "lesson": {
+            "en": "One sentence, two temperatures: 杰瑞 puts {weight_a} on {top_a} at 0.3, only {weight_b} at 3.",
+            "zh": "同一个句子，两个温度：温度 0.3 时“杰瑞”放在 {top_a} 上的权重是 {weight_a}，温度 3 时只有 {weight_b}。",
+        },
+        "query": "a.source=Tom+chase+Jerry&a.target=汤姆+追逐+杰瑞&a.temperature=0.3"
+        "&b.source=Tom+chase+Jerry&b.target=汤姆+追逐+杰瑞&b.temperature=3&focus=杰瑞",
+        "differ": False,
+    },
+    {
+        "id": "scaling",
+        "title": {"en": "Plain vs scaled dot product, width 64", "zh": "普通点积与缩放点积（64 维）"},
+        "lesson": {
+            "en": "The same 64-wide vectors: the plain dot product saturates (bank puts {weight_a} on {top_a}), "
+            "the scaled one does not ({weight_b}).",
+            "zh": "同样的 64 维向量：普通点积饱和（bank 把 {weight_a} 放在 {top_a} 上），缩放点积不饱和（{weight_b}）。",
+        },
+        "query": "a.source=walk+by+river+bank&a.embedding=hash&a.dim=64&a.projection=random&a.score=dot"
+        "&b.source=walk+by+river+bank&b.embedding=hash&b.dim=64&b.projection=random",
+        "differ": False,
+    },
+    {
+        "id": "minilm-bank",
+        "title": {"en": "MiniLM: bank by the river vs bank with money", "zh": "MiniLM：河边的 bank 与存钱的 bank"},
+        "lesson": {
+            "en": "A trained model reads the two banks: their hidden states start equal (cosine {drift_first}) and "
+            "drift apart to a cosine of {drift_last} in the last layer.",
+            "zh": "训练好的模型读这两个 bank：它们的隐藏状态一开始相同（余弦 {drift_first}），到最后一层分开到余弦 {drift_last}。",
+        },
+        "query": "a.source=I+sat+by+the+river+bank&a.model=minilm&b.source=I+put+money+in+the+bank&b.model=minilm",
+        "differ": False,
+    },
+]
+
+
+def compare_numbers(view: dict[str, Any]) -> dict[str, str]:
+    """The numbers a comparison's lesson quotes, from its computed view."""
+    word = view.get("word") or {}
+    found: dict[str, str] = {}
+    for pane in PANES:
+        top = (word.get("top") or {}).get(pane) or [{"key": "—", "weight": 0.0}]
+        found[f"top_{pane}"] = top[0]["key"]
+        found[f"weight_{pane}"] = f"{top[0]['weight']:.2f}"
+    cosine_value = word.get("output_cosine")
+    found["cosine"] = "—" if cosine_value is None else f"{cosine_value:.2f}"
+    drift_values = word.get("drift") or [float("nan")]
+    found["drift_first"], found["drift_last"] = f"{drift_values[0]:.2f}", f"{drift_values[-1]:.2f}"
+    return found
+
+
+def compare_presets_for(lang: str) -> list[dict]:
+    """Every ready-made comparison that works here, with its lesson filled in and its canonical link."""
+    found = []
+    for preset in COMPARE_PRESETS:
+        try:
+            comparison = comparison_from_query(preset["query"])
+            text = preset["lesson"][lang].format(**compare_numbers(compare_view(comparison)))
+        except Exception:  # a real model that is not installed here
+            continue
+        found.append({"id": preset["id"], "title": preset["title"][lang], "lesson": text, "link": comparison.share_path()})
+    return found
