@@ -13,10 +13,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
 from app.engine.models.minilm import ModelUnavailable
+from app.live.rooms import RoomError
+from app.live.store import get_rooms
 from app.settings import get_settings
 from app.view.compute import warm_up
 from app.view.state import InputError
-from app.web import api, errors, pages
+from app.web import api, errors, live, pages
 from app.web.middleware import Hardening, ResponseCache, access_log
 
 
@@ -33,7 +35,10 @@ def configure_access_log():
 @asynccontextmanager
 async def lifespan(app):
     warm_up()
+    rooms = get_rooms()  # live classes: in this process, or Redis and this worker's subscriber
+    await rooms.start()
     yield
+    await rooms.stop()
 
 
 def create_app():
@@ -49,8 +54,10 @@ def create_app():
     app.add_exception_handler(InputError, errors.on_input_error)
     app.add_exception_handler(ModelUnavailable, errors.on_model_unavailable)
     app.add_exception_handler(StarletteHTTPException, errors.on_http_error)
+    app.add_exception_handler(RoomError, live.on_room_error)
     app.include_router(api.router)
     app.include_router(pages.router)
+    app.include_router(live.router)
     app.add_middleware(
         GZipMiddleware, minimum_size=1000, compresslevel=1
     )  # level 1: ~20x smaller JSON at a third of level 5's cost

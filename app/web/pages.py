@@ -56,8 +56,9 @@ def script_json(value):
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def render_page(request, *, embed=False):
-    state, ignored = state_from_link(request.query_params)
+def render_page(request, *, embed=False, query=None, follow=None):
+    """query: the link's parameters (default: the request's); follow: a live room's links (follow mode)."""
+    state, ignored = state_from_link(request.query_params if query is None else query)
     notices = []
     try:
         view = compute_view(state)
@@ -75,6 +76,7 @@ def render_page(request, *, embed=False):
         "view_fields": list(VIEW_FIELDS),
         "presets": PRESETS,
         "embed": embed,
+        "follow": follow,
     }
     context = {
         "state": state,
