@@ -9,11 +9,17 @@ generous deadlines (hang guards); nothing asserts how fast this machine is.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
 import re
+import shutil
 import signal
 import subprocess
+import tempfile
+import time
 from contextlib import AsyncExitStack
+from pathlib import Path
 
 import httpx
 import pytest
@@ -23,7 +29,7 @@ from hypothesis import strategies as st
 from app.live.rooms import CODE_ALPHABET, CODE_LENGTH, new_code, new_secret, normal_code, secret_hash, secret_matches
 from app.view.state import AttentionQuery, make_state
 from app.web.live import InvalidView, canonical_view
-from tests.support.live_server import LiveServer
+from tests.support.live_server import ROOT, LiveServer, free_port
 from tests.support.redis_server import RedisServer
 from tests.support.sse import Student
 
@@ -412,6 +418,73 @@ def test_several_workers_without_redis_answer_rooms_503_and_everything_else(redi
 
     with LiveServer(workers=2, env=FAST) as server:
         run(scenario(server))
+
+
+# ---------------------------------------------------------------------------
+# Behind nginx (deploy/nginx.conf as shipped, only its two ports changed)
+# ---------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def nginx_in_front(app_port: int):
+    """deploy/nginx.conf in the foreground on a free port, its prefix in a temp folder; stopped by pid."""
+    port = free_port()
+    prefix = Path(tempfile.mkdtemp(prefix="lens-nginx-"))
+    for folder in ("logs", "cache", "tmp"):
+        (prefix / folder).mkdir()
+        os.chmod(prefix / folder, 0o777)  # run as root, nginx's workers are nobody
+    os.chmod(prefix, 0o755)
+    text = (ROOT / "deploy" / "nginx.conf").read_text()
+    for old, new in (
+        ("server 127.0.0.1:8000 ", f"server 127.0.0.1:{app_port} "),
+        ("listen 127.0.0.1:8080;", f"listen 127.0.0.1:{port};"),
+    ):
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    (prefix / "nginx.conf").write_text(text)
+    command = ["nginx", "-p", str(prefix), "-c", str(prefix / "nginx.conf"), "-e", str(prefix / "logs" / "error.log")]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 20
+        while not ping_http(f"http://127.0.0.1:{port}/healthz"):
+            assert process.poll() is None and time.monotonic() < deadline, (prefix / "logs" / "error.log").read_text()
+            time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.send_signal(signal.SIGTERM)  # fast shutdown: open streams are cut
+        process.wait(timeout=20)
+        shutil.rmtree(prefix, ignore_errors=True)
+
+
+def ping_http(url: str) -> bool:
+    try:
+        return httpx.get(url, timeout=1).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+@pytest.mark.slow
+def test_students_follow_through_nginx(redis):
+    """Events pass nginx unbuffered; room JSON is never served from nginx's cache, the QR code is."""
+
+    async def scenario(proxy):
+        async with httpx.AsyncClient(base_url=proxy, timeout=10) as client:
+            room = await start_room(client)
+            async with Student(client, room["code"]) as student:
+                assert student.headers["content-type"].startswith("text/event-stream")
+                assert (await student.next_view()).json()["version"] == 1
+                for version, view in enumerate(STEPS, start=2):
+                    assert (await put_view(client, room, view)).status_code == 204
+                    assert (await student.next_view()).json() == {"view": view, "version": version}
+                    current = await client.get(room["room_url"])
+                    assert current.json()["version"] == version and current.headers["x-cache-status"] != "HIT"
+            public = {"Host": "lens.example.org"}  # nginx passes $host and $scheme on: the link students see
+            qr = [await client.get(room["qr_url"], headers=public) for _ in range(2)]
+            assert [answer.headers["x-cache-status"] for answer in qr] == ["MISS", "HIT"]
+            assert f"<title>QR code: http://lens.example.org/live/{room['code']}</title>" in qr[1].text
+
+    with LiveServer(workers=2, env={**FAST, "REDIS_URL": redis.url}) as server, nginx_in_front(server.port) as proxy:
+        run(scenario(proxy))
 
 
 # ---------------------------------------------------------------------------
