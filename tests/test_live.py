@@ -26,7 +26,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.live.rooms import CODE_ALPHABET, CODE_LENGTH, new_code, new_secret, normal_code, secret_hash, secret_matches
+from app.live.rooms import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    Listener,
+    Room,
+    new_code,
+    new_secret,
+    normal_code,
+    secret_hash,
+    secret_matches,
+)
 from app.view.state import AttentionQuery, make_state
 from app.web.live import InvalidView, canonical_view
 from tests.support.live_server import ROOT, LiveServer, free_port
@@ -116,6 +126,16 @@ def test_secrets_are_long_random_and_stored_only_as_a_hash():
     stored = secret_hash(secret)
     assert secret not in stored and len(stored) == 64
     assert secret_matches(secret, stored) and not secret_matches(secret + "x", stored)
+
+
+@given(st.lists(st.integers(1, 50), min_size=1, max_size=30))
+def test_a_stream_keeps_only_the_newest_view_whatever_the_order_of_arrival(versions):
+    """A slow student skips to the latest view: a listener holds one room state, never an older one."""
+    listener = Listener(Room("ABCDEF", 0, "", 0.0), "live")
+    for version in versions:
+        listener.offer(Room("ABCDEF", version, f"step={version}", float(version)))
+    assert (listener.room.version, listener.room.view) == (max(versions), f"step={max(versions)}")
+    assert listener.changed.is_set()
 
 
 LINK_PARAMS = st.fixed_dictionaries(
