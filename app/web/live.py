@@ -212,7 +212,7 @@ def bearer_secret(authorization: str | None) -> str:
     },
     summary="Start a live class",
 )
-async def create_room(request: Request, body: RoomBody | None = None):
+async def create_room(request: Request, body: RoomBody | None = None) -> Response:
     """A new room showing `view` (default: the default view). The secret is shown once: keep it in the page."""
     view = canonical_view(body.view if body is not None else "")
     rooms = get_rooms()
@@ -223,7 +223,7 @@ async def create_room(request: Request, body: RoomBody | None = None):
 
 
 @router.get(routes.ROOM, response_model=RoomAnswer, responses=ROOM_ERRORS, summary="A room's current view")
-async def get_room(code: str):
+async def get_room(code: str) -> Response:
     """The latest view and its version. Never cached: it changes whenever the teacher moves."""
     room = await existing_room(get_rooms(), code)
     return JSONBytes(dumps(room_answer(room)), headers=NO_STORE)
@@ -240,7 +240,7 @@ async def get_room(code: str):
     },
     summary="The teacher's new view",
 )
-async def update_room(code: str, body: RoomBody, authorization: Annotated[str | None, Header()] = None):
+async def update_room(code: str, body: RoomBody, authorization: Annotated[str | None, Header()] = None) -> Response:
     """Every follower's page moves to `view`. The same view again only keeps the room open."""
     secret = bearer_secret(authorization)
     view = canonical_view(body.view)
@@ -326,7 +326,9 @@ async def check_expiry(rooms: Rooms, listener: Listener) -> None:
     },
     summary="Follow a room (Server-Sent Events)",
 )
-async def room_events(code: str, last_event_id_header: Annotated[str | None, Header(alias="Last-Event-ID")] = None):
+async def room_events(
+    code: str, last_event_id_header: Annotated[str | None, Header(alias="Last-Event-ID")] = None
+) -> Response:
     """`text/event-stream`. At once: `retry`, then the current view unless Last-Event-ID is its version.
     Each change: `id: <version>` and `data: {"view": ..., "version": ...}`. `event: status` with
     `data: {"status": "live" | "reconnecting" | "ended"}` when the room's store is lost, back, or the room
@@ -371,14 +373,14 @@ def qr_svg(text: str) -> bytes:
     responses={200: {"content": {"image/svg+xml": {}}, "description": "An SVG QR code."}, **ROOM_ERRORS},
     summary="QR code of the follow link",
 )
-async def room_qr(request: Request, code: str):
+async def room_qr(request: Request, code: str) -> Response:
     """An SVG QR code of the absolute follow link. Cacheable: the link never changes."""
     room = await existing_room(get_rooms(), code)
     return cached(request, qr_svg(follow_url(request, room.code)), "image/svg+xml", max_age=86400)
 
 
 @router.get(routes.LIVE, response_class=HTMLResponse, include_in_schema=False)
-async def follow_page(request: Request, code: str):
+async def follow_page(request: Request, code: str) -> Response:
     """The page in follow mode, showing the room's current view; the page's script then follows the stream.
 
     The room store out of reach: the default view in follow mode (the script says 'reconnecting' and
