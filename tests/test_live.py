@@ -595,7 +595,7 @@ def test_limits_are_enforced_with_messages_that_name_them(limited):
 
 @pytest.mark.slow
 def test_a_room_ends_after_its_time_without_updates(redis):
-    """ROOM_TTL_SECONDS=2: the open stream says 'ended' and closes; the room is gone everywhere."""
+    """ROOM_TTL_SECONDS=3: the open stream says 'ended' and closes; the room is gone everywhere."""
 
     async def scenario(server):
         async with httpx.AsyncClient(base_url=server.base, timeout=10) as client:
@@ -607,10 +607,10 @@ def test_a_room_ends_after_its_time_without_updates(redis):
             assert (await client.get(room["room_url"])).status_code == 404
             assert (await put_view(client, room, VIEW)).status_code == 404
             page = await client.get(room["follow_url"])
-            assert page.status_code == 404 and "2 seconds" in page.text and "2 秒" in page.text
+            assert page.status_code == 404 and "3 seconds" in page.text and "3 秒" in page.text
 
     for env in ({}, {"REDIS_URL": redis.url.removesuffix("/0") + "/3"}):
-        with LiveServer(env={**FAST, **env, "ROOM_TTL_SECONDS": "2"}) as server:
+        with LiveServer(env={**FAST, **env, "ROOM_TTL_SECONDS": "3"}) as server:
             run(scenario(server))
 
 
