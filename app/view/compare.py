@@ -173,11 +173,7 @@ def cosine(x: np.ndarray, y: np.ndarray) -> float:
 def differing(x: np.ndarray, y: np.ndarray, names: list[str] | None, count: int = DIFFERING) -> list[dict]:
     """The columns where two vectors differ most: name, value in a, value in b."""
     order = np.argsort(-np.abs(x - y), kind="stable")[:count]  # (count,)
-    return [
-        {"name": names[i] if names else f"d{i}", "a": float(x[i]), "b": float(y[i])}
-        for i in order
-        if x[i] != y[i]
-    ]
+    return [{"name": names[i] if names else f"d{i}", "a": float(x[i]), "b": float(y[i])} for i in order if x[i] != y[i]]
 
 
 def top_keys(weights: np.ndarray, keys: list[str], count: int = TOP_KEYS) -> list[dict]:
@@ -193,7 +189,11 @@ def drift(comparison: Comparison, steps: dict[str, int]) -> list[float] | None:
     hidden = {}
     for name, state in comparison.panes().items():
         run = models.run(state.model, state.source)
-        shown = [i for i, token in enumerate(run.tokens) if not (state.hide_special and token in models.info(state.model).special_tokens)]
+        shown = [
+            i
+            for i, token in enumerate(run.tokens)
+            if not (state.hide_special and token in models.info(state.model).special_tokens)
+        ]
         hidden[name] = np.asarray(run.hidden, dtype=np.float64)[:, shown[steps[name]]]  # (n_layers + 1, d_model)
     return [cosine(x, y) for x, y in zip(hidden["a"], hidden["b"], strict=True)]
 
@@ -217,8 +217,12 @@ def compare_view(comparison: Comparison) -> dict[str, Any]:
     weights = [np.asarray(view["head"]["weights"], dtype=np.float64) for view in panes.values()]
     body: dict[str, Any] = {
         "share_path": link.share_path(),  # the focus word sets the steps: the link need not
-        "params": {"focus": comparison.focus, "pane": comparison.pane, "lang": comparison.lang,
-                   "present": comparison.present},  # fmt: skip
+        "params": {
+            "focus": comparison.focus,
+            "pane": comparison.pane,
+            "lang": comparison.lang,
+            "present": comparison.present,
+        },  # fmt: skip
         "weights_max": float(max(w.max() for w in weights)),  # one colour scale for both panes' weights
         "panes": panes,
         "focus": focus,
@@ -318,5 +322,7 @@ def compare_presets_for(lang: str) -> list[dict]:
             text = preset["lesson"][lang].format(**compare_numbers(compare_view(comparison)))
         except Exception:  # a real model that is not installed here
             continue
-        found.append({"id": preset["id"], "title": preset["title"][lang], "lesson": text, "link": comparison.share_path()})
+        found.append(
+            {"id": preset["id"], "title": preset["title"][lang], "lesson": text, "link": comparison.share_path()}
+        )
     return found

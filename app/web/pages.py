@@ -6,6 +6,8 @@ and the rest of the view is shown.
 
 from __future__ import annotations
 
+from urllib.parse import parse_qsl
+
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
@@ -63,12 +65,16 @@ def requires_notes(lang: str) -> dict[str, str]:
     return notes
 
 
-def page_state(request: Request, lang: str) -> tuple[State, list[str]]:
-    """The link's State (what does not validate dropped, with the reasons) and the page's notices."""
+def page_state(request: Request, lang: str, query: str | None = None) -> tuple[State, list[str]]:
+    """The link's State (what does not validate dropped, with the reasons) and the page's notices.
+
+    query: the link's query string (default: the request's own; a live room's view in follow mode).
+    """
+    query = request.url.query if query is None else query
     try:
-        values = query_values(request.url.query)
+        values = query_values(query)
     except Exception:  # a malformed query (a name twice): the page opens with what it can read
-        values = dict(request.query_params)
+        values = dict(parse_qsl(query, keep_blank_values=True))
     if set(values) <= {"lang"}:
         values["source"] = DEFAULT_SOURCES[lang]  # a fresh start: the default sentence in the page's language
     state, ignored = lenient_state(values)
@@ -83,18 +89,20 @@ def page_state(request: Request, lang: str) -> tuple[State, list[str]]:
     return state, messages
 
 
-def render_page(request: Request, *, embed: bool = False) -> Response:
+def render_page(
+    request: Request, *, embed: bool = False, query: str | None = None, follow: dict | None = None
+) -> Response:
+    """The page for a link (or for `query`, a live room's view); `follow`: the room's links in follow mode."""
     explicit = request.query_params.get("lang")
     lang = pick_language(explicit if explicit in STRINGS else None, request.headers.get("accept-language"))
     notices = []
     try:
-        state, ignored = page_state(request, lang)
+        state, ignored = page_state(request, lang, query)
         view = compute_view(state)
     except ModelUnavailable as error:  # a real model is missing: show the sentence with the teaching engine
         notices.append(f"model: {error.args[0]} {STRINGS[lang]['model_missing']}")
-        values = {
-            name: value for name, value in request.query_params.items() if SPECS.get(name) and not MODEL_ONLY & {name}
-        }
+        values = dict(parse_qsl(request.url.query if query is None else query, keep_blank_values=True))
+        values = {name: value for name, value in values.items() if name in SPECS and name not in MODEL_ONLY}
         state, ignored = lenient_state(values)
         view = compute_view(state)
     strings = STRINGS[lang]
@@ -107,6 +115,7 @@ def render_page(request: Request, *, embed: bool = False) -> Response:
         "presets": presets_for(lang),
         "models": available_models(),
         "embed": embed,
+        "follow": follow,
     }
     context = {
         "state": state,
