@@ -11,10 +11,12 @@ from urllib.parse import parse_qsl
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
+from pydantic import ValidationError
 
 from app.engine.models.minilm import ModelUnavailable
 from app.settings import ROOT
 from app.view import models
+from app.view.compare import COMPARE_PRESETS, compare_presets_for, compare_view, comparison_from_query
 from app.view.compute import compute_view
 from app.view.i18n import STRINGS, pick_language
 from app.view.lessons import lessons_for
@@ -29,6 +31,7 @@ from app.web.jsonio import dumps
 from app.web.middleware import cached
 
 router = APIRouter()
+DEFAULT_COMPARISON = COMPARE_PRESETS[0]["query"]  # /compare with no parameters: the two banks
 MODEL_ONLY = {spec.name for spec in SPECS.values() if spec.control.modes == MODEL} | {"head"}
 templates = Jinja2Templates(directory=ROOT / "templates")
 templates.env.globals["asset_url"] = asset_url
@@ -155,4 +158,38 @@ def learn(request: Request, lang: str | None = None) -> Response:
     """The ideas of attention, one by one, each linked to a view that shows it."""
     lang = pick_language(lang if lang in STRINGS else None, request.headers.get("accept-language"))
     html = templates.get_template("learn.html").render(lang=lang, t=STRINGS[lang], lessons=lessons_for(lang))
+    return cached(request, html.encode("utf-8"), "text/html; charset=utf-8", max_age=300, vary="Accept-Language")
+
+
+@router.get(routes.COMPARE, response_class=HTMLResponse, include_in_schema=False)
+def compare(request: Request) -> Response:
+    """Two views side by side, the same word in both; /api/compare is its JSON twin."""
+    explicit = request.query_params.get("lang")
+    lang = pick_language(explicit if explicit in STRINGS else None, request.headers.get("accept-language"))
+    notices = []
+    try:
+        comparison = comparison_from_query(request.url.query or DEFAULT_COMPARISON)
+    except ValidationError as error:
+        item = error_items(error.errors(), "query", lang)[0]
+        notices.append(f"{item['field']}: {item['msg']}")
+        comparison = comparison_from_query(DEFAULT_COMPARISON)
+    view = compare_view(comparison)
+    presets = compare_presets_for(lang)
+    page = {
+        "compare": view,
+        "lang": lang,
+        "strings": STRINGS[lang],
+        "routes": routes.public_paths(),
+        "presets": presets,
+    }
+    html = templates.get_template("compare.html").render(
+        view=view,
+        lang=lang,
+        t=STRINGS[lang],
+        presets=presets,
+        notices=notices,
+        query=view["share_path"].partition("?")[2],
+        max_characters=MAX_CHARACTERS,
+        page_json=script_json(page),
+    )
     return cached(request, html.encode("utf-8"), "text/html; charset=utf-8", max_age=300, vary="Accept-Language")

@@ -250,6 +250,13 @@ function embeddingMatrix() {
   };
 }
 
+/** This view as both panes of a comparison (each parameter with its pane's prefix), to change one of them. */
+function compareLink() {
+  const pairs = state.currentQuery().split("&").filter(Boolean);
+  const panes = ["a", "b"].flatMap((pane) => pairs.map((pair) => `${pane}.${pair}`));
+  return `${page.routes.compare}?${panes.join("&")}`;
+}
+
 function currentPreset() {
   return page.presets.find((preset) => preset.query === state.view().query);
 }
@@ -273,6 +280,7 @@ function render() {
   $("preset").value = preset ? preset.id : "";
   $("lesson").textContent = preset ? preset.lesson : "";
   $("api-link").setAttribute("href", state.apiPath());
+  $("compare-link").setAttribute("href", compareLink());
   drawStages();
   renderStep();
   setTimeout(drawEmbeddings, 0); // below the stages: drawn after them
