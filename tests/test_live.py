@@ -258,14 +258,14 @@ def test_a_view_that_is_not_a_valid_link_is_422_and_changes_nothing(server):
         async with httpx.AsyncClient(base_url=server.base, timeout=10) as client:
             room = await start_room(client)
             for view, message in [
-                ("temperature=99", "temperature: Input should be less than or equal to 20"),
+                ("temperature=99", "temperature: must be at most 20"),
                 ("source=&step=1", "source: must not be empty"),
-                ("secret=1", "secret: Extra inputs are not permitted"),
+                ("secret=1", "secret: unknown parameter (known: source, target, "),
                 ("x" * 60_000, "view: at most 49152 bytes (got 60000)"),
             ]:
                 answer = await put_view(client, room, view)
                 assert answer.status_code == 422, answer.text
-                assert answer.json()["message"] == message
+                assert answer.json()["message"].startswith(message)
                 assert answer.json()["detail"][0]["loc"][:2] == ["body", "view"]
             assert (await client.put(room["room_url"], json={}, headers=bearer(room))).status_code == 422
             created = await client.post("/api/rooms", json={"view": "heads=3"})

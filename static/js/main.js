@@ -4,6 +4,7 @@ import { downloadPng, heatmap, moveOutline } from "./charts.js";
 import * as controls from "./controls.js";
 import { fmt } from "./format.js";
 import { alignment, arithmetic, bars, download, el, matrixGrid, matrixTable, overviewGrid, toCsv } from "./panels.js";
+import { setupLive } from "./live-ui.js";
 import * as state from "./state.js";
 
 const { page } = state;
@@ -401,5 +402,6 @@ state.setFields({}); // the address bar shows the canonical link of what the pag
 controls.applyMode(state.view().mode);
 exportButtons();
 wire();
+setupLive({ t, showView: (view) => openLink(view, { push: false }) });
 render();
 document.body.dataset.ready = "true";
