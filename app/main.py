@@ -14,9 +14,11 @@ from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.engine.models.minilm import ModelUnavailable
+from app.live.rooms import RoomError
+from app.live.store import get_rooms
 from app.settings import get_settings
 from app.view.compute import warm_up
-from app.web import api, assets, errors, pages
+from app.web import api, assets, errors, live, pages
 from app.web.compression import NegotiatedGZip
 from app.web.middleware import Hardening, ResponseCache, access_log
 
@@ -35,7 +37,10 @@ def configure_access_log() -> None:
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     warm_up()
     assets.warm_up()  # chooses the Plotly bundle (logging why if it is the full one), compresses the assets
+    rooms = get_rooms()  # live classes: in this process, or Redis and this worker's subscriber
+    await rooms.start()
     yield
+    await rooms.stop()
 
 
 def create_app() -> FastAPI:
@@ -51,9 +56,11 @@ def create_app() -> FastAPI:
     app.add_exception_handler(errors.InvalidInput, errors.on_invalid_input)
     app.add_exception_handler(ModelUnavailable, errors.on_model_unavailable)
     app.add_exception_handler(StarletteHTTPException, errors.on_http_error)
+    app.add_exception_handler(RoomError, live.on_room_error)
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(assets.router)
+    app.include_router(live.router)
     app.add_middleware(
         NegotiatedGZip, minimum_size=1000, compresslevel=1
     )  # level 1: ~20x smaller JSON at a third of level 5's cost

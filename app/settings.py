@@ -19,7 +19,14 @@ class Settings(BaseSettings):
 
     host: str = Field("127.0.0.1", description="HOST: address scripts/serve binds to.")
     port: int = Field(8000, ge=1, le=65535, description="PORT: port scripts/serve listens on.")
-    workers: int = Field(2, ge=1, le=64, description="WORKERS: uvicorn worker processes (scripts/serve).")
+    workers: int = Field(
+        1,
+        ge=1,
+        le=64,
+        description="WORKERS: uvicorn worker processes. scripts/serve starts 2 when unset and exports the number, "
+        "so each worker knows it; a process started by plain uvicorn is one worker. More than one worker keeps "
+        "live-class rooms only with REDIS_URL.",
+    )
     response_cache_mb: int = Field(
         64, ge=0, description="RESPONSE_CACHE_MB: per-worker cache of deterministic GET answers; 0 turns it off."
     )
@@ -31,6 +38,32 @@ class Settings(BaseSettings):
         ROOT / "frontend" / "node_modules",
         description="FRONTEND_MODULES: where `npm ci --prefix frontend` installed the page's libraries "
         "(Plotly's cartesian bundle); without it the app serves the plotly package's full bundle.",
+    )
+
+    # Live classes (app/live): rooms a teacher drives and students follow.
+    redis_url: str | None = Field(
+        None,
+        description="REDIS_URL: redis://host:port/db shared by every worker and machine; rooms and their changes "
+        "go through it. Unset: rooms live in the process (one worker only).",
+    )
+    live_keepalive_seconds: float = Field(
+        15, gt=0, le=300, description="LIVE_KEEPALIVE_SECONDS: a comment line on idle event streams this often."
+    )
+    room_ttl_seconds: int = Field(
+        12 * 3600, ge=1, description="ROOM_TTL_SECONDS: a room ends this long after its last update (12 hours)."
+    )
+    rooms_per_client_hour: int = Field(
+        30, ge=1, description="ROOMS_PER_CLIENT_HOUR: rooms one client address may start in any 60 minutes."
+    )
+    rooms_max: int = Field(1000, ge=1, description="ROOMS_MAX: open rooms in total (over all workers and machines).")
+    room_streams_max: int = Field(
+        1000, ge=1, description="ROOM_STREAMS_MAX: open student streams of one room on one worker."
+    )
+    room_view_max_bytes: int = Field(
+        48 * 1024,
+        ge=64,
+        description="ROOM_VIEW_MAX_BYTES: the longest view (its query string, UTF-8 bytes) a room accepts; the "
+        "default is the longest URL the app accepts.",
     )
 
 

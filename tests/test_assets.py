@@ -78,7 +78,7 @@ def test_without_the_cartesian_bundle_the_full_one_is_served_and_the_reason_logg
 # ---------------------------------------------------------------------------------------- compression
 
 
-@pytest.mark.parametrize("name", [PLOTLY, "js/app.js", "css/app.css"])
+@pytest.mark.parametrize("name", [PLOTLY, "js/main.js", "css/app.css"])
 @pytest.mark.parametrize(
     ("accept", "encoding"),
     [

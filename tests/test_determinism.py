@@ -18,6 +18,7 @@ GET_CASES = [
         "embedding": "hash",
         "dim": "24",
         "heads": "2",
+        "projection": "identity",
         "positional": "true",
     },
     {"source": "the dog chased the cat into the house", "causal": "true", "window": "2", "temperature": "0.3"},

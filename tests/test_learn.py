@@ -10,11 +10,12 @@ from app.view.lessons import LESSONS
 def test_every_lesson_links_to_a_working_view(client):
     page = client.get("/learn?lang=en")
     assert page.status_code == 200
-    links = [unescape(link) for link in re.findall(r'<a href="(/\?[^"]+)">Open this view', page.text)]
-    assert len(links) == len(LESSONS) == 13
+    links = [unescape(link) for link in re.findall(r'<a href="(/[a-z]*\?[^"]+)">Open this view', page.text)]
+    assert len(links) == len(LESSONS) == 14
     for link in links:
-        query = urlsplit(link).query
-        assert client.get("/api/attention?" + query).status_code == 200, link
+        parts = urlsplit(link)
+        api = "/api/compare?" if parts.path == "/compare" else "/api/attention?"
+        assert client.get(api + parts.query).status_code == 200, link
         assert client.get(link).status_code == 200, link
 
 

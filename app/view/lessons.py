@@ -7,6 +7,9 @@ text quotes the numbers of the example's claims ({key0}, {weight0}, {pairs0}...)
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from app.view.compare import COMPARE_PRESETS, compare_numbers, compare_view, comparison_from_query
 from app.view.presets import PRESETS, preset_numbers, preset_state
 
 LESSONS = [
@@ -166,7 +169,21 @@ LESSONS = [
         "preset": "river-bank",
     },
     {
-        "title": {"en": "13. A real Transformer", "zh": "13. 真实的 Transformer"},
+        "title": {"en": "13. One word, two meanings, side by side", "zh": "13. 同一个词，两种意思，并排对比"},
+        "text": {
+            "en": "Self-attention gives a word its meaning from its context. Compare “I sat by the river bank” with "
+            "“I put money in the bank”: in the first, bank looks at {top_a} ({weight_a}), in the second at {top_b} "
+            "({weight_b}), and its two outputs have a cosine of only {cosine}. With a real model the two banks' "
+            "hidden states drift apart layer by layer.",
+            "zh": "自注意力让一个词从语境中得到意思。对比“I sat by the river bank”和“I put money in the bank”："
+            "第一句里 bank 最关注 {top_a}（{weight_a}），第二句里最关注 {top_b}（{weight_b}），两个输出的余弦只有 {cosine}。"
+            "用真实模型时，两个 bank 的隐藏状态一层一层地分开。",
+        },
+        "compare": "bank-senses",
+        "more_compare": ["minilm-bank", "temperature", "scaling"],
+    },
+    {
+        "title": {"en": "14. A real Transformer", "zh": "14. 真实的 Transformer"},
         "text": {
             "en": "Attention is used in vision (Recurrent Models of Visual Attention, 2014), in translation (Bahdanau et "
             "al., aligning and translating jointly) and in “Attention Is All You Need” (2017). Here a trained model, "
@@ -181,12 +198,39 @@ LESSONS = [
 ]
 
 PRESET_TITLES = {preset["id"]: preset["title"] for preset in PRESETS}
+COMPARE_QUERIES = {preset["id"]: preset["query"] for preset in COMPARE_PRESETS}
+COMPARE_TITLES = {preset["id"]: preset["title"] for preset in COMPARE_PRESETS}
+
+
+def compare_lesson(lesson: dict, lang: str) -> dict:
+    """A lesson that opens a comparison (app/view/compare.py) rather than a single view."""
+    comparison = comparison_from_query(COMPARE_QUERIES[lesson["compare"]])
+    text = lesson["text"][lang].format(**compare_numbers(compare_view(comparison)))
+    more = [
+        {
+            "title": COMPARE_TITLES[name][lang],
+            "link": replace(comparison_from_query(COMPARE_QUERIES[name]), lang=lang).share_path(),
+        }
+        for name in lesson.get("more_compare", ())
+    ]
+    return {
+        "title": lesson["title"][lang],
+        "text": text,
+        "link": replace(comparison, lang=lang).share_path(),
+        "more": more,
+    }
 
 
 def lessons_for(lang: str) -> list[dict]:
     """Every lesson in `lang`, with its numbers and the canonical links of the views that show it."""
     found = []
     for lesson in LESSONS:
+        if "compare" in lesson:
+            try:
+                found.append(compare_lesson(lesson, lang))
+            except Exception:  # a real model that is not installed here
+                continue
+            continue
         try:
             text = lesson["text"][lang].format(**preset_numbers(lesson["preset"]))
             state = preset_state(lesson["preset"])

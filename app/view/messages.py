@@ -149,6 +149,8 @@ OR = {"en": " or ", "zh": "或"}
 def _words(value: Any, lang: str) -> str:
     if isinstance(value, (list, tuple)):
         return SEPARATOR[lang].join(_words(item, lang) for item in value)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))  # a bound of 20.0 reads "20"
     return str(value)
 
 

@@ -14,6 +14,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 from pydantic import ValidationError
 
+from app.view.compare import compare_view, comparison_from_query
 from app.view.compute import compute_view
 from app.view.links import state_from_query, state_from_values
 from app.view.state import SPECS, State
@@ -21,7 +22,7 @@ from app.web import routes
 from app.web.errors import InvalidInput, raise_invalid
 from app.web.jsonio import JSONBytes, dumps
 from app.web.middleware import cached
-from app.web.schema import ArithmeticResponse, AttentionResponse, ErrorResponse
+from app.web.schema import ArithmeticResponse, AttentionResponse, CompareResponse, ErrorResponse
 
 router = APIRouter()
 
@@ -83,6 +84,23 @@ def get_arithmetic(request: Request) -> Response:
     view = compute_view(state)
     body = {"share_path": view["share_path"], "arithmetic": view["arithmetic"]}
     return cached(request, dumps(body), "application/json", max_age=3600)
+
+
+@router.get(
+    routes.API_COMPARE,
+    response_model=CompareResponse,
+    responses=ERRORS,
+    summary="Two views side by side, as JSON",
+)
+def get_compare(request: Request) -> Response:
+    """The compare page's twin: pane `a` and pane `b` are full views whose parameters carry the prefixes `a.` and
+    `b.` (`a.source=...&b.source=...`); `focus` names the word compared (default: the first content word both
+    sentences share). Both panes step to that word; the answer compares its weights, top keys and outputs."""
+    try:
+        comparison = comparison_from_query(request.url.query)
+    except ValidationError as error:
+        raise_invalid(error, "query")
+    return cached(request, dumps(compare_view(comparison)), "application/json", max_age=3600)
 
 
 BODY_SCHEMA = {"content": {"application/json": {"schema": State.model_json_schema()}}, "required": True}

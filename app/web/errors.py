@@ -53,7 +53,7 @@ def error_items(errors: list[dict], where: str, lang: str) -> list[dict]:
 
 def error_body(items: list[dict]) -> dict:
     first = items[0]
-    where = "".join(f"[{part}]" for part in first["loc"][2:])
+    where = "".join(f"[{part}]" for part in first["loc"][2:] if isinstance(part, int))
     return {"detail": items, "message": f"{first['field']}{where}: {first['msg']}"}
 
 
@@ -80,6 +80,10 @@ async def on_model_unavailable(request: Request, error: ModelUnavailable) -> JSO
 
 
 async def on_http_error(request: Request, error: StarletteHTTPException) -> Response:
+    """FastAPI's 400 for a body it cannot parse (bad UTF-8, absurd nesting) becomes the usual 422 about the body."""
+    if error.status_code == 400 and error.detail == "There was an error parsing the body":
+        item = {"type": "json_invalid", "loc": ("body",), "msg": "invalid JSON"}
+        return invalid_answer([item], "body", request_language(request))
     return await http_exception_handler(request, error)
 
 

@@ -6,13 +6,17 @@ and the rest of the view is shown.
 
 from __future__ import annotations
 
+from urllib.parse import parse_qsl
+
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
+from pydantic import ValidationError
 
 from app.engine.models.minilm import ModelUnavailable
 from app.settings import ROOT
 from app.view import models
+from app.view.compare import COMPARE_PRESETS, compare_presets_for, compare_view, comparison_from_query
 from app.view.compute import compute_view
 from app.view.i18n import STRINGS, pick_language
 from app.view.lessons import lessons_for
@@ -27,6 +31,7 @@ from app.web.jsonio import dumps
 from app.web.middleware import cached
 
 router = APIRouter()
+DEFAULT_COMPARISON = COMPARE_PRESETS[0]["query"]  # /compare with no parameters: the two banks
 MODEL_ONLY = {spec.name for spec in SPECS.values() if spec.control.modes == MODEL} | {"head"}
 templates = Jinja2Templates(directory=ROOT / "templates")
 templates.env.globals["asset_url"] = asset_url
@@ -63,12 +68,16 @@ def requires_notes(lang: str) -> dict[str, str]:
     return notes
 
 
-def page_state(request: Request, lang: str) -> tuple[State, list[str]]:
-    """The link's State (what does not validate dropped, with the reasons) and the page's notices."""
+def page_state(request: Request, lang: str, query: str | None = None) -> tuple[State, list[str]]:
+    """The link's State (what does not validate dropped, with the reasons) and the page's notices.
+
+    query: the link's query string (default: the request's own; a live room's view in follow mode).
+    """
+    query = request.url.query if query is None else query
     try:
-        values = query_values(request.url.query)
+        values = query_values(query)
     except Exception:  # a malformed query (a name twice): the page opens with what it can read
-        values = dict(request.query_params)
+        values = dict(parse_qsl(query, keep_blank_values=True))
     if set(values) <= {"lang"}:
         values["source"] = DEFAULT_SOURCES[lang]  # a fresh start: the default sentence in the page's language
     state, ignored = lenient_state(values)
@@ -83,18 +92,20 @@ def page_state(request: Request, lang: str) -> tuple[State, list[str]]:
     return state, messages
 
 
-def render_page(request: Request, *, embed: bool = False) -> Response:
+def render_page(
+    request: Request, *, embed: bool = False, query: str | None = None, follow: dict | None = None
+) -> Response:
+    """The page for a link (or for `query`, a live room's view); `follow`: the room's links in follow mode."""
     explicit = request.query_params.get("lang")
     lang = pick_language(explicit if explicit in STRINGS else None, request.headers.get("accept-language"))
     notices = []
     try:
-        state, ignored = page_state(request, lang)
+        state, ignored = page_state(request, lang, query)
         view = compute_view(state)
     except ModelUnavailable as error:  # a real model is missing: show the sentence with the teaching engine
         notices.append(f"model: {error.args[0]} {STRINGS[lang]['model_missing']}")
-        values = {
-            name: value for name, value in request.query_params.items() if SPECS.get(name) and not MODEL_ONLY & {name}
-        }
+        values = dict(parse_qsl(request.url.query if query is None else query, keep_blank_values=True))
+        values = {name: value for name, value in values.items() if name in SPECS and name not in MODEL_ONLY}
         state, ignored = lenient_state(values)
         view = compute_view(state)
     strings = STRINGS[lang]
@@ -107,6 +118,7 @@ def render_page(request: Request, *, embed: bool = False) -> Response:
         "presets": presets_for(lang),
         "models": available_models(),
         "embed": embed,
+        "follow": follow,
     }
     context = {
         "state": state,
@@ -146,4 +158,38 @@ def learn(request: Request, lang: str | None = None) -> Response:
     """The ideas of attention, one by one, each linked to a view that shows it."""
     lang = pick_language(lang if lang in STRINGS else None, request.headers.get("accept-language"))
     html = templates.get_template("learn.html").render(lang=lang, t=STRINGS[lang], lessons=lessons_for(lang))
+    return cached(request, html.encode("utf-8"), "text/html; charset=utf-8", max_age=300, vary="Accept-Language")
+
+
+@router.get(routes.COMPARE, response_class=HTMLResponse, include_in_schema=False)
+def compare(request: Request) -> Response:
+    """Two views side by side, the same word in both; /api/compare is its JSON twin."""
+    explicit = request.query_params.get("lang")
+    lang = pick_language(explicit if explicit in STRINGS else None, request.headers.get("accept-language"))
+    notices = []
+    try:
+        comparison = comparison_from_query(request.url.query or DEFAULT_COMPARISON)
+    except ValidationError as error:
+        item = error_items(error.errors(), "query", lang)[0]
+        notices.append(f"{item['field']}: {item['msg']}")
+        comparison = comparison_from_query(DEFAULT_COMPARISON)
+    view = compare_view(comparison)
+    presets = compare_presets_for(lang)
+    page = {
+        "compare": view,
+        "lang": lang,
+        "strings": STRINGS[lang],
+        "routes": routes.public_paths(),
+        "presets": presets,
+    }
+    html = templates.get_template("compare.html").render(
+        view=view,
+        lang=lang,
+        t=STRINGS[lang],
+        presets=presets,
+        notices=notices,
+        query=view["share_path"].partition("?")[2],
+        max_characters=MAX_CHARACTERS,
+        page_json=script_json(page),
+    )
     return cached(request, html.encode("utf-8"), "text/html; charset=utf-8", max_age=300, vary="Accept-Language")

@@ -130,3 +130,35 @@ class ErrorItem(BaseModel):
 class ErrorResponse(BaseModel):
     detail: list[ErrorItem] | str = Field(description="Every problem found (or one sentence for 503).")
     message: str = Field(description="One line for people: the field and what is wrong, with the limit.")
+
+
+class KeyWeight(BaseModel):
+    key: str = Field(description="A key word.")
+    weight: float = Field(description="The focus word's weight on it.")
+
+
+class Differing(BaseModel):
+    name: str = Field(description="A feature (teaching engine) or dimension (models) of the output.")
+    a: float = Field(description="Its value in pane a's output for the focus word.")
+    b: float = Field(description="Its value in pane b's output for the focus word.")
+
+
+class FocusWord(BaseModel):
+    steps: dict[str, int] = Field(description="Where the focus word is in each pane (its query step).")
+    top: dict[str, list[KeyWeight]] = Field(description="Each pane's largest weights of the focus word.")
+    output_cosine: float | None = Field(description="Cosine similarity of the focus word's two outputs (stage 3).")
+    differing: list[Differing] = Field(description="The output features that differ most between the panes.")
+    drift: list[float] | None = Field(
+        description="Real models (one model in both panes): cosine of the focus word's hidden states, from the "
+        "embeddings (0) to the last layer."
+    )
+
+
+class CompareResponse(BaseModel):
+    share_path: str = Field(description="The canonical link of the comparison (/compare?a.…&b.…).")
+    params: dict[str, Any] = Field(description="The comparison's own parameters: focus, pane, lang, present.")
+    weights_max: float = Field(description="The largest weight of both panes: the one colour scale's top.")
+    panes: dict[str, AttentionResponse] = Field(description="Pane a's and pane b's views, stepped to the focus word.")
+    focus: str | None = Field(description="The word compared, or null when the panes share no word.")
+    shared: list[str] = Field(description="Every word both panes' queries contain.")
+    word: FocusWord | None = Field(None, description="The focus word compared (absent without a shared word).")

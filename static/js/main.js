@@ -4,6 +4,7 @@ import { downloadPng, heatmap, MANY, moveOutline } from "./charts.js";
 import * as controls from "./controls.js";
 import { fmt } from "./format.js";
 import { alignment, arithmetic, bars, download, el, matrixGrid, matrixTable, overviewGrid, toCsv } from "./panels.js";
+import { setupLive } from "./live-ui.js";
 import * as state from "./state.js";
 
 const { page } = state;
@@ -176,9 +177,9 @@ function renderMatrices(view) {
   const values = labels(view.names.values, view.head.v[0].length, "v");
   const hidden = (n) => Array.from({ length: n }, (_, i) => `a${i}`);
   const figures = [];
-  const identity = (z) => z.length === z[0].length && z.every((row, i) => row.every((x, j) => x === (i === j ? 1 : 0)));
+  const isIdentityMatrix = (z) => z.length === z[0].length && z.every((row, i) => row.every((x, j) => x === (i === j ? 1 : 0)));
   const add = (name, rows, cols, z, skipZeroRows = true) =>
-    figures.push(identity(z) ? el("p", { class: "formula", text: `${name} = I` }) : matrixGrid({ name, rows, cols, z, skipZeroRows, t }));
+    figures.push(isIdentityMatrix(z) ? el("p", { class: "formula", text: `${name} = I` }) : matrixGrid({ name, rows, cols, z, skipZeroRows, t }));
   if (parameters.W_Q) add("W_Q", inputs, dims, parameters.W_Q);
   if (parameters.W_K) add("W_K", inputs, dims, parameters.W_K);
   if (parameters.W_V) add("W_V", inputs, values, parameters.W_V);
@@ -378,6 +379,13 @@ function embeddingMatrix() {
   };
 }
 
+/** This view as both panes of a comparison (each parameter with its pane's prefix), to change one of them. */
+function compareLink() {
+  const pairs = state.currentQuery().split("&").filter(Boolean);
+  const panes = ["a", "b"].flatMap((pane) => pairs.map((pair) => `${pane}.${pair}`));
+  return `${page.routes.compare}?${panes.join("&")}`;
+}
+
 function currentPreset() {
   return page.presets.find((preset) => preset.query === state.view().query);
 }
@@ -420,6 +428,7 @@ function render() {
   $("preset").value = preset ? preset.id : "";
   $("lesson").textContent = preset ? preset.lesson : "";
   $("api-link").setAttribute("href", state.apiPath());
+  $("compare-link").setAttribute("href", compareLink());
   drawStages();
   renderStep();
   setTimeout(drawEmbeddings, 0); // below the stages: drawn after them
@@ -547,6 +556,7 @@ state.setFields({}); // the address bar shows the canonical link of what the pag
 controls.applyMode(state.view().mode);
 exportButtons();
 wire();
+setupLive({ t, showView: (view) => openLink(view, { push: false }) });
 render();
 watchSizes();
 document.body.dataset.ready = "true";

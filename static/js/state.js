@@ -14,6 +14,8 @@ const state = {
   requests: { view: null, arithmetic: null }, // AbortControllers of the requests in flight
   timers: { typing: null, play: null },
   stale: false, // the form holds input the server refused: the charts show the last valid view
+  following: Boolean(data.follow), // a student's page showing a live class's views (its address stays /live/<code>)
+  urlListeners: [], // called after the URL changed (the live class publishes the teacher's view)
 };
 
 export const page = data; // read-only facts: strings, parameter declarations, routes, presets, models
@@ -81,10 +83,27 @@ export function apiPath(route = data.routes.api_attention) {
 }
 
 function writeUrl(push) {
+  if (state.following) return; // a student following a live class keeps its /live/<code> address
   const path = pagePath();
   if (path === location.pathname + location.search) return;
   if (push) history.pushState(null, "", path);
   else history.replaceState(null, "", path);
+  for (const listener of state.urlListeners) listener(path);
+}
+
+/** Call `listener(path)` after every change of the page's URL. */
+export function onUrlChange(listener) {
+  state.urlListeners.push(listener);
+}
+
+export function isFollowing() {
+  return state.following;
+}
+
+/** Following a live class (the address stays /live/<code>) or not (the address is the view's link again). */
+export function setFollowing(following) {
+  state.following = following;
+  if (!following) writeUrl(false);
 }
 
 /**

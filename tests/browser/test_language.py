@@ -57,3 +57,23 @@ def test_accept_language_picks_chinese_without_lang(new_context):
         page.locator("#lang-switch").click()
     wait_ready(page)
     assert_language(page, "en")
+
+
+def test_the_chinese_page_shows_no_english_feature_name(page):
+    """Feature names on axes, in the arithmetic and in the head's matrices are Chinese on the Chinese page."""
+    import re as regex
+
+    from app.engine.text.lexicon import FEATURES
+
+    open_view(page, {"source": "小猫在河边喝水", "lang": "zh", "heads": "2", "step": "3"})
+    page.locator("#chart-embeddings .xtick text").first.wait_for()
+    shown = " ".join(
+        page.evaluate(
+            """() => [...document.querySelectorAll(
+                '.xtick text, .ytick text, #arithmetic, #matrices, #head-question, #stage3, #embeddings-panel')]
+                .map((e) => e.textContent)"""
+        )
+    )
+    english = [name for name in FEATURES if regex.search(rf"\\b{name}\\b", shown)]
+    assert english == [], english
+    assert "动物" in shown and "地点" in shown  # the features, in Chinese

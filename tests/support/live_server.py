@@ -82,8 +82,7 @@ class LiveServer:
 
     def start(self, timeout: float = 60) -> LiveServer:
         env = dict(self.env)
-        if self.workers is not None:
-            env["WORKERS"] = str(self.workers)
+        env["WORKERS"] = str(self.workers or 1)  # the app reads it too (live classes need Redis for more than 1)
         self.process = subprocess.Popen(
             self.command(), cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
         )

@@ -1,0 +1,328 @@
+"""Compare: the same word in two sentences, or one sentence under two settings, side by side.
+
+A comparison is two full view states, pane `a` and pane `b`, plus the focus word. In a link every
+parameter of a pane carries its pane's prefix (``a.source=...&b.source=...``), written in each State's
+canonical order, then ``focus``; so a comparison has exactly one link, as a single view does.
+
+The focus word is a word both panes' queries contain (by default the first such word that is not a
+function word or a pronoun: bank in "I sat by the river bank" vs "I put money in the bank"). Both panes
+step to it; its weights rows are put on one colour scale, its top keys listed, and its two outputs
+compared (cosine similarity, and the features or dimensions that differ most). For real models the
+word's hidden state is compared layer by layer: how far apart the two words drift.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+from urllib.parse import quote_plus, urlencode
+
+import numpy as np
+from pydantic import ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
+
+from app.engine.text.lexicon import FEATURES, load_lexicon
+from app.view import models
+from app.view.compute import compute_view
+from app.view.links import invalid, query_values
+from app.view.state import State, state_from_link_values
+
+PANES = ("a", "b")
+MAX_FOCUS = 40  # characters of the focus word
+TOP_KEYS = 3  # how many of the focus word's keys each pane lists
+DIFFERING = 5  # how many of the most different output features the comparison names
+
+
+COMPARE_FIELDS = ("focus", "pane", "lang", "present")  # the comparison's own view state, after the panes'
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two view states, the word in focus (None: the first content word both panes share), the active pane,
+    and the comparison page's language and presentation mode."""
+
+    a: State
+    b: State
+    focus: str | None = None
+    pane: str = "a"
+    lang: str | None = None
+    present: bool = False
+
+    def panes(self) -> dict[str, State]:
+        return {"a": self.a, "b": self.b}
+
+    def query_string(self) -> str:
+        """The canonical link's query: pane a's parameters, pane b's, then the focus word."""
+        parts = []
+        for name, state in self.panes().items():
+            query = state.query_string()
+            parts += [f"{name}.{pair}" for pair in query.split("&") if pair]
+        own = [("focus", self.focus), ("pane", None if self.pane == "a" else self.pane), ("lang", self.lang)]
+        own.append(("present", "true" if self.present else None))
+        parts += [urlencode([(name, value)], quote_via=quote_plus) for name, value in own if value is not None]
+        return "&".join(parts)
+
+    def share_path(self, base: str = "/compare") -> str:
+        query = self.query_string()
+        return f"{base}?{query}" if query else base
+
+
+def comparison_from_query(query: str) -> Comparison:
+    """A Comparison from a link's query string (raises ValidationError naming e.g. `a.temperature`)."""
+    values = query_values(query)
+    by_pane: dict[str, dict[str, str]] = {name: {} for name in PANES}
+    own: dict[str, str] = {}
+    for name, value in values.items():
+        pane, _, field = name.partition(".")
+        if name in COMPARE_FIELDS:
+            own[name] = value
+        elif pane in by_pane and field:
+            by_pane[pane][field] = value
+        else:
+            raise invalid("unknown_parameter", "unknown parameter", name[:MAX_FOCUS])
+    focus = own.get("focus", "").strip() or None
+    if focus is not None and len(focus) > MAX_FOCUS:
+        raise invalid("too_many_characters", "at most {limit} characters", "focus", limit=MAX_FOCUS, count=len(focus))
+    if own.get("pane", "a") not in PANES:
+        raise invalid("not_a_choice", "must be one of: {expected}", "pane", expected=list(PANES))
+    if own.get("lang") not in (None, "en", "zh"):
+        raise invalid("not_a_choice", "must be one of: {expected}", "lang", expected=["en", "zh"])
+    if own.get("present", "false") not in ("true", "false"):
+        raise invalid("bool_parsing", "must be true or false", "present")
+    states = {}
+    for pane, pane_values in by_pane.items():
+        try:
+            states[pane] = state_from_link_values(pane_values)
+        except ValidationError as error:
+            raise prefixed(error, pane) from None
+    return Comparison(
+        states["a"],
+        states["b"],
+        focus,
+        pane=own.get("pane", "a"),
+        lang=own.get("lang"),
+        present=own.get("present") == "true",
+    )
+
+
+def prefixed(error: ValidationError, pane: str) -> ValidationError:
+    """The same errors, naming the pane's parameter (`a.temperature`) so people know which pane is wrong."""
+    details = []
+    for item in error.errors():
+        context = dict(item.get("ctx") or {})
+        location = list(item.get("loc") or ())
+        field = context.get("field") or next((part for part in location if isinstance(part, str)), "request")
+        context["field"] = f"{pane}.{field}"
+        details.append(
+            InitErrorDetails(
+                type=PydanticCustomError(item["type"], item["msg"].replace("{", "(").replace("}", ")"), context),
+                loc=(f"{pane}.{field}", *[part for part in location if isinstance(part, int)]),
+                input=None,
+            )
+        )
+    return ValidationError.from_exception_data("Comparison", details)
+
+
+# ---------------------------------------------------------------------------
+# The focus word
+# ---------------------------------------------------------------------------
+
+
+def key_of(token: str) -> str:
+    return token.lower()
+
+
+def is_content_word(word: str) -> bool:
+    """A word whose strongest lexicon feature is not 'function' or 'pronoun' (unknown words count as content)."""
+    vector = load_lexicon().lookup(key_of(word))
+    if vector is None:
+        return not word.startswith("[") and any(character.isalnum() for character in word)
+    strongest = vector.max()
+    return all(vector[FEATURES.index(name)] < strongest for name in ("function", "pronoun"))
+
+
+def shared_words(a: list[str], b: list[str]) -> list[str]:
+    """Query words of pane a that pane b's queries contain too, in a's order, each once."""
+    in_b = {key_of(word) for word in b}
+    found: list[str] = []
+    for word in a:
+        if key_of(word) in in_b and key_of(word) not in {key_of(w) for w in found}:
+            found.append(word)
+    return found
+
+
+def choose_focus(asked: str | None, a: list[str], b: list[str]) -> str | None:
+    shared = shared_words(a, b)
+    if asked is not None:
+        return next((word for word in shared if key_of(word) == key_of(asked)), None)
+    content = [word for word in shared if is_content_word(word)]
+    return (content or shared or [None])[0]
+
+
+# ---------------------------------------------------------------------------
+# The comparison's numbers
+# ---------------------------------------------------------------------------
+
+
+def cosine(x: np.ndarray, y: np.ndarray) -> float:
+    """x·y / (|x| |y|); 0 when either is a zero vector."""
+    norms = float(np.linalg.norm(x) * np.linalg.norm(y))
+    return float(x @ y / norms) if norms > 0 else 0.0
+
+
+def differing(x: np.ndarray, y: np.ndarray, names: list[str] | None, count: int = DIFFERING) -> list[dict]:
+    """The columns where two vectors differ most: name, value in a, value in b."""
+    order = np.argsort(-np.abs(x - y), kind="stable")[:count]  # (count,)
+    return [{"name": names[i] if names else f"d{i}", "a": float(x[i]), "b": float(y[i])} for i in order if x[i] != y[i]]
+
+
+def top_keys(weights: np.ndarray, keys: list[str], count: int = TOP_KEYS) -> list[dict]:
+    order = np.argsort(-weights, kind="stable")[:count]  # (count,)
+    return [{"key": keys[j], "weight": float(weights[j])} for j in order]
+
+
+def drift(comparison: Comparison, steps: dict[str, int]) -> list[float] | None:
+    """Real models, the same model in both panes: cosine of the focus word's hidden states, layer by layer."""
+    a, b = comparison.a, comparison.b
+    if a.mode != "model" or b.mode != "model" or a.model != b.model:
+        return None
+    hidden = {}
+    for name, state in comparison.panes().items():
+        run = models.run(state.model, state.source)
+        shown = [
+            i
+            for i, token in enumerate(run.tokens)
+            if not (state.hide_special and token in models.info(state.model).special_tokens)
+        ]
+        hidden[name] = np.asarray(run.hidden, dtype=np.float64)[:, shown[steps[name]]]  # (n_layers + 1, d_model)
+    return [cosine(x, y) for x, y in zip(hidden["a"], hidden["b"], strict=True)]
+
+
+def compare_view(comparison: Comparison) -> dict[str, Any]:
+    """Both panes' views, stepped to the focus word, and the comparison of that word."""
+    link = comparison
+    first = {name: compute_view(state) for name, state in comparison.panes().items()}
+    focus = choose_focus(comparison.focus, first["a"]["tokens"]["queries"], first["b"]["tokens"]["queries"])
+    if focus is None:
+        panes = first
+        steps = {name: state.step for name, state in comparison.panes().items()}
+    else:
+        steps = {
+            name: next(i for i, word in enumerate(view["tokens"]["queries"]) if key_of(word) == key_of(focus))
+            for name, view in first.items()
+        }
+        stepped = {name: state.replace(step=steps[name]) for name, state in comparison.panes().items()}
+        panes = {name: compute_view(state) for name, state in stepped.items()}
+        comparison = replace(comparison, a=stepped["a"], b=stepped["b"])
+    weights = [np.asarray(view["head"]["weights"], dtype=np.float64) for view in panes.values()]
+    body: dict[str, Any] = {
+        "share_path": link.share_path(),  # the focus word sets the steps: the link need not
+        "params": {
+            "focus": comparison.focus,
+            "pane": comparison.pane,
+            "lang": comparison.lang,
+            "present": comparison.present,
+        },  # fmt: skip
+        "weights_max": float(max(w.max() for w in weights)),  # one colour scale for both panes' weights
+        "panes": panes,
+        "focus": focus,
+        "shared": shared_words(panes["a"]["tokens"]["queries"], panes["b"]["tokens"]["queries"]),
+    }
+    if focus is None:
+        return body
+    rows = {name: np.asarray(view["head"]["weights"][steps[name]], dtype=np.float64) for name, view in panes.items()}
+    outputs = {name: np.asarray(view["head"]["output"][steps[name]], dtype=np.float64) for name, view in panes.items()}
+    names = panes["a"]["names"]["output"] if panes["a"]["names"]["output"] == panes["b"]["names"]["output"] else None
+    same_width = outputs["a"].shape == outputs["b"].shape
+    body["word"] = {
+        "steps": steps,
+        "top": {name: top_keys(rows[name], panes[name]["tokens"]["keys"]) for name in PANES},
+        "output_cosine": cosine(outputs["a"], outputs["b"]) if same_width else None,
+        "differing": differing(outputs["a"], outputs["b"], names) if same_width else [],
+        "drift": drift(comparison, steps),
+    }
+    return body
+
+
+# ---------------------------------------------------------------------------
+# Ready-made comparisons, each stating what it shows
+# ---------------------------------------------------------------------------
+
+COMPARE_PRESETS = [
+    {
+        "id": "bank-senses",
+        "title": {"en": "bank: by the river, or with money?", "zh": "bank：河边的，还是存钱的？"},
+        "lesson": {
+            "en": "The same word, two contexts: in A bank looks at {top_a} ({weight_a}), in B at {top_b} ({weight_b}); "
+            "its two outputs have a cosine of {cosine}.",
+            "zh": "同一个词，两种语境：在 A 中 bank 最关注 {top_a}（{weight_a}），在 B 中最关注 {top_b}（{weight_b}）；"
+            "两个输出的余弦相似度是 {cosine}。",
+        },
+        "query": "a.source=I+sat+by+the+river+bank&b.source=I+put+money+in+the+bank",
+        "differ": True,
+    },
+    {
+        "id": "temperature",
+        "title": {"en": "Tom chase Jerry at temperature 0.3 and 3", "zh": "Tom chase Jerry：温度 0.3 与 3"},
+        "lesson": {
+            "en": "One sentence, two temperatures: 杰瑞 puts {weight_a} on {top_a} at 0.3, only {weight_b} at 3.",
+            "zh": "同一个句子，两个温度：温度 0.3 时“杰瑞”放在 {top_a} 上的权重是 {weight_a}，温度 3 时只有 {weight_b}。",
+        },
+        "query": "a.source=Tom+chase+Jerry&a.target=汤姆+追逐+杰瑞&a.temperature=0.3"
+        "&b.source=Tom+chase+Jerry&b.target=汤姆+追逐+杰瑞&b.temperature=3&focus=杰瑞",
+        "differ": False,
+    },
+    {
+        "id": "scaling",
+        "title": {"en": "Plain vs scaled dot product, width 64", "zh": "普通点积与缩放点积（64 维）"},
+        "lesson": {
+            "en": "The same 64-wide vectors: the plain dot product saturates (bank puts {weight_a} on {top_a}), "
+            "the scaled one does not ({weight_b}).",
+            "zh": "同样的 64 维向量：普通点积饱和（bank 把 {weight_a} 放在 {top_a} 上），缩放点积不饱和（{weight_b}）。",
+        },
+        "query": "a.source=walk+by+river+bank&a.embedding=hash&a.dim=64&a.projection=random&a.score=dot"
+        "&b.source=walk+by+river+bank&b.embedding=hash&b.dim=64&b.projection=random",
+        "differ": False,
+    },
+    {
+        "id": "minilm-bank",
+        "title": {"en": "MiniLM: bank by the river vs bank with money", "zh": "MiniLM：河边的 bank 与存钱的 bank"},
+        "lesson": {
+            "en": "A trained model reads the two banks: their hidden states start equal (cosine {drift_first}) and "
+            "drift apart to a cosine of {drift_last} in the last layer.",
+            "zh": "训练好的模型读这两个 bank：它们的隐藏状态一开始相同（余弦 {drift_first}），到最后一层分开到余弦 {drift_last}。",
+        },
+        "query": "a.source=I+sat+by+the+river+bank&a.model=minilm&b.source=I+put+money+in+the+bank&b.model=minilm",
+        "differ": False,
+    },
+]
+
+
+def compare_numbers(view: dict[str, Any]) -> dict[str, str]:
+    """The numbers a comparison's lesson quotes, from its computed view."""
+    word = view.get("word") or {}
+    found: dict[str, str] = {}
+    for pane in PANES:
+        top = (word.get("top") or {}).get(pane) or [{"key": "—", "weight": 0.0}]
+        found[f"top_{pane}"] = top[0]["key"]
+        found[f"weight_{pane}"] = f"{top[0]['weight']:.2f}"
+    cosine_value = word.get("output_cosine")
+    found["cosine"] = "—" if cosine_value is None else f"{cosine_value:.2f}"
+    drift_values = word.get("drift") or [float("nan")]
+    found["drift_first"], found["drift_last"] = f"{drift_values[0]:.2f}", f"{drift_values[-1]:.2f}"
+    return found
+
+
+def compare_presets_for(lang: str) -> list[dict]:
+    """Every ready-made comparison that works here, with its lesson filled in and its canonical link."""
+    found = []
+    for preset in COMPARE_PRESETS:
+        try:
+            comparison = comparison_from_query(preset["query"])
+            text = preset["lesson"][lang].format(**compare_numbers(compare_view(comparison)))
+        except Exception:  # a real model that is not installed here
+            continue
+        found.append(
+            {"id": preset["id"], "title": preset["title"][lang], "lesson": text, "link": comparison.share_path()}
+        )
+    return found

@@ -1,0 +1,397 @@
+"""Live classes over HTTP: rooms (JSON), their Server-Sent Events stream, QR code and follow page.
+
+    POST /api/rooms                    {"view"?} -> 201 {code, secret, version, view, follow_url, ...}
+    GET  /api/rooms/{code}             -> {code, version, view, follow_url, ...}
+    PUT  /api/rooms/{code}             Authorization: Bearer <secret>, {"view"} -> 204
+    GET  /api/rooms/{code}/events      text/event-stream: the current view at once, then one event per change
+    GET  /api/rooms/{code}/qr.svg      a QR code of the absolute follow link
+    GET  /live/{code}                  the page, showing the room's current view, in follow mode
+
+A view is the canonical query string of a link; `canonical_view` is the one place that checks it.
+The streams use sse-starlette: it writes the keep-alive comments, notices a client that left, and
+ends every stream when uvicorn shuts down (so a graceful shutdown never waits on open streams).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import io
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Annotated
+
+import anyio
+import segno
+from fastapi import APIRouter, Header, Request
+from fastapi.responses import HTMLResponse, Response
+from fastapi.templating import Jinja2Templates
+from pydantic import BaseModel, Field, ValidationError
+from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.background import BackgroundTask
+from starlette.concurrency import run_in_threadpool
+
+from app.live.rooms import (
+    Listener,
+    LiveUnavailable,
+    Room,
+    RoomError,
+    RoomNotFound,
+    Rooms,
+    Status,
+    duration,
+    normal_code,
+    not_found,
+)
+from app.live.store import get_rooms
+from app.settings import get_settings
+from app.view.links import state_from_query
+from app.web import routes
+from app.web.assets import asset_url
+from app.web.errors import error_body, error_items
+from app.web.jsonio import JSONBytes, dumps
+from app.web.middleware import cached
+from app.web.pages import render_page
+from app.web.schema import ErrorResponse
+
+router = APIRouter(tags=["live class"])
+templates = Jinja2Templates(directory=Path(__file__).resolve().parents[2] / "templates")
+templates.env.globals["asset_url"] = asset_url
+
+RETRY_MS = 2000  # EventSource waits this long before reconnecting after a stream ends
+SHUTDOWN_GRACE_SECONDS = 5  # a stream ends within this once the server shuts down (uvicorn allows 20)
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+class RoomBody(BaseModel):
+    view: str = Field(
+        description="The canonical query string of the view, as in a share link without '/?' "
+        "(e.g. source=walk+by+river+bank&step=2). At most ROOM_VIEW_MAX_BYTES bytes."
+    )
+
+
+class RoomAnswer(BaseModel):
+    code: str = Field(description="6 characters from 23456789ABCDEFGHJKMNPQRSTVWXYZ; case does not matter.")
+    version: int = Field(description="1 when the room starts, +1 with each change of view.")
+    view: str = Field(description="The room's current view: a canonical query string.")
+    follow_url: str = Field(description="The page students open: /live/<code>.")
+    room_url: str
+    events_url: str = Field(description="Server-Sent Events of the room's changes.")
+    qr_url: str = Field(description="A QR code (SVG) of the absolute follow link.")
+
+
+class NewRoomAnswer(RoomAnswer):
+    secret: str = Field(description="The teacher's key (192 random bits): PUT needs it as a Bearer token.")
+    expires_in: int = Field(description="Seconds the room stays open without an update (ROOM_TTL_SECONDS).")
+
+
+def problem(description: str) -> dict:
+    return {"model": ErrorResponse, "description": description}
+
+
+ROOM_ERRORS = {
+    404: problem("No room with this code: it never existed or has ended."),
+    503: problem(
+        "Live classes are unavailable: Redis cannot be reached, or several workers run without REDIS_URL; "
+        "or a limit (ROOMS_MAX, ROOM_STREAMS_MAX) is reached. The message says which.",
+    ),
+}
+
+
+# ---------------------------------------------------------------------------
+# Errors
+# ---------------------------------------------------------------------------
+
+
+class SecretMissing(RoomError):
+    status = 401
+    field = "authorization"
+
+
+class InvalidView(RoomError):
+    """A view that is not a valid link: the usual 422 body, the field named inside the view."""
+
+    status = 422
+    field = "view"
+
+    def __init__(self, items: list[dict]):
+        super().__init__(items[0]["msg"])
+        self.items = items
+
+
+async def on_room_error(request: Request, error: RoomError) -> Response:
+    """Every RoomError as JSON: {"detail", "message"} naming the field or limit (the 422 as usual)."""
+    if isinstance(error, InvalidView):
+        return JSONBytes(dumps(error_body(error.items)), status_code=422)
+    headers = {}
+    if error.retry_after is not None:
+        headers["Retry-After"] = str(error.retry_after)
+    if isinstance(error, SecretMissing):
+        headers["WWW-Authenticate"] = 'Bearer realm="live class"'
+    body = {"detail": error.message, "message": f"{error.field}: {error.message}"}
+    return JSONBytes(dumps(body), status_code=error.status, headers=headers)
+
+
+def view_item(field: str, message: str, kind: str = "value_error") -> dict:
+    return {"loc": ["body", "view", field], "msg": message, "type": kind, "field": field}
+
+
+# ---------------------------------------------------------------------------
+# The view: the one call into the app's link validation
+# ---------------------------------------------------------------------------
+
+
+def canonical_view(query: str) -> str:
+    """The canonical query string of the view a link's query string describes; InvalidView if it is not one.
+
+    Checked exactly as a share link (app/view/links.py); the answer is the link's
+    canonical form (defaults left out, fixed order), so one view is always the same text.
+    """
+    size = len(query.encode("utf-8"))
+    limit = get_settings().room_view_max_bytes
+    if size > limit:
+        item = view_item("view", f"at most {limit} bytes (got {size})", "string_too_long")
+        item["loc"] = ["body", "view"]
+        raise InvalidView([item])
+    try:
+        state = state_from_query(query.removeprefix("?"))
+    except ValidationError as error:
+        raise InvalidView(
+            [view_item(item["field"], item["msg"], item["type"]) for item in error_items(error.errors(), "body", "en")]
+        ) from None
+    return state.query_string()
+
+
+def room_answer(room: Room) -> dict:
+    return {**routes.room_links(room.code), "version": room.version, "view": room.view}
+
+
+def known_code(code: str) -> str:
+    """The code as stored (upper case); a text that cannot be a code is a room that does not exist."""
+    normal = normal_code(code)
+    if normal is None:
+        raise RoomNotFound(f"{code[:20]!r} is not a room code (6 characters such as K7WQ3M)")
+    return normal
+
+
+async def existing_room(rooms: Rooms, code: str) -> Room:
+    code = known_code(code)
+    room = await rooms.get(code)
+    if room is None:
+        raise not_found(code, rooms.limits)
+    return room
+
+
+def bearer_secret(authorization: str | None) -> str:
+    scheme, _, secret = (authorization or "").strip().partition(" ")
+    if scheme.lower() != "bearer" or not secret.strip():
+        raise SecretMissing(
+            "send the room's secret as 'Authorization: Bearer <secret>' (only the teacher's page has it)"
+        )
+    return secret.strip()
+
+
+# ---------------------------------------------------------------------------
+# Rooms (JSON)
+# ---------------------------------------------------------------------------
+
+
+@router.post(
+    routes.ROOMS,
+    status_code=201,
+    response_model=NewRoomAnswer,
+    responses={
+        422: problem("The view is not a valid link, or is over ROOM_VIEW_MAX_BYTES."),
+        429: problem("This address started ROOMS_PER_CLIENT_HOUR rooms within the last hour."),
+        **ROOM_ERRORS,
+    },
+    summary="Start a live class",
+)
+async def create_room(request: Request, body: RoomBody | None = None) -> Response:
+    """A new room showing `view` (default: the default view). The secret is shown once: keep it in the page."""
+    view = canonical_view(body.view if body is not None else "")
+    rooms = get_rooms()
+    client = request.client.host if request.client else "unknown"
+    room, secret = await rooms.create(view, client)
+    answer = {**room_answer(room), "secret": secret, "expires_in": rooms.limits.ttl_seconds}
+    return JSONBytes(dumps(answer), status_code=201, headers=NO_STORE)
+
+
+@router.get(routes.ROOM, response_model=RoomAnswer, responses=ROOM_ERRORS, summary="A room's current view")
+async def get_room(code: str) -> Response:
+    """The latest view and its version. Never cached: it changes whenever the teacher moves."""
+    room = await existing_room(get_rooms(), code)
+    return JSONBytes(dumps(room_answer(room)), headers=NO_STORE)
+
+
+@router.put(
+    routes.ROOM,
+    status_code=204,
+    responses={
+        401: problem("No 'Authorization: Bearer <secret>' header."),
+        403: problem("The secret is not this room's."),
+        422: problem("The view is not a valid link, or is over ROOM_VIEW_MAX_BYTES."),
+        **ROOM_ERRORS,
+    },
+    summary="The teacher's new view",
+)
+async def update_room(code: str, body: RoomBody, authorization: Annotated[str | None, Header()] = None) -> Response:
+    """Every follower's page moves to `view`. The same view again only keeps the room open."""
+    secret = bearer_secret(authorization)
+    view = canonical_view(body.view)
+    await get_rooms().update(known_code(code), secret, view)
+    return Response(status_code=204, headers=NO_STORE)
+
+
+# ---------------------------------------------------------------------------
+# The event stream
+# ---------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=256)
+def view_event(room: Room) -> bytes:
+    """One change as an SSE event, encoded once however many students receive it."""
+    return ServerSentEvent(
+        dumps({"view": room.view, "version": room.version}).decode(), id=str(room.version), sep="\n"
+    ).encode()
+
+
+def status_event(status: Status) -> bytes:
+    return ServerSentEvent(dumps({"status": status}).decode(), event="status", sep="\n").encode()
+
+
+def keepalive() -> ServerSentEvent:
+    return ServerSentEvent(comment="keep-alive", sep="\n")
+
+
+def last_event_id(header: str | None) -> int | None:
+    return int(header) if header is not None and header.strip().isdigit() else None
+
+
+async def close_on(shutdown: anyio.Event, listener: Listener) -> None:
+    await shutdown.wait()
+    listener.close()
+
+
+async def room_stream(
+    rooms: Rooms, listener: Listener, sent_version: int | None, shutdown: anyio.Event
+) -> AsyncIterator[bytes]:
+    """The events of one student: a status when it changes, the view when it is newer than theirs.
+
+    Between changes it waits until the room would expire, then asks the store whether it did.
+    """
+    watcher = asyncio.get_running_loop().create_task(close_on(shutdown, listener))
+    sent_status: Status = "live"
+    try:
+        yield ServerSentEvent(retry=RETRY_MS, sep="\n").encode()
+        while not listener.closing:
+            if listener.status != sent_status:
+                sent_status = listener.status
+                yield status_event(sent_status)
+            if sent_status == "ended":
+                return
+            room = listener.room
+            if room.version != sent_version:
+                sent_version = room.version
+                yield view_event(room)
+            expires_in = room.updated + rooms.limits.ttl_seconds - time.time() + 1
+            if not await listener.wait(timeout=max(1.0, expires_in)):
+                await check_expiry(rooms, listener)
+    finally:
+        watcher.cancel()
+        rooms.hub.close(listener)
+
+
+async def check_expiry(rooms: Rooms, listener: Listener) -> None:
+    try:
+        room = await rooms.get(listener.code)
+    except LiveUnavailable:
+        return  # the subscriber reports the outage and catches up afterwards
+    if room is None:
+        listener.set_status("ended")
+    else:
+        listener.offer(room)
+
+
+@router.get(
+    routes.ROOM_EVENTS,
+    responses={
+        200: {"content": {"text/event-stream": {}}, "description": "Server-Sent Events (see the summary)."},
+        **ROOM_ERRORS,
+    },
+    summary="Follow a room (Server-Sent Events)",
+)
+async def room_events(
+    code: str, last_event_id_header: Annotated[str | None, Header(alias="Last-Event-ID")] = None
+) -> Response:
+    """`text/event-stream`. At once: `retry`, then the current view unless Last-Event-ID is its version.
+    Each change: `id: <version>` and `data: {"view": ..., "version": ...}`. `event: status` with
+    `data: {"status": "live" | "reconnecting" | "ended"}` when the room's store is lost, back, or the room
+    ended. `: keep-alive` comments every LIVE_KEEPALIVE_SECONDS. The stream ends when the server shuts
+    down; EventSource then reconnects (to any worker or machine) and gets the latest view.
+    """
+    rooms = get_rooms()
+    room = await existing_room(rooms, code)
+    await rooms.start()
+    listener = rooms.hub.open(room)
+    shutdown = anyio.Event()
+    return EventSourceResponse(
+        room_stream(rooms, listener, last_event_id(last_event_id_header), shutdown),
+        headers=NO_STORE,
+        ping=get_settings().live_keepalive_seconds,
+        ping_message_factory=keepalive,
+        sep="\n",
+        shutdown_event=shutdown,
+        shutdown_grace_period=SHUTDOWN_GRACE_SECONDS,
+        background=BackgroundTask(rooms.hub.close, listener),  # also when the stream never started
+    )
+
+
+# ---------------------------------------------------------------------------
+# QR code and follow page
+# ---------------------------------------------------------------------------
+
+
+def follow_url(request: Request, code: str) -> str:
+    """The absolute link students open (scheme and host as the browser sees them, through a proxy too)."""
+    return str(request.base_url).rstrip("/") + routes.LIVE.format(code=code)
+
+
+def qr_svg(text: str) -> bytes:
+    out = io.BytesIO()
+    segno.make_qr(text, error="m").save(out, kind="svg", scale=8, border=2, xmldecl=False, title="QR code: " + text)
+    return out.getvalue()
+
+
+@router.get(
+    routes.ROOM_QR,
+    responses={200: {"content": {"image/svg+xml": {}}, "description": "An SVG QR code."}, **ROOM_ERRORS},
+    summary="QR code of the follow link",
+)
+async def room_qr(request: Request, code: str) -> Response:
+    """An SVG QR code of the absolute follow link. Cacheable: the link never changes."""
+    room = await existing_room(get_rooms(), code)
+    return cached(request, qr_svg(follow_url(request, room.code)), "image/svg+xml", max_age=86400)
+
+
+@router.get(routes.LIVE, response_class=HTMLResponse, include_in_schema=False)
+async def follow_page(request: Request, code: str) -> Response:
+    """The page in follow mode, showing the room's current view; the page's script then follows the stream.
+
+    The room store out of reach: the default view in follow mode (the script says 'reconnecting' and
+    follows once it is back). An unknown or ended room: a page that says so (404), in English and Chinese.
+    """
+    normal = normal_code(code)
+    try:
+        room = await get_rooms().get(normal) if normal else None
+    except LiveUnavailable:
+        room = Room(code=normal, version=0, view="", updated=0.0)
+    if room is None:
+        ttl = get_rooms().limits.ttl_seconds
+        page = templates.get_template("live_missing.html")
+        html = page.render(code=code[:20], ttl_en=duration(ttl), ttl_zh=duration(ttl, "zh"))
+        return HTMLResponse(html, status_code=404, headers=NO_STORE)
+    response = await run_in_threadpool(render_page, request, query=room.view, follow=routes.room_links(room.code))
+    response.headers["Cache-Control"] = "no-cache"  # the room moves on: revalidate (ETag) every time
+    return response

@@ -1,0 +1,45 @@
+"""A live class in two browser contexts: the teacher starts a room and steps; the student's page follows."""
+
+from playwright.sync_api import expect
+
+from tests.browser.harness import open_view, poll
+
+
+def test_the_student_follows_the_teacher_and_can_stop_following(new_context):
+    teacher = new_context().new_page()
+    open_view(teacher, {"source": "walk by river bank"})
+    teacher.locator("#live-start").click()
+    expect(teacher.locator("#live-panel")).to_be_visible()
+    code = teacher.locator("#live-code").inner_text()
+    assert len(code) == 6
+    link = teacher.locator("#live-link").get_attribute("href")
+    assert link.endswith(f"/live/{code}")
+    assert teacher.locator("#live-qr").evaluate("(img) => img.complete && img.naturalWidth > 0")
+
+    student = new_context().new_page()
+    student.goto(link)
+    student.locator("body[data-ready=true]").wait_for(state="attached")
+    expect(student.locator("#follow-bar")).to_be_visible()
+
+    teacher.evaluate("document.activeElement && document.activeElement.blur()")
+    for key in ("ArrowRight", "2", "p"):
+        teacher.keyboard.press(key)
+    poll(
+        teacher,
+        "location.search",
+        lambda search: "step=1" in search and "stage=2" in search and "present=true" in search,
+    )
+    # the student's page shows the same step, stage and presentation mode, in place (its address stays)
+    poll(student, "document.getElementById('step-label').textContent", lambda text: "2 of 4" in text, timeout=10)
+    poll(student, "document.body.dataset.stage", lambda stage: stage == "2", timeout=10)
+    poll(student, "document.body.classList.contains('present')", lambda present: present, timeout=10)
+    assert student.url == link
+
+    student.keyboard.press("ArrowLeft")  # the student looks around: following stops
+    expect(student.locator("#follow-again")).to_be_visible()
+    teacher.keyboard.press("ArrowRight")
+    poll(teacher, "location.search", lambda search: "step=2" in search)
+    student.wait_for_timeout(500)
+    assert "1 of 4" in student.locator("#step-label").inner_text(), "a student who moved is not pulled back"
+    student.locator("#follow-again").click()
+    poll(student, "document.getElementById('step-label').textContent", lambda text: "3 of 4" in text, timeout=10)
