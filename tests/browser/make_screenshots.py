@@ -1,4 +1,5 @@
-"""Screenshots for README.md: docs/screenshots/translate.png and docs/screenshots/present.png.
+"""Screenshots for README.md, in docs/screenshots/: the translation view (1600×1000), presentation mode
+(1920×1080 and a 1280×720 projector), slide mode at 1280×720, a phone (390×844) and /embed in an 800×450 frame.
 
     .venv/bin/python -m tests.browser.make_screenshots
 
@@ -24,14 +25,23 @@ def main():
     try:
         with sync_playwright() as playwright:
             browser = launch_chromium(playwright)
+            present = {**translate, "present": "true"}
             shots = [
                 ("translate.png", {"width": 1600, "height": 1000}, translate),
-                ("present.png", {"width": 1920, "height": 1080}, {**translate, "present": "true", "stage": "2"}),
+                ("present.png", {"width": 1920, "height": 1080}, {**present, "stage": "2"}),
+                ("present-1280x720.png", {"width": 1280, "height": 720}, present),
+                ("slide-1280x720.png", {"width": 1280, "height": 720}, {**translate, "stage": "2", "slide": "2"}),
+                ("slide-arithmetic-1280x720.png", {"width": 1280, "height": 720}, {**present, "slide": "4"}),
+                ("phone-390x844.png", {"width": 390, "height": 844}, {"source": "walk by river bank", "step": "3"}),
+                ("embed-800x450.png", {"width": 800, "height": 450}, {**translate, "stage": "2"}),
             ]
             for name, viewport, params in shots:
                 context = browser.new_context(base_url=server.base, viewport=viewport, locale="en-US")
                 page = context.new_page()
-                open_view(page, "/?" + urlencode(params))
+                base = "/embed?" if name.startswith("embed") else "/?"
+                open_view(page, base + urlencode(params))
+                if name.startswith("phone"):  # the phone's second screen: the step bar and the first heatmap
+                    page.evaluate("document.getElementById('stages').scrollIntoView()")
                 page.wait_for_timeout(500)  # let Plotly settle its fonts
                 page.screenshot(path=str(OUT / name))
                 print("wrote", OUT / name)

@@ -53,14 +53,22 @@ def alive(pid: int) -> bool:
 
 
 class LiveServer:
-    """A server process of this checkout.
+    """A server process of this checkout (or of `app_dir`, another checkout).
 
     workers=None runs `python -m uvicorn app.main:app` (one process, what the browser tests use);
     workers=N runs the production command scripts/serve with WORKERS=N.
     """
 
-    def __init__(self, *, workers: int | None = None, env: dict[str, str] | None = None, port: int | None = None):
+    def __init__(
+        self,
+        *,
+        workers: int | None = None,
+        env: dict[str, str] | None = None,
+        port: int | None = None,
+        app_dir: Path | None = None,
+    ):
         self.workers = workers
+        self.app_dir = app_dir or ROOT  # another checkout's app, for before/after benchmarks
         self.port = port or free_port()
         self.host = f"127.0.0.1:{self.port}"
         self.base = f"http://{self.host}"
@@ -78,13 +86,13 @@ class LiveServer:
     def command(self) -> list[str]:
         if self.workers is None:
             return [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(self.port)]
-        return [str(ROOT / "scripts" / "serve")]
+        return [str(self.app_dir / "scripts" / "serve")]
 
     def start(self, timeout: float = 60) -> LiveServer:
         env = dict(self.env)
         env["WORKERS"] = str(self.workers or 1)  # the app reads it too (live classes need Redis for more than 1)
         self.process = subprocess.Popen(
-            self.command(), cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
+            self.command(), cwd=self.app_dir, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
