@@ -127,7 +127,7 @@ def edits(browser, url, count=20):
     page = context.new_page()
     page.goto(url)
     wait_for_mark(page, "attention-render", 1)
-    times, fetches = [], []
+    times, fetches, drawing = [], [], []
     for i in range(count):
         words = list(WORDS[:16])
         words[i % 16] = ["river", "bank", "money", "cat"][i % 4] + str(i)  # a new link every time
@@ -138,7 +138,11 @@ def edits(browser, url, count=20):
                return t; }""",
             " ".join(words),
         )
-        times.append(wait_for_mark(page, "attention-render", before + 1)[-1] - started)
+        rendered = wait_for_mark(page, "attention-render", before + 1)[-1]
+        times.append(rendered - started)
+        answers = marks(page, "attention-answer")  # (not in checkouts before it was added)
+        if len(answers) > before:
+            drawing.append(rendered - answers[-1])
         page.wait_for_timeout(150)  # let the arithmetic's request finish
         fetches.append(
             page.evaluate(
@@ -147,7 +151,7 @@ def edits(browser, url, count=20):
             )  # fmt: skip
         )
     context.close()
-    return times, fetches
+    return times, fetches, drawing
 
 
 def steps(browser, url, count=20):
@@ -186,8 +190,9 @@ def main():
         print(f"   ratio to the trivial page: cold {p50(cold) / p50(trivial_cold):.1f}x, "
               f"warm {p50(warm) / p50(trivial_warm):.1f}x")  # fmt: skip
 
-        times, fetches = edits(browser, url16)
+        times, fetches, drawing = edits(browser, url16)
         print(f"2. edit of a 16-token sentence, input event to redraw (typing pause included): {summary(times)}")
+        print(f"   of which drawing (the server's answer in to the redraw): {summary(drawing) if drawing else 'n/a'}")
         print(f"   trivial round trip (fetch /healthz from the page): {summary(fetches)}; "
               f"ratio {p50(times) / p50(fetches):.1f}x")  # fmt: skip
 

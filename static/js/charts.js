@@ -1,7 +1,7 @@
 // Plotly charts: heatmaps of the three stages and of the input vectors. Plotly comes from the app
-// (no CDN). Two layers are laid over Plotly's plot area, so that a step or a value never redraws the
-// cells: the current step's outline, and the cell values (Plotly's own per-cell text was half the
-// cost of a redraw). Both are placed from the chart's current geometry after every Plotly draw.
+// (no CDN). Three layers are laid over Plotly's plot area, placed from the chart's current geometry
+// after every Plotly draw: the current step's outline (so a step never redraws the cells), the cell
+// values and the colour scale (Plotly's own per-cell text and colour bar were over half a redraw).
 import { fmt, textUnits } from "./format.js";
 
 export const MANY = 24; // above this many rows or columns a heatmap is large: no values, thinned labels
@@ -46,8 +46,8 @@ function geometry({ rows, cols, width, height, fill, font, dims, valueWidth }) {
   const many = rows.length > MANY || cols.length > MANY;
   const thin = (count, cell, need) => (count > MANY ? niceStride(Math.ceil(need / cell)) : 1); // thinned only when many
   const left = Math.min(width * 0.3, widest(rows, font) + 18);
-  const colorbar = font * 3.6; // Plotly widens the right margin by the colour bar and its numbers
-  const plotWidth = Math.max(40, width - left - colorbar - 10);
+  const colorbar = font * 3.6 + 12; // room for the colour scale and its numbers
+  const plotWidth = Math.max(40, width - left - colorbar);
   const cellW = plotWidth / cols.length;
   const summarise = Boolean(dims) && cols.length > 16;
   const labelWidth = widest(cols, font);
@@ -63,7 +63,7 @@ function geometry({ rows, cols, width, height, fill, font, dims, valueWidth }) {
   const strideY = thin(rows.length, cellH, font * 1.2);
   const valueFont = Math.floor(Math.min(font * 0.85, cellH / 1.3, (cellW - 6) / valueWidth)); // smaller in small cells
   const values = !many && valueFont >= MIN_VALUE_FONT;
-  return { left, bottom, top, cellH, angle, summarise, strideX, strideY, values, valueFont, height: rows.length * cellH + bottom + top };
+  return { left, right: colorbar, bottom, top, cellH, angle, summarise, strideX, strideY, values, valueFont, height: rows.length * cellH + bottom + top };
 }
 
 /**
@@ -83,21 +83,24 @@ export function heatmap(el, { z, rows, cols, step = null, mask = null, zmin, zma
     type: "heatmap", z: shown, x: cols.map((_, j) => j), y: rows.map((_, i) => i),
     zmin, zmax, colorscale: COLORSCALE, hoverongaps: false,
     xgap: g.cellH >= 12 ? 1 : 0, ygap: g.cellH >= 12 ? 1 : 0, // thin cells: gaps would hide the pattern
+    showscale: false, // drawn by drawScale; the exported image has Plotly's own colour bar
     colorbar: { thickness: Math.round(font * 0.8), tickfont: { size: Math.round(font * 0.8), color: t.ink } },
     hovertemplate: "%{customdata}<extra></extra>",
     customdata: z.map((row, i) => row.map((x, j) => plain(`${rows[i]} → ${cols[j]}: ${fmt(x, 4)}`))),
   }];
-  const axis = { tickfont: { size: font, color: t.ink }, showgrid: false, zeroline: false, fixedrange: true, ticks: "", ticklabelstandoff: 4 };
+  // ticklabeloverflow "allow": the labels are laid out here, and Plotly's check of each label's box was a third of a redraw
+  const axis = { tickfont: { size: font, color: t.ink }, showgrid: false, zeroline: false, fixedrange: true, ticks: "",
+    ticklabelstandoff: 4, ticklabeloverflow: "allow" };
   const xTicks = g.summarise ? ticks(cols, g.strideX, (_, i) => String(i)) : ticks(cols, g.strideX);
   const layout = {
     width, height: g.height,
-    margin: { l: g.left, r: 10, t: g.top, b: g.bottom },
+    margin: { l: g.left, r: g.right, t: g.top, b: g.bottom },
     xaxis: { ...axis, ...xTicks, side: "bottom", tickangle: g.angle,
       title: g.summarise ? { text: plain(dims), font: { size: font, color: t.ink }, standoff: 4 } : undefined },
     yaxis: { ...axis, ...ticks(rows, g.strideY), autorange: "reversed" },
     paper_bgcolor: t.paper, plot_bgcolor: t.plot,
   };
-  el.heatmapValues = { text: g.values ? text : null, font: g.valueFont, ink: t.ink }; // read by drawValues
+  el.heatmapValues = { text: g.values ? text : null, font: g.valueFont, ink: t.ink, scaleFont: Math.round(font * 0.8) };
   el.dataset.step = step === null || step === undefined ? "" : String(step);
   return Plotly.react(el, data, layout, CONFIG).then(() => {
     if (!el.dataset.watched) {
@@ -122,6 +125,7 @@ function rowCount(el) {
 function decorate(el) {
   moveOutline(el, el.dataset.step === "" ? null : Number(el.dataset.step));
   drawValues(el);
+  drawScale(el);
 }
 
 /**
@@ -193,12 +197,38 @@ function drawValues(el) {
 }
 
 /**
+ * The colour scale beside the plot area: a gradient of the trace's colours from its lowest value (bottom)
+ * to its highest (top), with both ends and the middle written beside it.
+ */
+function drawScale(el) {
+  const scale = el.parentElement && el.parentElement.querySelector(".scale");
+  const trace = el._fullData && el._fullData[0];
+  const size = plotArea(el);
+  if (!scale || !trace || !size) return;
+  const font = el.heatmapValues.scaleFont;
+  const stops = trace.colorscale.map(([at, colour]) => `${colour} ${(at * 100).toFixed(1)}%`).join(", ");
+  const bar = document.createElement("div");
+  bar.className = "scale-bar";
+  Object.assign(bar.style, { width: `${font}px`, background: `linear-gradient(to top, ${stops})` });
+  const labels = document.createElement("div");
+  labels.className = "scale-labels";
+  for (const x of [trace.zmax, (trace.zmin + trace.zmax) / 2, trace.zmin]) {
+    const label = document.createElement("span");
+    label.textContent = fmt(x, 2);
+    labels.append(label);
+  }
+  Object.assign(scale.style, { left: `${size.l + size.w + 8}px`, top: `${size.t}px`, height: `${size.h}px`, fontSize: `${font}px` });
+  scale.replaceChildren(bar, labels);
+  scale.hidden = false;
+}
+
+/**
  * The chart as a figure for image export: the values written in the cells by Plotly (when they fit on
  * screen) and the current step's row outlined as a shape, so the PNG says what the screen says.
  */
 export function exportFigure(el) {
   const values = el.heatmapValues;
-  const trace = { ...el.data[0] };
+  const trace = { ...el.data[0], showscale: true };
   if (values && values.text) Object.assign(trace, { text: values.text, texttemplate: "%{text}", textfont: { size: values.font } });
   const layout = { ...el.layout };
   const step = el.dataset.step === "" ? null : Number(el.dataset.step);
