@@ -132,6 +132,7 @@ def edits(browser, url, count=20):
         words = list(WORDS[:16])
         words[i % 16] = ["river", "bank", "money", "cat"][i % 4] + str(i)  # a new link every time
         before = len(marks(page, "attention-render"))
+        answered = len(marks(page, "attention-answer"))
         started = page.evaluate(
             """(text) => { const s = document.getElementById('source'); s.value = text;
                const t = performance.now(); s.dispatchEvent(new Event('input', {bubbles: true}));
@@ -141,7 +142,7 @@ def edits(browser, url, count=20):
         rendered = wait_for_mark(page, "attention-render", before + 1)[-1]
         times.append(rendered - started)
         answers = marks(page, "attention-answer")  # (not in checkouts before it was added)
-        if len(answers) > before:
+        if len(answers) > answered:
             drawing.append(rendered - answers[-1])
         page.wait_for_timeout(150)  # let the arithmetic's request finish
         fetches.append(

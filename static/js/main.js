@@ -324,8 +324,8 @@ function stageMatrix(n) {
   if (n === 1) return { z: head.scores, rows: queries, cols: keys };
   if (n === 2) return { z: head.weights, rows: queries, cols: keys, mask: head.mask, zmin: 0, zmax: 1 };
   const width = head.output[0].length;
-  const named = Boolean(state.view().names.output);
-  return { z: head.output, rows: queries, cols: outputColumns(width), dims: named ? null : t.dimensions.replace("{count}", String(width)) };
+  const labelled = Boolean(state.view().names.output); // the lexicon's features, else dimensions d0, d1...
+  return { z: head.output, rows: queries, cols: outputColumns(width), dims: labelled ? null : t.dimensions.replace("{count}", String(width)) };
 }
 
 /** Stage n's heatmap at its box's current size (`box` when it was read already). */

@@ -115,7 +115,7 @@ export function arithmetic(slot, { board, keys, query, t, names }) {
   slot.replaceChildren(...lines, el("div", { class: "scroll fit", tabindex: "0", role: "region", "aria-label": t.arithmetic }, table(true)), whole);
 }
 
-const NAMED_BARS = 10; // with many keys, the bars are ranked and only the largest ones are named
+const LABELLED_BARS = 10; // with many keys, the bars are ranked and only the largest ones carry their word
 
 /**
  * The weights of one step as bars: the seed's "(Tom, 0.3) (Chase, 0.2) (Jerry, 0.5)" picture, drawn at
@@ -127,36 +127,36 @@ export function bars(slot, { labels: given, values: weights, font = 14, width = 
   if (ranked || many) order.sort((a, b) => weights[b] - weights[a] || a - b); // largest first, ties in sentence order
   const labels = order.map((j) => given[j]);
   const values = order.map((j) => weights[j]);
-  const named = many ? Math.min(NAMED_BARS, labels.length) : labels.length;
+  const labelled = many ? Math.min(LABELLED_BARS, labels.length) : labels.length;
   const usable = Math.max(width - 20, font * 4);
-  const tail = labels.length - named;
-  const namedShare = tail ? 0.7 : 1; // the unnamed bars share the rest of the width
-  const barWidth = Math.max(font * 1.6, Math.min(font * 6, (usable * namedShare) / named));
-  const thinWidth = tail ? Math.max(1, Math.min(barWidth, (usable - named * barWidth) / tail)) : 0;
-  const labelWidth = Math.max(...labels.slice(0, named).map((label) => textUnits(label))) * font;
+  const tail = labels.length - labelled;
+  const labelledShare = tail ? 0.7 : 1; // the unnamed bars share the rest of the width
+  const barWidth = Math.max(font * 1.6, Math.min(font * 6, (usable * labelledShare) / labelled));
+  const thinWidth = tail ? Math.max(1, Math.min(barWidth, (usable - labelled * barWidth) / tail)) : 0;
+  const labelWidth = Math.max(...labels.slice(0, labelled).map((label) => textUnits(label))) * font;
   const rotate = labelWidth > barWidth - 4;
   const bottom = (rotate ? Math.min(labelWidth, font * 8) * 0.75 : 0) + font + 12;
   const chartHeight = Math.max(font * 4, (height || font * 12 + bottom + font + 8) - bottom - font - 8);
-  const svgWidth = 20 + named * barWidth + tail * thinWidth;
+  const svgWidth = 20 + labelled * barWidth + tail * thinWidth;
   const svgHeight = chartHeight + bottom + font + 8;
   const root = svg("svg", { viewBox: `0 0 ${svgWidth} ${svgHeight}`, width: svgWidth, height: svgHeight, role: "img",
     "aria-label": labels.map((l, j) => `${l} ${fmt(values[j], 2)}`).join(", ") });
   const base = font + 8 + chartHeight;
   const best = values.indexOf(Math.max(...values));
   values.forEach((v, j) => {
-    const isNamed = j < named;
-    const x = 10 + (isNamed ? j * barWidth : named * barWidth + (j - named) * thinWidth);
-    const w = isNamed ? barWidth : thinWidth;
+    const isLabelled = j < labelled;
+    const x = 10 + (isLabelled ? j * barWidth : labelled * barWidth + (j - labelled) * thinWidth);
+    const w = isLabelled ? barWidth : thinWidth;
     const h = Math.max(0, v) * chartHeight;
     const gap = w > 8 ? 3 : 0;
     root.append(svg("rect", { x: x + gap, y: base - h, width: Math.max(0.5, w - 2 * gap), height: h, class: j === best ? "bar best" : "bar" }));
-    if (!isNamed) return;
+    if (!isLabelled) return;
     root.append(svg("text", { x: x + w / 2, y: base - h - 4, "text-anchor": "middle", "font-size": font * 0.8, class: "bar-value" }, fmt(v, 2)));
     root.append(svg("text", { x: x + w / 2, y: base + font + 2, "font-size": font, class: "bar-label",
       "text-anchor": rotate ? "end" : "middle", transform: rotate ? `rotate(-45 ${x + w / 2} ${base + font + 2})` : "" }, labels[j]));
   });
   if (tail) {
-    const x = 10 + named * barWidth + (tail * thinWidth) / 2;
+    const x = 10 + labelled * barWidth + (tail * thinWidth) / 2;
     root.append(svg("text", { x, y: base + font + 2, "text-anchor": "middle", "font-size": font * 0.8, class: "bar-label" },
       t.more_keys.replace("{count}", String(tail))));
   }
