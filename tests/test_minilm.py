@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.engine.models import bert, minilm
+from app.engine.models import bert, minilm, registry
 from app.engine.models.minilm import ModelUnavailable, get_model
 
 FIXTURES = Path(__file__).parent / "fixtures" / "minilm"
@@ -147,7 +147,7 @@ def test_empty_text_runs(model):
 
 
 def test_model_weights_are_read_only(model):
-    assert not model.params.word_emb.flags.writeable
+    assert not model.params.word_emb.table.flags.writeable
     assert not model.params.layers[0].w_qkv.flags.writeable
 
 
@@ -226,10 +226,11 @@ def test_get_model_returns_the_same_cached_instance(model):
 @pytest.fixture
 def isolated_cache():
     """Run with an empty cache, then put the real cached model back."""
-    saved = (minilm._model, minilm._error)
+    slot = registry._slots["minilm"]
+    saved = (slot.model, slot.error)
     minilm._reset_cache_for_tests()
     yield
-    minilm._model, minilm._error = saved
+    slot.model, slot.error = saved
 
 
 def test_concurrent_first_calls_load_once(monkeypatch, isolated_cache):

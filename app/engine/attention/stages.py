@@ -30,7 +30,11 @@ def dot_scores(q, k):
 def scaled_dot_scores(q, k):
     """q·k / sqrt(d_k): the Transformer's score; the scaling keeps large d_k from saturating the softmax."""
     d_k = q.shape[-1]
-    return dot_scores(q, k) / math.sqrt(d_k)  # (n_q, n_k); a Python float keeps float32 inputs float32
+    scores = dot_scores(q, k)  # (n_q, n_k)
+    if scores.dtype.kind == "f":
+        scores /= math.sqrt(d_k)  # in place (a Python float keeps float32 float32): the model's 12 heads are big
+        return scores
+    return scores / math.sqrt(d_k)  # integer inputs
 
 
 def cosine_scores(q, k):
@@ -93,10 +97,14 @@ def softmax_weights(scores, mask, temperature=1.0):
     Keys the mask hides get weight exactly 0. Every row must see at least one key.
     """
     # scores (n_q, n_k) float, mask (n_q, n_k) bool
-    visible = np.where(mask, scores, -np.inf)  # (n_q, n_k)
-    shifted = visible - visible.max(axis=-1, keepdims=True)  # (n_q, n_k), max of each row is 0
-    exponentials = np.exp(shifted / temperature)  # (n_q, n_k), hidden keys -> exp(-inf) = 0
-    return exponentials / exponentials.sum(axis=-1, keepdims=True)  # (n_q, n_k), rows sum to 1
+    visible = scores if np.all(mask) else np.where(mask, scores, -np.inf)  # (n_q, n_k)
+    float_type = np.result_type(visible.dtype, 1.0)  # float32 stays float32, integers become float64
+    shifted = np.subtract(visible, visible.max(axis=-1, keepdims=True), dtype=float_type)  # max of each row is 0
+    if temperature != 1:
+        shifted /= temperature
+    exponentials = np.exp(shifted, out=shifted)  # (n_q, n_k), hidden keys -> exp(-inf) = 0
+    exponentials /= exponentials.sum(axis=-1, keepdims=True)
+    return exponentials  # (n_q, n_k), rows sum to 1
 
 
 def hard_weights(scores, mask):
