@@ -182,8 +182,9 @@ def main() -> None:
     for name, hidden in layers.items():
         mean = hidden[-1].astype(np.float64).mean(0)
         assert np.dot(mean / np.linalg.norm(mean), results[name][1]) > 0.99999, name
-    for name, text in CASES:
-        print(f"{name:18s} {len(results[name][0]):3d} pieces  cosine(portable, AVX2 build) {avx2.get(name, float('nan')):.8f}")
+    for name, _ in CASES:
+        cosine = avx2.get(name, float("nan"))
+        print(f"{name:18s} {len(results[name][0]):3d} pieces  cosine(portable, AVX2 build) {cosine:.8f}")
     if args.check_only:
         return
 

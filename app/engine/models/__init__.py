@@ -5,7 +5,7 @@ verifies once per process, raises ``ModelUnavailable``. ``get_model()`` without 
 (kept for older callers).
 """
 
-from .base import Encoding, EncoderModel, ModelRun, ModelUnavailable
+from .base import EncoderModel, Encoding, ModelRun, ModelUnavailable
 from .minilm import MiniLM, get_model
 from .registry import MODEL_NAMES
 

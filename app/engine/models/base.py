@@ -293,7 +293,6 @@ def read_verified(path: Path, expected_size: int, expected_sha256: str, package:
     digest = hashlib.file_digest(io.BytesIO(data), "sha256").hexdigest()
     if len(data) != expected_size or digest != expected_sha256:
         raise ModelUnavailable(
-            f"{name} of the package {package} failed its sha256 check: "
-            f"expected {expected_sha256}, got {digest}; {hint}"
+            f"{name} of the package {package} failed its sha256 check: expected {expected_sha256}, got {digest}; {hint}"
         )
     return data

@@ -1,7 +1,8 @@
 """A BERT encoder in pure numpy, written to be read.
 
 Computes the forward pass of a pretrained BERT encoder for ONE unpadded sentence
-(all-MiniLM-L6-v2 with its float32 weights, multilingual-e5-small with 4-bit weights) and keeps every intermediate that the attention views need:
+(all-MiniLM-L6-v2 with its float32 weights, multilingual-e5-small with 4-bit weights)
+and keeps every intermediate that the attention views need:
 per layer and per head Q, K, V, the scaled scores, the softmax weights and the
 context vectors, plus the hidden state after the embeddings and after each layer.
 
@@ -11,11 +12,12 @@ token type 0 for every token. No attention mask is needed because a single
 sentence without padding attends to all its tokens.
 
 Shapes use: n = n_tokens, d = d_model (384), H = n_heads (12),
-dh = d_head (32), L = n_layers (6), f = d_ff (1536).
+dh = d_head (32), L = n_layers (6 for MiniLM, 12 for e5), f = d_ff (1536).
 Only numpy here: no web code, no file access (``minilm.py`` and ``e5.py`` load the weights).
 Both models are the same architecture (checked in ``e5.c``: post-LN blocks, exact erf GELU,
 positions counted from 0, token type 0, LayerNorm eps 1e-12); they differ only in their
-numbers, their vocabulary and how the word-embedding table is stored (``word_emb.rows``).
+numbers, their vocabulary, how the word-embedding table is stored (``word_emb.rows``) and
+e5's rounding of every matrix product's input to 8 bits, as its C engine does (``round_inputs``).
 """
 
 from __future__ import annotations
@@ -166,9 +168,10 @@ def params_from_tensors(
             ln2_b=_frozen(get(p + "output.LayerNorm.bias", (d,))),
         )
 
+    word_name = "embeddings.word_embeddings.weight"
     return BertParams(
         config=config,
-        word_emb=word_emb or DenseRows(_frozen(get("embeddings.word_embeddings.weight", (config.vocab_size, d)))),
+        word_emb=word_emb if word_emb is not None else DenseRows(_frozen(get(word_name, (config.vocab_size, d)))),
         pos_emb=_frozen(get("embeddings.position_embeddings.weight", (config.max_positions, d))),
         type_emb=_frozen(get("embeddings.token_type_embeddings.weight", (config.type_vocab_size, d))),
         emb_ln_g=_frozen(get("embeddings.LayerNorm.weight", (d,))),

@@ -21,7 +21,7 @@ import json
 from pathlib import Path
 
 from . import bert
-from .base import Encoding, EncoderModel, ModelCard, ModelRun, ModelUnavailable, Piece, read_verified
+from .base import EncoderModel, Encoding, ModelCard, ModelRun, ModelUnavailable, Piece, read_verified
 
 __all__ = ["Encoding", "MiniLM", "ModelRun", "ModelUnavailable", "get_model", "load_model"]
 

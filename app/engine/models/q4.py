@@ -58,4 +58,3 @@ class QuantizedRows:
     def rows(self, ids: np.ndarray) -> np.ndarray:
         """Dequantised rows for the token ids (n,): (n, d) float32."""
         return dequantize(self.blocks[ids])
-

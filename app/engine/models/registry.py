@@ -77,7 +77,7 @@ def get_model(name: str) -> EncoderModel:
 
 
 def model_status(name: str) -> str:
-    """"loaded", "failed" or "not loaded" (does not load anything)."""
+    """ "loaded", "failed" or "not loaded" (does not load anything)."""
     slot = _slots[name]
     return "loaded" if slot.model is not None else "failed" if slot.error is not None else "not loaded"
 

@@ -65,13 +65,10 @@ def word_units(run) -> WordUnits:
     return group_pieces(run.text, run.tokens, run.kinds, run.offsets)
 
 
-def group_pieces(
-    text: str, tokens: list[str], kinds: list[str], offsets: list[tuple[int, int] | None]
-) -> WordUnits:
+def group_pieces(text: str, tokens: list[str], kinds: list[str], offsets: list[tuple[int, int] | None]) -> WordUnits:
     """The grouping itself, from the pieces' kinds and character offsets into ``text``."""
     words = word_spans(text, split_by_lexicon=False)  # [(start, end)], in order, never overlapping
     word_starts = [start for start, _ in words]
-    unit_of_piece: list[int] = []
     units: list[dict] = []  # {"kind", "pieces", "first_word", "last_word", "label"}
     waiting_spaces: list[int] = []  # pieces of only a space, waiting for the next word
 
@@ -206,4 +203,5 @@ def punctuation_mask(run) -> np.ndarray:
 
 def unit_punctuation_mask(units: WordUnits) -> np.ndarray:
     """(n_units,) bool: units that are punctuation (special tokens never are)."""
-    return np.array([kind != SPECIAL and is_punctuation(label) for label, kind in zip(units.labels, units.kinds)], bool)
+    pairs = zip(units.labels, units.kinds, strict=True)
+    return np.array([kind != SPECIAL and is_punctuation(label) for label, kind in pairs], bool)
