@@ -115,6 +115,17 @@ def test_shapes_and_rows_sum_to_one(name, model, runs):
     assert np.isfinite(run.hidden).all()
 
 
+def test_sentence_embedding_matches_sentence_transformers(model, runs):
+    """Fixtures from tools/reference/minilm_embedding_reference.py (Transformer, Pooling(mean), Normalize)."""
+    ref = json.loads((FIXTURES / "embeddings.json").read_text(encoding="utf-8"))
+    assert ref["modules"] == ["Transformer", "Pooling", "Normalize"]
+    assert set(ref["embeddings"]) == set(CASES)
+    for name, expected in ref["embeddings"].items():
+        run = runs[name]
+        assert maxdiff(run.embedding, np.array(expected, np.float32)) < 1e-5, name
+        assert np.array_equal(model.sentence_embedding(run), run.embedding)
+
+
 def test_run_is_internally_consistent(runs):
     run = runs["short"]
     dh = run.q.shape[-1]
