@@ -45,7 +45,9 @@ def main() -> None:
         "torch": torch.__version__,
         "modules": [type(module).__name__ for module in model],
         "max_seq_length": model.max_seq_length,
-        "embeddings": {case["name"]: [round(float(x), 8) for x in vector] for case, vector in zip(cases, vectors, strict=True)},
+        "embeddings": {
+            case["name"]: [round(float(x), 8) for x in vector] for case, vector in zip(cases, vectors, strict=True)
+        },
     }
     (FIXTURES / "embeddings.json").write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {FIXTURES / 'embeddings.json'}: {len(cases)} sentences, modules {out['modules']}")

@@ -21,16 +21,16 @@ import numpy as np
 # ---------------------------------------------------------------------------
 
 
-def dot_scores(q, k):
-    """Dot product q·k (multiplicative attention)."""
+def dot_scores(q, k, out=None):
+    """Dot product q·k (multiplicative attention). ``out``: an array to write the result into."""
     # q (n_q, d_k), k (n_k, d_k)
-    return q @ np.swapaxes(k, -1, -2)  # (n_q, n_k)
+    return np.matmul(q, np.swapaxes(k, -1, -2), out=out)  # (n_q, n_k)
 
 
-def scaled_dot_scores(q, k):
+def scaled_dot_scores(q, k, out=None):
     """q·k / sqrt(d_k): the Transformer's score; the scaling keeps large d_k from saturating the softmax."""
     d_k = q.shape[-1]
-    scores = dot_scores(q, k)  # (n_q, n_k)
+    scores = dot_scores(q, k, out)  # (n_q, n_k)
     if scores.dtype.kind == "f":
         scores /= math.sqrt(d_k)  # in place (a Python float keeps float32 float32): the model's 12 heads are big
         return scores
@@ -89,17 +89,18 @@ def similarity(score, q, k, parameters=None):
 # ---------------------------------------------------------------------------
 
 
-def softmax_weights(scores, mask, temperature=1.0):
+def softmax_weights(scores, mask, temperature=1.0, out=None):
     """Soft attention: softmax over the keys each query may see, of score / temperature.
 
     Stable for any finite scores: the largest visible score is subtracted *before* dividing by
     the temperature, so every exponent is <= 0 and the largest is exactly 0 (no overflow, no NaN).
     Keys the mask hides get weight exactly 0. Every row must see at least one key.
+    ``out``: an array to write the weights into (the real model keeps every layer's in one array).
     """
     # scores (n_q, n_k) float, mask (n_q, n_k) bool
     visible = scores if np.all(mask) else np.where(mask, scores, -np.inf)  # (n_q, n_k)
     float_type = np.result_type(visible.dtype, 1.0)  # float32 stays float32, integers become float64
-    shifted = np.subtract(visible, visible.max(axis=-1, keepdims=True), dtype=float_type)  # max of each row is 0
+    shifted = np.subtract(visible, visible.max(axis=-1, keepdims=True), out=out, dtype=float_type)  # row max is 0
     if temperature != 1:
         shifted /= temperature
     exponentials = np.exp(shifted, out=shifted)  # (n_q, n_k), hidden keys -> exp(-inf) = 0
@@ -122,7 +123,7 @@ def hard_weights(scores, mask):
 # ---------------------------------------------------------------------------
 
 
-def weighted_sum(weights, v):
+def weighted_sum(weights, v, out=None):
     """Each query's output is the sum of the values, weighted by its attention weights."""
     # weights (n_q, n_k), v (n_k, d_v)
-    return weights @ v  # (n_q, d_v)
+    return np.matmul(weights, v, out=out)  # (n_q, d_v)

@@ -23,6 +23,10 @@ e5's rounding of every matrix product's input to 8 bits, as its C engine does (`
 from __future__ import annotations
 
 import math
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -218,12 +222,13 @@ def erf(x: np.ndarray) -> np.ndarray:
     return np.copysign(poly, x, out=poly)
 
 
-def gelu(x: np.ndarray) -> np.ndarray:
+def gelu(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """Exact GELU, x Phi(x) = 0.5 x (1 + erf(x / sqrt 2)); BERT's ``hidden_act: gelu``.
 
     With erf as in ``erf`` (z = |x| / sqrt 2), 0.5 x (1 + sign(x) erf(z)) simplifies to
         max(x, 0) - 0.5 |x| P(t) exp(-x^2 / 2),   t = 1 / (1 + p |x| / sqrt 2),
     the same numbers in fewer passes over the (n, d_ff) activations of every layer.
+    ``out`` may be ``x`` itself (in place).
     """
     ax = np.abs(x)  # (n, f)
     t = np.multiply(ax, _GELU_P)
@@ -235,9 +240,9 @@ def gelu(x: np.ndarray) -> np.ndarray:
     np.exp(t, out=t)
     half_poly *= t
     half_poly *= ax  # 0.5 |x| P(t) exp(-x^2 / 2)
-    np.maximum(x, 0.0, out=ax)
-    ax -= half_poly
-    return ax
+    out = np.maximum(x, 0.0, out=out)
+    out -= half_poly
+    return out
 
 
 def layer_norm(x: np.ndarray, g: np.ndarray, b: np.ndarray, eps: float) -> np.ndarray:
@@ -248,6 +253,36 @@ def layer_norm(x: np.ndarray, g: np.ndarray, b: np.ndarray, eps: float) -> np.nd
     xc *= g
     xc += b
     return xc
+
+
+# Element-wise work (GELU, softmax) is a third of a layer once the matrix products run on both
+# cores (OpenBLAS does that), so it is split over two threads too: numpy releases the GIL inside
+# its loops. Every row is computed on its own, so the numbers are exactly those of one call.
+SPLIT_MIN_ELEMENTS = 1 << 16  # smaller arrays are not worth a second thread
+split_work = (os.cpu_count() or 1) > 1  # tests switch it off to compare
+_helper: tuple[int, ThreadPoolExecutor] | None = None  # (pid, one worker thread), made on first use
+_helper_lock = threading.Lock()
+
+
+def _helper_thread() -> ThreadPoolExecutor:
+    global _helper
+    with _helper_lock:
+        if _helper is None or _helper[0] != os.getpid():  # a forked worker needs its own thread
+            _helper = (os.getpid(), ThreadPoolExecutor(max_workers=1, thread_name_prefix="bert-rows"))
+        return _helper[1]
+
+
+def on_two_cores(func: Callable[[np.ndarray, np.ndarray], object], x: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """``func(x, out)`` for a row-wise ``func``, the second half of the rows on a helper thread."""
+    n = x.shape[0]
+    if not split_work or n < 2 or x.size < SPLIT_MIN_ELEMENTS:
+        func(x, out)
+        return out
+    half = n // 2
+    second = _helper_thread().submit(func, x[half:], out[half:])
+    func(x[:half], out[:half])
+    second.result()
+    return out
 
 
 def round_to_8_bits(x: np.ndarray, block: int = 32) -> np.ndarray:
@@ -294,31 +329,46 @@ class AttentionTrace:
     weights: np.ndarray  # (H, n, n)  softmax(scores), rows sum to 1
     context: np.ndarray  # (H, n, dh)  weights @ v
 
+    @classmethod
+    def empty(cls, n_heads: int, n: int, d_head: int) -> AttentionTrace:
+        heads, square = (n_heads, n, d_head), (n_heads, n, n)
+        return cls(*(np.empty(shape, DTYPE) for shape in (heads, heads, heads, square, square, heads)))
 
-def self_attention(x: np.ndarray, lp: LayerParams, cfg: BertConfig) -> tuple[np.ndarray, AttentionTrace]:
-    """Multi-head self-attention over x (n, d). Returns the projected output (n, d) and the trace."""
+
+def self_attention(
+    x: np.ndarray, lp: LayerParams, cfg: BertConfig, into: AttentionTrace | None = None
+) -> tuple[np.ndarray, AttentionTrace]:
+    """Multi-head self-attention over x (n, d). Returns the projected output (n, d) and the trace.
+
+    ``into``: where to write the trace (``encode`` passes views of its whole-model arrays).
+    """
     n, d = x.shape
     H, dh = cfg.n_heads, cfg.d_head
+    t = AttentionTrace.empty(H, n, dh) if into is None else into
     qkv = linear(x, lp.w_qkv, lp.b_qkv, cfg.round_inputs)  # (n, 3d): one product for Q, K and V
-    q, k, v = qkv.reshape(n, 3, H, dh).transpose(1, 2, 0, 3)  # each (H, n, dh), views
+    t.q[...], t.k[...], t.v[...] = qkv.reshape(n, 3, H, dh).transpose(1, 2, 0, 3)  # each (H, n, dh)
     # The same three stages as the teaching engine (app/engine/attention/stages.py), for all heads at once.
-    scores = scaled_dot_scores(q, k)  # (H, n, n) stage 1
-    weights = softmax_weights(scores, EVERY_KEY)  # (H, n, n) stage 2: one sentence, no padding, nothing masked
-    context = weighted_sum(weights, v)  # (H, n, dh) stage 3
-    merged = context.transpose(1, 0, 2).reshape(n, d)  # (n, d)  heads side by side
+    scaled_dot_scores(t.q, t.k, out=t.scores)  # (H, n, n) stage 1
+    # stage 2, (H, n, n): one sentence, nothing masked; half of the heads on each core
+    on_two_cores(lambda scores, weights: softmax_weights(scores, EVERY_KEY, out=weights), t.scores, t.weights)
+    weighted_sum(t.weights, t.v, out=t.context)  # (H, n, dh) stage 3
+    merged = t.context.transpose(1, 0, 2).reshape(n, d)  # (n, d)  heads side by side
     out = linear(merged, lp.w_o, lp.b_o, cfg.round_inputs)  # (n, d)
-    return out, AttentionTrace(q, k, v, scores, weights, context)
+    return out, t
 
 
 def feed_forward(x: np.ndarray, lp: LayerParams, cfg: BertConfig) -> np.ndarray:
     """Position-wise MLP: (n, d) -> (n, f) -> GELU -> (n, d)."""
-    hidden = gelu(linear(x, lp.w_in, lp.b_in, cfg.round_inputs))  # (n, f)
+    hidden = linear(x, lp.w_in, lp.b_in, cfg.round_inputs)  # (n, f)
+    on_two_cores(lambda rows, out: gelu(rows, out=out), hidden, hidden)  # GELU in place, half the rows per core
     return linear(hidden, lp.w_out, lp.b_out, cfg.round_inputs)  # (n, d)
 
 
-def encoder_layer(x: np.ndarray, lp: LayerParams, cfg: BertConfig) -> tuple[np.ndarray, AttentionTrace]:
+def encoder_layer(
+    x: np.ndarray, lp: LayerParams, cfg: BertConfig, into: AttentionTrace | None = None
+) -> tuple[np.ndarray, AttentionTrace]:
     """One post-LN BERT block: x = LN(x + attn(x)); x = LN(x + ffn(x)). (n, d) -> (n, d)."""
-    attn_out, trace = self_attention(x, lp, cfg)
+    attn_out, trace = self_attention(x, lp, cfg, into)
     attn_out += x
     x = layer_norm(attn_out, lp.ln1_g, lp.ln1_b, cfg.eps)  # (n, d)
     ffn_out = feed_forward(x, lp, cfg)
@@ -366,8 +416,7 @@ def encode(p: BertParams, ids) -> EncoderOutput:
     x = embeddings(p, ids)  # (n, d)
     out.hidden[0] = x
     for i, lp in enumerate(p.layers):
-        x, t = encoder_layer(x, lp, cfg)
-        out.q[i], out.k[i], out.v[i] = t.q, t.k, t.v
-        out.scores[i], out.weights[i], out.context[i] = t.scores, t.weights, t.context
+        into = AttentionTrace(out.q[i], out.k[i], out.v[i], out.scores[i], out.weights[i], out.context[i])
+        x, _ = encoder_layer(x, lp, cfg, into)  # the layer writes its trace straight into out
         out.hidden[i + 1] = x
     return out
