@@ -9,7 +9,7 @@ import pytest
 
 from app.engine.models import bert, registry
 
-LONG = "Attention lets every token look at every other token. 注意力 机制 让 每个 词 都 能 看到 句子 里 的 其他 词。 " * 6
+LONG = "Attention lets every token look at every other token. 注意力 机制 让 每个 词 都 能 看到 其他 词。 " * 6
 
 
 @pytest.mark.parametrize("name", ["minilm", "e5"])
