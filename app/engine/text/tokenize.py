@@ -72,7 +72,7 @@ def lexicon_split(word):
     return best[-1] if best[-1] else [word]
 
 
-def word_spans(text, split_by_lexicon=True):
+def word_spans(text: str, split_by_lexicon: bool = True) -> list[tuple[int, int]]:
     """Character spans (start, end) of the words of a sentence, in order, by the rules above.
 
     ``split_by_lexicon``: also split a jieba word the lexicon can spell from its own words (the toy
