@@ -13,7 +13,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.engine.models.minilm import ModelUnavailable
+from app.engine.models.registry import ModelUnavailable
 from app.live.rooms import RoomError
 from app.live.store import get_rooms
 from app.settings import get_settings
