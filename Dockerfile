@@ -31,8 +31,8 @@ COPY static ./static
 COPY templates ./templates
 COPY scripts/serve ./scripts/serve
 
-# Check the model's files now (size and sha256) so a broken image fails at build time, not in class.
-RUN /app/.venv/bin/python -c "from app.engine.models.minilm import get_model; get_model()"
+# Check every real model's files now (size and sha256) so a broken image fails at build time, not in class.
+RUN /app/.venv/bin/python -c "from app.engine.models.registry import MODEL_NAMES, get_model; [get_model(name) for name in MODEL_NAMES]"
 
 USER 10001
 EXPOSE 8000

@@ -5,6 +5,7 @@ Run it with ``uvicorn app.main:app``.
 
 import logging
 import sys
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -13,11 +14,15 @@ from fastapi.exceptions import RequestValidationError
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.engine.models.minilm import ModelUnavailable
+from app.engine.models.registry import ModelUnavailable
 from app.live.rooms import RoomError
 from app.live.store import get_rooms
 from app.settings import get_settings
+from app.view.compare import compare_presets_for
 from app.view.compute import warm_up
+from app.view.i18n import STRINGS
+from app.view.lessons import lessons_for
+from app.view.presets import presets_for
 from app.web import api, assets, errors, live, pages
 from app.web.compression import NegotiatedGZip
 from app.web.middleware import Hardening, ResponseCache, access_log
@@ -33,9 +38,19 @@ def configure_access_log() -> None:
         access_log.propagate = False
 
 
+def prepare_lessons() -> None:
+    """The examples' and lessons' numbers are computed by the engine (some by the real models): once per
+    process, in the background, so the first visitor's page does not wait for them."""
+    for lang in STRINGS:
+        presets_for(lang)
+        lessons_for(lang)
+        compare_presets_for(lang)
+
+
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     warm_up()
+    threading.Thread(target=prepare_lessons, name="prepare-lessons", daemon=True).start()
     assets.warm_up()  # chooses the Plotly bundle (logging why if it is the full one), compresses the assets
     rooms = get_rooms()  # live classes: in this process, or Redis and this worker's subscriber
     await rooms.start()

@@ -157,7 +157,9 @@ def test_unknown_tokens_are_listed(client):
 def test_model_minilm_the_head_in_focus_and_the_overview(client):
     body = get(client, source="the bank of the river", model="minilm")
     assert body["mode"] == "model"
-    assert body["model"] == {"name": "minilm", "label": "all-MiniLM-L6-v2", "n_layers": 6, "n_heads": 12}
+    model = body["model"]
+    assert (model["name"], model["label"], model["n_layers"], model["n_heads"]) == ("minilm", "all-MiniLM-L6-v2", 6, 12)
+    assert model["weights"] is None and model["units"] == "pieces" and "English" in model["languages"]
     tokens = body["tokens"]["queries"]
     assert tokens[0] == "[CLS]" and tokens[-1] == "[SEP]" and tokens == body["tokens"]["keys"]
     n = len(tokens)

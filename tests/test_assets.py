@@ -63,7 +63,7 @@ def test_without_the_cartesian_bundle_the_full_one_is_served_and_the_reason_logg
         if case == "another version":
             fake_bundle(modules, "0.0.1")
         with LiveServer(env={"FRONTEND_MODULES": modules}) as server:
-            page = httpx.get(server.base + "/").text
+            page = httpx.get(server.base + "/", timeout=120).text  # the first page may wait for the examples
             url = next(part.split('"')[0] for part in page.split('src="')[1:] if PLOTLY in part.split('"')[0])
             served = httpx.get(server.base + url, headers={"accept-encoding": "identity"})
             log = server.output()

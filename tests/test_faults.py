@@ -84,7 +84,7 @@ def test_killed_worker_loses_only_its_requests_and_is_replaced(production):
         os.kill(victim, signal.SIGKILL)
 
         replacement = None
-        deadline = killed_at + 25
+        deadline = killed_at + 120  # a new worker loads both real models before it serves
         while time.monotonic() < deadline:
             fresh = [pid for pid in production.worker_pids() if pid not in before and alive(pid)]
             if fresh and re.search(
@@ -99,7 +99,7 @@ def test_killed_worker_loses_only_its_requests_and_is_replaced(production):
         results = load.stop()
 
     log = production.output()
-    assert replacement is not None, f"no replacement worker served within 25 s of the kill:\n{log[-3000:]}"
+    assert replacement is not None, f"no replacement worker served within 120 s of the kill:\n{log[-3000:]}"
     assert not alive(victim)
     assert production.process.poll() is None, "the supervisor survives"
     workers = production.worker_pids()

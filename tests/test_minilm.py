@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.engine.models import bert, minilm
+from app.engine.models import bert, minilm, registry
 from app.engine.models.minilm import ModelUnavailable, get_model
 
 FIXTURES = Path(__file__).parent / "fixtures" / "minilm"
@@ -115,6 +115,17 @@ def test_shapes_and_rows_sum_to_one(name, model, runs):
     assert np.isfinite(run.hidden).all()
 
 
+def test_sentence_embedding_matches_sentence_transformers(model, runs):
+    """Fixtures from tools/reference/minilm_embedding_reference.py (Transformer, Pooling(mean), Normalize)."""
+    ref = json.loads((FIXTURES / "embeddings.json").read_text(encoding="utf-8"))
+    assert ref["modules"] == ["Transformer", "Pooling", "Normalize"]
+    assert set(ref["embeddings"]) == set(CASES)
+    for name, expected in ref["embeddings"].items():
+        run = runs[name]
+        assert maxdiff(run.embedding, np.array(expected, np.float32)) < 1e-5, name
+        assert np.array_equal(model.sentence_embedding(run), run.embedding)
+
+
 def test_run_is_internally_consistent(runs):
     run = runs["short"]
     dh = run.q.shape[-1]
@@ -147,7 +158,7 @@ def test_empty_text_runs(model):
 
 
 def test_model_weights_are_read_only(model):
-    assert not model.params.word_emb.flags.writeable
+    assert not model.params.word_emb.table.flags.writeable
     assert not model.params.layers[0].w_qkv.flags.writeable
 
 
@@ -226,10 +237,11 @@ def test_get_model_returns_the_same_cached_instance(model):
 @pytest.fixture
 def isolated_cache():
     """Run with an empty cache, then put the real cached model back."""
-    saved = (minilm._model, minilm._error)
+    slot = registry._slots["minilm"]
+    saved = (slot.model, slot.error)
     minilm._reset_cache_for_tests()
     yield
-    minilm._model, minilm._error = saved
+    slot.model, slot.error = saved
 
 
 def test_concurrent_first_calls_load_once(monkeypatch, isolated_cache):

@@ -13,6 +13,7 @@ word's hidden state is compared layer by layer: how far apart the two words drif
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import quote_plus, urlencode
@@ -21,6 +22,7 @@ import numpy as np
 from pydantic import ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from app.engine.models.words import group_pieces, merge_vectors
 from app.engine.text.lexicon import FEATURES, load_lexicon
 from app.view import models
 from app.view.compute import compute_view
@@ -189,12 +191,13 @@ def drift(comparison: Comparison, steps: dict[str, int]) -> list[float] | None:
     hidden = {}
     for name, state in comparison.panes().items():
         run = models.run(state.model, state.source)
-        shown = [
-            i
-            for i, token in enumerate(run.tokens)
-            if not (state.hide_special and token in models.info(state.model).special_tokens)
-        ]
-        hidden[name] = np.asarray(run.hidden, dtype=np.float64)[:, shown[steps[name]]]  # (n_layers + 1, d_model)
+        keep = models.shown_pieces(run.kinds, state.hide_special)
+        states = np.asarray(run.hidden, dtype=np.float64)[:, keep]  # (n_layers + 1, n, d_model)
+        if state.units == "words":  # the word's hidden state: the mean of its pieces', as the view merges them
+            pick = lambda values: [values[i] for i in keep]  # noqa: E731
+            units = group_pieces(run.text, pick(run.tokens), pick(run.kinds), pick(run.offsets))
+            states = merge_vectors(states, units)  # (n_layers + 1, m, d_model)
+        hidden[name] = states[:, steps[name]]  # (n_layers + 1, d_model)
     return [cosine(x, y) for x, y in zip(hidden["a"], hidden["b"], strict=True)]
 
 
@@ -295,6 +298,30 @@ COMPARE_PRESETS = [
         "query": "a.source=I+sat+by+the+river+bank&a.model=minilm&b.source=I+put+money+in+the+bank&b.model=minilm",
         "differ": False,
     },
+    {
+        "id": "e5-bank",
+        "title": {"en": "e5, multilingual: the two banks", "zh": "e5（多语言）：两个 bank"},
+        "lesson": {
+            "en": "multilingual-e5-small reads the same two sentences: the banks' hidden states go from a cosine of "
+            "{drift_first} to {drift_last} in the last layer.",
+            "zh": "multilingual-e5-small 读同样的两个句子：两个 bank 的隐藏状态从余弦 {drift_first} 变到最后一层的 {drift_last}。",
+        },
+        "query": "a.source=I+sat+by+the+river+bank&a.model=e5&a.units=words&a.hide_special=true"
+        "&b.source=I+put+money+in+the+bank&b.model=e5&b.units=words&b.hide_special=true",
+        "differ": False,
+    },
+    {
+        "id": "e5-chinese-go",
+        "title": {"en": "e5: 我去 the bank, 我去 the river", "zh": "e5：我去银行，我去河边"},
+        "lesson": {
+            "en": "In Chinese, “我去银行取钱” (I go to the bank to take money) and “我去河边钓鱼” (I go to the river to fish) "
+            "share 我去: its hidden states go from {drift_first} to {drift_last} as the model reads where I go.",
+            "zh": "“我去银行取钱”和“我去河边钓鱼”都有“我去”：模型读到去哪里之后，它的隐藏状态从 {drift_first} 变到 {drift_last}。",
+        },
+        "query": "a.source=我去银行取钱&a.model=e5&a.units=words&a.hide_special=true"
+        "&b.source=我去河边钓鱼&b.model=e5&b.units=words&b.hide_special=true",
+        "differ": False,
+    },
 ]
 
 
@@ -313,6 +340,7 @@ def compare_numbers(view: dict[str, Any]) -> dict[str, str]:
     return found
 
 
+@functools.cache
 def compare_presets_for(lang: str) -> list[dict]:
     """Every ready-made comparison that works here, with its lesson filled in and its canonical link."""
     found = []

@@ -18,6 +18,15 @@ from app.engine.attention.arithmetic import step_arithmetic
 from app.engine.attention.masks import attention_mask
 from app.engine.attention.named_heads import named_heads
 from app.engine.attention.stages import softmax_weights, weighted_sum
+from app.engine.attention.summaries import attention_rollout, head_statistics
+from app.engine.models.words import (
+    group_pieces,
+    merge_attention,
+    merge_scores,
+    merge_vectors,
+    punctuation_mask,
+    unit_punctuation_mask,
+)
 from app.engine.text.embed import LEXICON_DIM, column_names, embed_tokens
 from app.engine.text.tokenize import tokenize
 from app.view import models
@@ -225,16 +234,19 @@ class ModelHead:
 
 
 def model_view(state: State) -> dict:
-    """One layer of a real pretrained model: the head in focus in full, every head as a small map.
+    """One layer of a real pretrained model: the head in focus in full, every head as a small map, and the
+    whole model summarised (each head's statistics, attention rollout up to the layer, the sentence embedding).
 
-    With hide_special the special tokens are left out as queries and keys: the softmax (stage 2) is
-    taken over the remaining keys and the outputs (stage 3) recomputed from those weights.
+    With hide_special the special tokens (and e5's prefix) are left out as queries and keys: the softmax
+    (stage 2) is taken over the remaining keys and the outputs (stage 3) recomputed from those weights.
+    With units=words the pieces are then merged into words (app/engine/models/words.py): weights to a word
+    summed over its pieces, from a word averaged; vectors and scores averaged. The arithmetic is the
+    pieces' own and is not given for words.
     """
     info = models.info(state.model)
     run = models.run(state.model, state.source)
-    tokens = list(run.tokens)
-    keep = [i for i, token in enumerate(tokens) if not (state.hide_special and token in info.special_tokens)]
-    index = np.array(keep)  # (n,) the tokens shown
+    keep = models.shown_pieces(run.kinds, state.hide_special)
+    index = np.array(keep)  # (n,) the pieces shown
     q = run.q[:, :, index]  # (L, H, n, d_head)
     k = run.k[:, :, index]  # (L, H, n, d_head)
     v = run.v[:, :, index]  # (L, H, n, d_head)
@@ -244,11 +256,28 @@ def model_view(state: State) -> dict:
         context = weighted_sum(weights, v)  # (L, H, n, d_head) stage 3 from those weights
     else:
         weights, context = run.weights, run.context
+    tokens = [run.tokens[i] for i in keep]
+    punctuation = punctuation_mask(run)[index]  # (n,)
+    if state.units == "words":
+        units = group_pieces(run.text, tokens, [run.kinds[i] for i in keep], [run.offsets[i] for i in keep])
+        q, k, v, context = (merge_vectors(x, units) for x in (q, k, v, context))  # (L, H, m, d_head)
+        scores = merge_scores(scores, units)  # (L, H, m, m) averaged: not what the softmax saw
+        weights = merge_attention(weights, units)  # (L, H, m, m) rows still sum to 1
+        tokens, punctuation = units.labels, unit_punctuation_mask(units)
     layer, h = state.layer, state.head
     head = ModelHead(q[layer, h], k[layer, h], v[layer, h], scores[layer, h], weights[layer, h], context[layer, h])
+    statistics = head_statistics(weights, punctuation)  # name -> (L, H)
     return {
-        "model": {"name": info.name, "label": info.label, "n_layers": info.n_layers, "n_heads": info.n_heads},
-        "tokens": {"queries": [tokens[i] for i in keep], "keys": [tokens[i] for i in keep]},
+        "model": {
+            "name": info.name,
+            "label": info.label,
+            "languages": info.languages,
+            "weights": info.weights_note,
+            "n_layers": info.n_layers,
+            "n_heads": info.n_heads,
+            "units": state.units,
+        },
+        "tokens": {"queries": tokens, "keys": tokens},
         "unknown_tokens": run.unknown,
         "features": None,
         "embeddings": None,
@@ -257,8 +286,13 @@ def model_view(state: State) -> dict:
         "n_heads": info.n_heads,
         "names": NO_NAMES,
         "head": stages_of(head),
-        "arithmetic": arithmetic_of(state, head),
+        "arithmetic": arithmetic_of(state, head) if state.units == "pieces" else None,
         "output": None,
         "parameters": {},
         "overview": overview(weights),
+        "summaries": {
+            "statistics": {name: values for name, values in statistics.items()},
+            "rollout": attention_rollout(weights)[layer],  # (n, n) through layers 0 .. layer
+        },
+        "sentence_embedding": run.embedding,
     }

@@ -7,6 +7,7 @@ text quotes the numbers of the example's claims ({key0}, {weight0}, {pairs0}...)
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 from app.view.compare import COMPARE_PRESETS, compare_numbers, compare_view, comparison_from_query
@@ -180,7 +181,7 @@ LESSONS = [
             "用真实模型时，两个 bank 的隐藏状态一层一层地分开。",
         },
         "compare": "bank-senses",
-        "more_compare": ["minilm-bank", "temperature", "scaling"],
+        "more_compare": ["minilm-bank", "e5-bank", "e5-chinese-go", "temperature", "scaling"],
     },
     {
         "title": {"en": "14. A real Transformer", "zh": "14. 真实的 Transformer"},
@@ -188,12 +189,15 @@ LESSONS = [
             "en": "Attention is used in vision (Recurrent Models of Visual Attention, 2014), in translation (Bahdanau et "
             "al., aligning and translating jointly) and in “Attention Is All You Need” (2017). Here a trained model, "
             "all-MiniLM-L6-v2, shows every layer and head through the same three stages: in layer 5, head 11, “it” "
-            "looks at {key0} ({weight0}).",
+            "looks at {key0} ({weight0}). A second model, multilingual-e5-small, reads Chinese: open its examples "
+            "below (汤姆追逐杰瑞, 银行 and 河岸), and switch between word pieces and words.",
             "zh": "注意力用于视觉（Recurrent Models of Visual Attention，2014）、翻译（Bahdanau 等，对齐与翻译联合学习）"
             "以及《Attention Is All You Need》（2017）。这里一个训练好的模型 all-MiniLM-L6-v2 用同样的三个阶段展示"
-            "每一层、每一个头：在第 5 层第 11 个头里，“it”最关注 {key0}（{weight0}）。",
+            "每一层、每一个头：在第 5 层第 11 个头里，“it”最关注 {key0}（{weight0}）。第二个模型 multilingual-e5-small "
+            "能读中文：打开下面的例子（汤姆追逐杰瑞、银行和河岸），并在词片和词之间切换。",
         },
         "preset": "real-model",
+        "more": ["e5-chinese", "e5-money-bank", "e5-river-bank"],
     },
 ]
 
@@ -221,6 +225,7 @@ def compare_lesson(lesson: dict, lang: str) -> dict:
     }
 
 
+@functools.cache
 def lessons_for(lang: str) -> list[dict]:
     """Every lesson in `lang`, with its numbers and the canonical links of the views that show it."""
     found = []

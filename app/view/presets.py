@@ -262,6 +262,63 @@ PRESETS = [
         "claims": (Claim("top", step=9, key="animal", at_least=0.4),),
     },
     {
+        "id": "e5-chinese",
+        "title": {"en": "A multilingual model reads 汤姆追逐杰瑞", "zh": "多语言模型读“汤姆追逐杰瑞”"},
+        "lesson": {
+            "en": "multilingual-e5-small reads Chinese (4-bit weights, words merged from its pieces): in layer 2, head 11, "
+            "杰瑞 looks most at {key0} ({weight0}): who is chasing.",
+            "zh": "multilingual-e5-small 能读中文（4 位权重，词片合并成词）：在第 2 层第 11 个头里，“杰瑞”最关注“{key0}”"
+            "（{weight0}）：是谁在追。",
+        },
+        "params": {
+            "source": "汤姆追逐杰瑞",
+            "model": "e5",
+            "units": "words",
+            "hide_special": "true",
+            "layer": "2",
+            "head": "11",
+            "step": "2",
+        },  # fmt: skip
+        "claims": (Claim("top", step=2, key="汤姆", at_least=0.5),),
+    },
+    {
+        "id": "e5-money-bank",
+        "title": {"en": "e5: 银行 and the money", "zh": "e5：“银行”和“钱”"},
+        "lesson": {
+            "en": "In “我把钱存进银行” (I put the money into the bank), layer 4, head 0: 银行 looks most at {key0} "
+            "({weight0}).",
+            "zh": "在“我把钱存进银行”里，第 4 层第 0 个头：“银行”最关注“{key0}”（{weight0}）。",
+        },
+        "params": {
+            "source": "我把钱存进银行",
+            "model": "e5",
+            "units": "words",
+            "hide_special": "true",
+            "layer": "4",
+            "step": "4",
+        },  # fmt: skip
+        "claims": (Claim("top", step=4, key="钱", at_least=0.4),),
+    },
+    {
+        "id": "e5-river-bank",
+        "title": {"en": "e5: 河岸 and the fishing", "zh": "e5：“河岸”和“钓鱼”"},
+        "lesson": {
+            "en": "In “我在河岸上钓鱼” (I fish on the river bank), layer 11, head 10: 河岸 looks most at {key0} "
+            "({weight0}).",
+            "zh": "在“我在河岸上钓鱼”里，第 11 层第 10 个头：“河岸”最关注“{key0}”（{weight0}）。",
+        },
+        "params": {
+            "source": "我在河岸上钓鱼",
+            "model": "e5",
+            "units": "words",
+            "hide_special": "true",
+            "layer": "11",
+            "head": "10",
+            "step": "1",
+        },  # fmt: skip
+        "claims": (Claim("top", step=1, key="钓鱼", at_least=0.5),),
+    },
+    {
         "id": "exercise",
         "title": {"en": "Exercise: Q, K, V by hand", "zh": "练习：手写 Q、K、V"},
         "lesson": {
@@ -295,6 +352,7 @@ def preset_numbers(preset_id: str) -> dict[str, str]:
     return numbers(preset_state(preset_id), preset["claims"])
 
 
+@functools.cache
 def presets_for(lang: str) -> list[dict]:
     """Every example for the page: title and lesson (with its numbers) in `lang`, canonical link and query."""
     found = []

@@ -193,20 +193,28 @@ class State(BaseModel):
     query_labels: Labels = Field(None, description="Names of the query rows. " + LABELS_HELP)
     key_labels: Labels = Field(None, description="Names of the key rows. " + LABELS_HELP)
     model: Annotated[
-        Literal["toy", "minilm"],
+        Literal["toy", "minilm", "e5"],
         Control("select", MODEL, group="model", choice_modes={"toy": SELF | CROSS | EXERCISE}),
     ] = Field(
         "toy",
-        description="toy: the teaching engine on word vectors. minilm: the real pretrained all-MiniLM-L6-v2 "
-        "(English word pieces), self-attention over the source, every layer and head.",
+        description="toy: the teaching engine on word vectors. Real pretrained models, self-attention over the "
+        "source, every layer and head: minilm is all-MiniLM-L6-v2 (English word pieces, 6 layers x 12 heads); e5 is "
+        "multilingual-e5-small with 4-bit weights (Chinese, English and about 100 languages, 12 layers x 12 heads).",
     )
     layer: Annotated[int, Control("select", MODEL, group="model")] = Field(
         0, ge=0, description="Real models: which layer (from 0; the model's config says how many)."
     )
     hide_special: Annotated[bool, Control("checkbox", MODEL, group="model")] = Field(
         False,
-        description="Real models: leave out the special tokens ([CLS], [SEP]) as queries and keys; the softmax is "
-        "taken over the other keys, so the weights are renormalised and the outputs recomputed from them.",
+        description="Real models: leave out the special tokens ([CLS], [SEP], <s>, </s>) and e5's 'passage:' prefix "
+        "as queries and keys; the softmax is taken over the other keys, so the weights are renormalised and the "
+        "outputs recomputed from them.",
+    )
+    units: Annotated[Literal["pieces", "words"], Control("select", MODEL, group="model")] = Field(
+        "pieces",
+        description="Real models: pieces shows the model's own word pieces; words merges them into words (Chinese "
+        "by jieba, others by spaces and punctuation): attention to a word is the sum over its pieces, attention "
+        "from a word the mean over its pieces (Clark et al. 2019), so rows still sum to 1.",
     )
     score: Annotated[
         Literal["dot", "scaled_dot", "cosine", "general", "additive"],
@@ -286,6 +294,15 @@ class State(BaseModel):
     )
     present: Annotated[bool, Control("none", view=True)] = Field(
         False, description="View state: presentation mode for projecting in a classroom."
+    )
+    summary: Annotated[
+        Literal["entropy", "first_token", "last_token", "self", "previous", "next", "punctuation"],
+        Control("none", MODEL, view=True),
+    ] = Field(
+        "entropy",
+        description="View state (real models): the statistic that colours the layer x head overview: entropy of the "
+        "weights, or the mean attention to the first token, the last token, the word itself, the previous word, the "
+        "next word, or punctuation.",
     )
     rank: Annotated[bool, Control("none", view=True)] = Field(
         False,
@@ -428,12 +445,14 @@ def check_sizes(state: State, mode: str) -> tuple[int, int]:
                 "too_many_pieces",
                 "at most {limit} word pieces",
                 field="source",
-                drop=["model", "layer", "hide_special", "head"],
+                drop=["model", "layer", "hide_special", "units", "head"],
                 model=info.label,
                 limit=info.max_pieces,
                 count=pieces,
             )
-        return models.count_queries(state.model, state.source, hide_special=state.hide_special), info.n_heads
+        return models.count_queries(
+            state.model, state.source, hide_special=state.hide_special, units=state.units
+        ), info.n_heads
     n_source = count_words(state.source, "source")
     n_queries = count_words(state.target, "target") if mode == "cross" else n_source
     width = embedding_width(state)

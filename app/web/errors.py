@@ -15,7 +15,7 @@ from fastapi.responses import Response
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.engine.models.minilm import ModelUnavailable
+from app.engine.models.registry import ModelUnavailable
 from app.view.i18n import request_language
 from app.view.links import KNOWN, field_of, short
 from app.view.messages import render

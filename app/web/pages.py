@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
 
-from app.engine.models.minilm import ModelUnavailable
+from app.engine.models.registry import ModelUnavailable
 from app.settings import ROOT
 from app.view import models
 from app.view.compare import COMPARE_PRESETS, compare_presets_for, compare_view, comparison_from_query

@@ -83,8 +83,22 @@ class NamedHeadFacts(BaseModel):
 class ModelFacts(BaseModel):
     name: str = Field(description="The `model` parameter.")
     label: str = Field(description="The model's name for people.")
+    languages: str = Field(description="The languages the model reads, in words.")
+    weights: str | None = Field(description="How its weights are stored when not as trained (e5: 4-bit weights).")
     n_layers: int = Field(description="Layers, from the model's own config.")
     n_heads: int = Field(description="Heads per layer, from the model's own config.")
+    units: str = Field(description="pieces (the model's word pieces) or words (pieces merged into words).")
+
+
+class Summaries(BaseModel):
+    statistics: dict[str, list[list[float]]] = Field(
+        description="Per statistic (entropy in nats; mean attention to the first token, the last token, itself, the "
+        "previous and the next token, punctuation), an (n_layers, n_heads) table: one number per head."
+    )
+    rollout: list[list[float]] = Field(
+        description="Attention rollout (Abnar & Zuidema 2020) up to `layer`: (n, n), how much each position draws "
+        "on each input token through every path of attention and the residual stream."
+    )
 
 
 class AttentionResponse(BaseModel):
@@ -107,12 +121,19 @@ class AttentionResponse(BaseModel):
     named_head: NamedHeadFacts | None = Field(None, description="projection=named: the question the head asks.")
     head_note: dict[str, str] | None = Field(None, description="One sentence about the head in focus, by language.")
     head: Head = Field(description="The head in focus (`head`, of layer `layer` for models): its three stages.")
-    arithmetic: Arithmetic = Field(description="Every number of the current step (`step`) of that head.")
+    arithmetic: Arithmetic | None = Field(
+        description="Every number of the current step (`step`) of that head (null for a real model's word units)."
+    )
     output: Matrix | None = Field(
         description="(n_queries, d_model) every head's output concatenated and projected by W_O (null for models)."
     )
     parameters: dict[str, Matrix] = Field(description="Parameters shared by the heads: W_O.")
     overview: Overview | None = Field(description="A small weight map of every layer and head (several heads only).")
+    summaries: Summaries | None = Field(None, description="Real models: the whole model summarised.")
+    sentence_embedding: list[float] | None = Field(
+        None,
+        description="Real models: the mean-pooled, L2-normalised last hidden state, as the model's reference does.",
+    )
 
 
 class ArithmeticResponse(BaseModel):

@@ -43,12 +43,12 @@ function drawComparison(body, present) {
   const focus = $("focus");
   focus.replaceChildren(...body.shared.map((w) => el("option", { value: w, text: w, selected: w === body.focus })));
   if (!word) {
-    $("output-cosine").textContent = t.no_shared_word;
+    $("output-similarity").textContent = t.no_shared_word;
     $("differing").replaceChildren();
     $("chart-drift").replaceChildren();
     return;
   }
-  $("output-cosine").textContent = word.output_cosine === null ? "" : `${t.output_cosine}${t.colon}${fmt(word.output_cosine, 3)}`;
+  $("output-similarity").textContent = word.output_cosine === null ? "" : `${t.output_cosine}${t.colon}${fmt(word.output_cosine, 3)}`;
   const label = (name) => (t.feature_names && t.feature_names[name]) || name;
   const table = el("table", { class: "data" }, el("caption", { text: t.differing }));
   const head = el("tr", {}, el("th", { scope: "col", text: "" }), el("th", { scope: "col", text: `${t.pane} A` }),

@@ -5,6 +5,7 @@ import * as controls from "./controls.js";
 import { fmt } from "./format.js";
 import { alignment, arithmetic, bars, download, el, matrixGrid, matrixTable, overviewGrid, toCsv } from "./panels.js";
 import { setupLive } from "./live-ui.js";
+import { renderSummaries } from "./summaries.js";
 import * as state from "./state.js";
 
 const { page } = state;
@@ -309,6 +310,10 @@ function drawAlignment() {
 
 async function drawArithmetic() {
   const view = state.view();
+  if (view.arithmetic === null) { // a real model's word units: the arithmetic is the pieces'
+    $("arithmetic").textContent = t.units_words_note;
+    return;
+  }
   const board = await state.loadArithmetic();
   if (!board || board.step !== state.field("step") || view !== state.view()) return;
   arithmetic($("arithmetic"), { board, keys: view.tokens.keys, query: view.tokens.queries[board.step], t,
@@ -425,6 +430,8 @@ function render() {
   $("model-note").textContent = view.model ? t[`model_note_${view.model.name}`] || "" : "";
   renderHeadQuestion(view);
   renderMatrices(view);
+  renderSummaries(view, { summary: state.field("summary"), present, t, onPick: pickHead,
+    setSummary: (summary) => { state.setFields({ summary }); render(); } });
   const preset = currentPreset();
   $("preset").value = preset ? preset.id : "";
   $("lesson").textContent = preset ? preset.lesson : "";

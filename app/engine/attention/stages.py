@@ -21,16 +21,20 @@ import numpy as np
 # ---------------------------------------------------------------------------
 
 
-def dot_scores(q: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """Dot product q·k (multiplicative attention)."""
+def dot_scores(q: np.ndarray, k: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """Dot product q·k (multiplicative attention). ``out``: an array to write the result into."""
     # q (n_q, d_k), k (n_k, d_k)
-    return q @ np.swapaxes(k, -1, -2)  # (n_q, n_k)
+    return np.matmul(q, np.swapaxes(k, -1, -2), out=out)  # (n_q, n_k)
 
 
-def scaled_dot_scores(q: np.ndarray, k: np.ndarray) -> np.ndarray:
+def scaled_dot_scores(q: np.ndarray, k: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """q·k / sqrt(d_k): the Transformer's score; the scaling keeps large d_k from saturating the softmax."""
     d_k = q.shape[-1]
-    return dot_scores(q, k) / math.sqrt(d_k)  # (n_q, n_k); a Python float keeps float32 inputs float32
+    scores = dot_scores(q, k, out)  # (n_q, n_k)
+    if scores.dtype.kind == "f":
+        scores /= math.sqrt(d_k)  # in place (a Python float keeps float32 float32): the model's 12 heads are big
+        return scores
+    return scores / math.sqrt(d_k)  # integer inputs
 
 
 def cosine_scores(q: np.ndarray, k: np.ndarray) -> np.ndarray:
@@ -85,18 +89,25 @@ def similarity(score: str, q: np.ndarray, k: np.ndarray, parameters: dict | None
 # ---------------------------------------------------------------------------
 
 
-def softmax_weights(scores: np.ndarray, mask: np.ndarray, temperature: float = 1.0) -> np.ndarray:
+def softmax_weights(
+    scores: np.ndarray, mask: np.ndarray, temperature: float = 1.0, out: np.ndarray | None = None
+) -> np.ndarray:
     """Soft attention: softmax over the keys each query may see, of score / temperature.
 
     Stable for any finite scores: the largest visible score is subtracted *before* dividing by
     the temperature, so every exponent is <= 0 and the largest is exactly 0 (no overflow, no NaN).
     Keys the mask hides get weight exactly 0. Every row must see at least one key.
+    ``out``: an array to write the weights into (the real model keeps every layer's in one array).
     """
     # scores (n_q, n_k) float, mask (n_q, n_k) bool
-    visible = np.where(mask, scores, -np.inf)  # (n_q, n_k)
-    shifted = visible - visible.max(axis=-1, keepdims=True)  # (n_q, n_k), max of each row is 0
-    exponentials = np.exp(shifted / temperature)  # (n_q, n_k), hidden keys -> exp(-inf) = 0
-    return exponentials / exponentials.sum(axis=-1, keepdims=True)  # (n_q, n_k), rows sum to 1
+    visible = scores if np.all(mask) else np.where(mask, scores, -np.inf)  # (n_q, n_k)
+    float_type = np.result_type(visible.dtype, 1.0)  # float32 stays float32, integers become float64
+    shifted = np.subtract(visible, visible.max(axis=-1, keepdims=True), out=out, dtype=float_type)  # row max is 0
+    if temperature != 1:
+        shifted /= temperature
+    exponentials = np.exp(shifted, out=shifted)  # (n_q, n_k), hidden keys -> exp(-inf) = 0
+    exponentials /= exponentials.sum(axis=-1, keepdims=True)
+    return exponentials  # (n_q, n_k), rows sum to 1
 
 
 def hard_weights(scores: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -114,7 +125,7 @@ def hard_weights(scores: np.ndarray, mask: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------
 
 
-def weighted_sum(weights: np.ndarray, v: np.ndarray) -> np.ndarray:
+def weighted_sum(weights: np.ndarray, v: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """Each query's output is the sum of the values, weighted by its attention weights."""
     # weights (n_q, n_k), v (n_k, d_v)
-    return weights @ v  # (n_q, d_v)
+    return np.matmul(weights, v, out=out)  # (n_q, d_v)

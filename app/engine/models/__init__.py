@@ -1,8 +1,12 @@
-"""The pretrained transformer (all-MiniLM-L6-v2) computed in pure numpy.
+"""The real pretrained transformers, computed in pure numpy.
 
-Entry point: ``get_model()`` (loads and verifies once per process, raises ``ModelUnavailable``).
+Entry point: ``registry.get_model(name)`` for name in ``MODEL_NAMES`` ("minilm", "e5"): loads and
+verifies once per process, raises ``ModelUnavailable``. ``get_model()`` without a name is MiniLM
+(kept for older callers).
 """
 
-from .minilm import Encoding, MiniLM, ModelRun, ModelUnavailable, get_model
+from .base import EncoderModel, Encoding, ModelRun, ModelUnavailable
+from .minilm import MiniLM, get_model
+from .registry import MODEL_NAMES
 
-__all__ = ["Encoding", "MiniLM", "ModelRun", "ModelUnavailable", "get_model"]
+__all__ = ["MODEL_NAMES", "Encoding", "EncoderModel", "MiniLM", "ModelRun", "ModelUnavailable", "get_model"]

