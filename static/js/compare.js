@@ -27,12 +27,14 @@ function drawPane(name, view, word, present) {
   $(`settings-${name}`).textContent = settingsText(view);
   $(`open-${name}`).setAttribute("href", view.share_path);
   const chart = $(`chart-${name}`);
+  const font = (node) => parseFloat(getComputedStyle(node).fontSize); // type sizes come from the CSS
   heatmap(chart, {
     z: view.head.weights, rows: view.tokens.queries, cols: view.tokens.keys, mask: view.head.mask,
-    zmin: 0, zmax: state.body().weights_max, step, present, width: chart.clientWidth,
+    zmin: 0, zmax: state.body().weights_max, step, dark: present, font: font(chart), width: chart.clientWidth,
   });
   const row = view.head.weights[step];
-  bars($(`bars-${name}`), { labels: view.tokens.keys, values: row, present, ranked: true });
+  const slot = $(`bars-${name}`);
+  bars(slot, { labels: view.tokens.keys, values: row, font: font(slot), width: slot.clientWidth, ranked: true, t });
   const top = word ? word.top[name] : [];
   $(`top-${name}`).textContent = top.map((k) => `(${k.key}, ${fmt(k.weight, 2)})`).join(" ");
   $(`pane-${name}`).classList.toggle("active", state.body().params.pane === name);

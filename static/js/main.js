@@ -246,6 +246,7 @@ function watchSizes() {
     [$("chart-stage2").parentElement, () => drawStage(2)],
     [$("chart-stage3").parentElement, () => drawStage(3)],
     [$("chart-embeddings").parentElement, drawEmbeddings],
+    [$("chart-rollout").parentElement, drawRollout],
     [$("bars-panel"), drawBars],
     [$("alignment-panel"), drawAlignment],
   ]);
@@ -367,6 +368,15 @@ function fillTables() {
   }
 }
 
+/** A real model's attention rollout up to the current layer (the summaries panel). */
+function drawRollout() {
+  const view = state.view();
+  const el = $("chart-rollout");
+  const box = boxOf(el);
+  if (!recordBox(el, box) || !view.summaries) return;
+  heatmap(el, { z: view.summaries.rollout, rows: view.tokens.queries, cols: view.tokens.keys, zmin: 0, ...box, height: null, fill: false });
+}
+
 function drawEmbeddings() {
   const el = $("chart-embeddings");
   const box = boxOf(el);
@@ -430,8 +440,9 @@ function render() {
   $("model-note").textContent = view.model ? t[`model_note_${view.model.name}`] || "" : "";
   renderHeadQuestion(view);
   renderMatrices(view);
-  renderSummaries(view, { summary: state.field("summary"), present, t, onPick: pickHead,
+  renderSummaries(view, { summary: state.field("summary"), t, onPick: pickHead,
     setSummary: (summary) => { state.setFields({ summary }); render(); } });
+  drawRollout();
   const preset = currentPreset();
   $("preset").value = preset ? preset.id : "";
   $("lesson").textContent = preset ? preset.lesson : "";

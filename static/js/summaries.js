@@ -1,7 +1,7 @@
 // A real model summarised: every layer and head coloured by a statistic the user picks (a table whose cells
-// are buttons: choosing one opens that head), and attention rollout up to the current layer (a heatmap).
-// The numbers come from the server (app/engine/attention/summaries.py); this module only draws them.
-import { heatmap } from "./charts.js";
+// are buttons: choosing one opens that head), and attention rollout up to the current layer (a heatmap,
+// drawn by main.js with the other charts, at its box's size). The numbers come from the server
+// (app/engine/attention/summaries.py); this module only draws them.
 import { fmt } from "./format.js";
 import { el } from "./panels.js";
 
@@ -34,8 +34,7 @@ function statisticTable(values, { layer, head, onPick, t, name }) {
 }
 
 /** Draw the summaries of a real-model view; `summary` is the statistic chosen (a view field). */
-export function renderSummaries(view, { summary, setSummary, onPick, present, t }) {
-  const panel = document.getElementById("summaries-panel");
+export function renderSummaries(view, { summary, setSummary, onPick, t }) {
   const summaries = view.summaries;
   document.body.classList.toggle("has-summaries", Boolean(summaries));
   if (!summaries) return;
@@ -53,7 +52,4 @@ export function renderSummaries(view, { summary, setSummary, onPick, present, t 
   document.getElementById("summary-table").replaceChildren(el("div", { class: "scroll" }, table));
   const note = [view.model.label, view.model.units === "words" ? t.units_words_note : null];
   document.getElementById("summaries-note").textContent = note.filter(Boolean).join(" · ");
-  const rollout = document.getElementById("chart-rollout");
-  heatmap(rollout, { z: summaries.rollout, rows: view.tokens.queries, cols: view.tokens.keys, zmin: 0, present,
-    width: rollout.clientWidth || panel.clientWidth });
 }

@@ -273,3 +273,12 @@ def test_phone_one_column_and_a_small_step_bar(new_context):
     assert_fits(page, "phone after P")
     bar = page.locator(".stepper").bounding_box()
     assert bar["height"] <= PHONE["height"] / 10, f"the step bar after P: {bar}"
+
+
+def test_a_real_model_on_a_phone(new_context):
+    """Every layer and head (12 × 12 maps, the statistics table, the rollout) scrolls inside its panel."""
+    page = new_context(viewport=PHONE).new_page()
+    open_view(page, {"source": "the bank of the river", "model": "e5", "layer": "3"})
+    assert_fits(page, "e5 on a phone")
+    press_present(page)
+    assert_fits(page, "e5 on a phone after P")
