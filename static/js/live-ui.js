@@ -19,8 +19,12 @@ function showTeacher(room, t) {
   const link = $("live-link");
   link.textContent = room.followLink;
   link.setAttribute("href", room.followLink);
-  $("live-qr").setAttribute("src", room.qrUrl);
-  $("live-qr").setAttribute("alt", `${t.live_qr} ${room.followLink}`);
+  const qr = document.createElement("img"); // made here: a page without a room has no image at all
+  qr.className = "live-qr";
+  qr.width = qr.height = 180;
+  qr.alt = `${t.live_qr} ${room.followLink}`;
+  qr.src = room.qrUrl;
+  $("live-qr").replaceChildren(qr);
   $("live-panel").hidden = false;
   $("live-start").hidden = true;
 }

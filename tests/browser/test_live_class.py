@@ -14,7 +14,9 @@ def test_the_student_follows_the_teacher_and_can_stop_following(new_context):
     assert len(code) == 6
     link = teacher.locator("#live-link").get_attribute("href")
     assert link.endswith(f"/live/{code}")
-    assert teacher.locator("#live-qr").evaluate("(img) => img.complete && img.naturalWidth > 0")
+    qr = teacher.locator("#live-qr img")
+    expect(qr).to_have_attribute("src", f"/api/rooms/{code}/qr.svg")
+    assert qr.evaluate("(img) => img.decode().then(() => img.naturalWidth > 0)")
 
     student = new_context().new_page()
     student.goto(link)

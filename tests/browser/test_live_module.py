@@ -75,7 +75,7 @@ def test_a_teacher_publishes_and_a_student_follows(new_context, app_server, watc
     # A view the server refuses: onError gets the usual message, the room keeps its view.
     teacher.evaluate("() => window.__teacher.publish('source=tom+chases+jerry&temperature=99')")
     errors = poll(teacher, "window.__teacherErrors", bool)
-    assert errors == ["temperature: Input should be less than or equal to 20"]
+    assert errors == ["temperature: must be at most 20"]
     watch.allow(r"status of 422")
     assert canonical_view(VIEWS[3]) == student.evaluate("window.__views.at(-1)[0]")
     student.evaluate("() => window.__follower.close()")
