@@ -17,8 +17,8 @@ def assert_at_step(page, view, step):
     assert url_params(page).get("step", "0") == str(step), page.url
     for n in (1, 2, 3):
         assert highlight_y0(page, f"chart-stage{n}") == step - 0.5, f"chart-stage{n}"
-    intro = page.locator("#arithmetic p.formula").inner_text()
-    assert f"“{queries[step]}”" in intro
+    # the arithmetic of a step is its own small answer (/api/arithmetic): it arrives after the label
+    expect(page.locator("#arithmetic p.formula").first).to_contain_text(f"“{queries[step]}”")
     weights = view["head"]["weights"][step]
     shown = [float(row["weight"].split(" ")[0]) for row in arithmetic_rows(page)]
     assert shown == pytest.approx(weights, rel=1e-3, abs=5e-5), "the arithmetic shows another step's weights"
