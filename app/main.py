@@ -1,33 +1,30 @@
 """The web app: wires the API, the pages and the static files together.
 
-Run it with ``uvicorn app.main:app``.
+Run it with ``uvicorn app.main:app`` (scripts/serve runs it as in production: app/serve.py).
 """
 
-import logging
-import sys
+import functools
 from contextlib import asynccontextmanager
 
 from fastapi.exceptions import RequestValidationError
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.types import ASGIApp
 
 from app.engine.models.minilm import ModelUnavailable
 from app.settings import get_settings
 from app.view.compute import warm_up
 from app.view.state import InputError
 from app.web import api, errors, pages
-from app.web.middleware import Hardening, ResponseCache, access_log
-
-
-def configure_access_log():
-    """One line per request on stderr ("GET /api/attention?... 200 3.1ms"); ACCESS_LOG=0 turns it off."""
-    if get_settings().access_log and not access_log.handlers:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(asctime)s %(process)d %(message)s"))
-        access_log.addHandler(handler)
-        access_log.setLevel(logging.INFO)
-        access_log.propagate = False
+from app.web.accesslog import AccessLog, configure_access_log
+from app.web.backpressure import SendInPieces
+from app.web.cache import ResponseCache
+from app.web.coalesce import Coalesce
+from app.web.compress import GZIP_LEVEL, GZIP_MINIMUM_BYTES, NegotiateGzip
+from app.web.conditional import ConditionalGet
+from app.web.head import HeadAsGet
+from app.web.middleware import Hardening
 
 
 @asynccontextmanager
@@ -36,29 +33,47 @@ async def lifespan(app):
     yield
 
 
-def create_app():
-    configure_access_log()
-    app = FastAPIOffline(
+def with_http_layers(routes_app: ASGIApp) -> ASGIApp:
+    """The app behind the HTTP layers every request meets, in this order (each its own module):
+
+    AccessLog (one JSON line per request), Hardening (security headers on every answer, request
+    limits), SendInPieces (large bodies in 64 KiB pieces), HeadAsGet (HEAD on every GET route),
+    ConditionalGet (304), NegotiateGzip (Accept-Encoding by its q-values), ResponseCache and
+    Coalesce (a shared link computed once), GZipMiddleware (Starlette's), then the routes.
+
+    They wrap the FastAPI app from outside, so they also see the 500 that its ServerErrorMiddleware
+    (always its outermost layer) writes for an unexpected exception: it gets the security headers too.
+    """
+    settings = get_settings()
+    layers = [AccessLog, Hardening, SendInPieces, HeadAsGet, ConditionalGet, NegotiateGzip]
+    if settings.response_cache_mb > 0:  # 0: every request computed (benchmarks)
+        layers.append(functools.partial(ResponseCache, max_bytes=settings.response_cache_mb * 1024 * 1024))
+    if settings.coalesce:
+        layers.append(Coalesce)
+    layers.append(functools.partial(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=GZIP_LEVEL))
+    app = routes_app
+    for layer in reversed(layers):
+        app = layer(app)
+    return app
+
+
+def create_app() -> ASGIApp:
+    configure_access_log(get_settings().access_log)
+    routes_app = FastAPIOffline(
         lifespan=lifespan,
         title="Attention Lens",
         description="Attention, stage by stage: similarity, softmax weights, weighted sum of the values. "
         "Every page URL has a JSON twin at /api/attention with the same query string.",
         version="1.0",
+        redirect_slashes=False,  # /embed/ is not /embed: 404, never a redirect built from the Host header
     )
-    app.add_exception_handler(RequestValidationError, errors.on_validation_error)
-    app.add_exception_handler(InputError, errors.on_input_error)
-    app.add_exception_handler(ModelUnavailable, errors.on_model_unavailable)
-    app.add_exception_handler(StarletteHTTPException, errors.on_http_error)
-    app.include_router(api.router)
-    app.include_router(pages.router)
-    app.add_middleware(
-        GZipMiddleware, minimum_size=1000, compresslevel=1
-    )  # level 1: ~20x smaller JSON at a third of level 5's cost
-    cache_mb = get_settings().response_cache_mb  # 0: every request computed (for benchmarks)
-    if cache_mb > 0:
-        app.add_middleware(ResponseCache, max_bytes=cache_mb * 1024 * 1024)
-    app.add_middleware(Hardening)
-    return app
+    routes_app.add_exception_handler(RequestValidationError, errors.on_validation_error)
+    routes_app.add_exception_handler(InputError, errors.on_input_error)
+    routes_app.add_exception_handler(ModelUnavailable, errors.on_model_unavailable)
+    routes_app.add_exception_handler(StarletteHTTPException, errors.on_http_error)
+    routes_app.include_router(api.router)
+    routes_app.include_router(pages.router)
+    return with_http_layers(routes_app)
 
 
 app = create_app()

@@ -1,7 +1,7 @@
 """Benchmark the numpy MiniLM engine (app/model): load time, run latency, resident memory.
 
-    .venv/bin/python bench/bench_model.py            # prints a markdown table
-    .venv/bin/python bench/bench_model.py --json bench/out/model.json
+    python -m bench.bench_model            # prints a markdown table
+    python -m bench.bench_model --json bench/out/model.json
 
 Latency: p50/p95 of MiniLM.run() (tokenize + all 6 layers with every intermediate)
 over many runs in one process after a warm-up. Memory: a FRESH child process
@@ -22,8 +22,6 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
 
 SENTENCE_16 = "The quick brown fox jumps over the lazy dog near the river bank."  # 16 tokens
 LONG = " ".join(["Attention lets every token look at every other token in the sentence."] * 12)  # > 128
@@ -76,7 +74,7 @@ def main() -> None:
         return
 
     child = subprocess.run(
-        [sys.executable, __file__, "--rss-child"], capture_output=True, text=True, check=True, cwd=REPO
+        [sys.executable, "-m", "bench.bench_model", "--rss-child"], capture_output=True, text=True, check=True, cwd=REPO
     )
     mem = json.loads(child.stdout.strip().splitlines()[-1])
 
@@ -100,15 +98,11 @@ def main() -> None:
     }
     print("| measure | goal | measured |")
     print("|---|---|---|")
-    print(
-        f"| run() p50, {short['n_tokens']} tokens, all 6 layers | < 30 ms | {short['p50_ms']:.1f} ms (p95 {short['p95_ms']:.1f}, {short['runs']} runs) |"
-    )
-    print(
-        f"| run() p50, {long['n_tokens']} tokens, all 6 layers | < 150 ms | {long['p50_ms']:.1f} ms (p95 {long['p95_ms']:.1f}, {long['runs']} runs) |"
-    )
-    print(
-        f"| RSS, fresh process after one 128-token run | < 400 MB | {mem['rss_mb']:.0f} MB (peak {mem['hwm_mb']:.0f} MB) |"
-    )
+    for run, goal in ((short, "< 30 ms"), (long, "< 150 ms")):
+        measured = f"{run['p50_ms']:.1f} ms (p95 {run['p95_ms']:.1f}, {run['runs']} runs)"
+        print(f"| run() p50, {run['n_tokens']} tokens, all 6 layers | {goal} | {measured} |")
+    memory = f"{mem['rss_mb']:.0f} MB (peak {mem['hwm_mb']:.0f} MB)"
+    print(f"| RSS, fresh process after one 128-token run | < 400 MB | {memory} |")
     print(f"| first get_model() (sha256 + load), fresh process | - | {mem['load_s'] * 1e3:.0f} ms |")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

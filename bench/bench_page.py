@@ -1,48 +1,26 @@
 """Front-end speed, measured in a real Chromium (Playwright), in one run. Not a test: run by hand.
 
-    .venv/bin/python bench/bench_page.py
+    python -m bench.bench_page
 
-Starts the app (one uvicorn worker, 127.0.0.1) and reports, from the page's own performance marks
-(`attention-render` after a full draw, `attention-step` after a step is drawn):
+Starts the app (tests.support.live_server.LiveServer: one uvicorn process, 127.0.0.1) and reports, from
+the page's own performance marks (`attention-render` after a full draw, `attention-step` after a step):
   1. first full render after navigation (goal: first heatmap within 1 s), cold and warm cache;
   2. an edit of a 16-token sentence, from the input event to the redraw, debounce included (goal 150 ms);
   3. a 64-token, 8-head view: its first render and each step (arrow key) redraw (goal: responsive).
 """
 
-import socket
 import statistics
-import subprocess
-import sys
 import time
-import urllib.request
-from pathlib import Path
 from urllib.parse import urlencode
 
 from playwright.sync_api import sync_playwright
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.support.live_server import LiveServer
+
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
-WORDS = ["the", "teacher", "gave", "the", "student", "a", "book", "about", "the", "river", "and", "the", "sea", "in", "the", "old", "school"]
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(port):
-    env = {"ACCESS_LOG": "0", "PATH": "/usr/bin:/bin"}
-    process = subprocess.Popen([sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port),
-                                "--no-access-log"], cwd=ROOT, env=env)  # fmt: skip
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
-            return process
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError("server did not start")
+WORDS = ["the", "teacher", "gave", "the", "student", "a", "book", "about", "the", "river", "and", "the", "sea",
+         "in", "the", "old", "school"]  # fmt: skip
 
 
 def marks(page, name):
@@ -65,10 +43,8 @@ def summary(values):
 
 
 def main():
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    server = start_server(port)
-    try:
+    with LiveServer(env={"ACCESS_LOG": "0"}) as server:
+        base = server.base
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
             sentence16 = " ".join(WORDS[:16])
@@ -82,9 +58,7 @@ def main():
                     page.goto(url16)
                     bucket.append(wait_for_mark(page, "attention-render", 1)[0])
                 context.close()
-            print(
-                f"1. first full render after navigation, 16 tokens: cold cache {summary(cold)}; warm cache {summary(warm)}"
-            )
+            print(f"1. first full render after navigation, 16 tokens: cold cache {summary(cold)}; warm {summary(warm)}")
 
             context = browser.new_context(viewport={"width": 1600, "height": 1000})
             page = context.new_page()
@@ -97,14 +71,13 @@ def main():
                 before = len(marks(page, "attention-render"))
                 started = page.evaluate(
                     """(text) => { const s = document.getElementById('source'); s.value = text;
-                       const t = performance.now(); s.dispatchEvent(new Event('input', {bubbles: true})); return t; }""",
+                       const t = performance.now();
+                       s.dispatchEvent(new Event('input', {bubbles: true})); return t; }""",
                     " ".join(words),
                 )
                 done = wait_for_mark(page, "attention-render", before + 1)[-1]
                 edits.append(done - started)
-            print(
-                f"2. edit of a 16-token sentence, input event to redraw (100 ms typing pause included): {summary(edits)}"
-            )
+            print(f"2. edit of a 16-token sentence, input event to redraw (100 ms pause included): {summary(edits)}")
             context.close()
 
             long_sentence = " ".join((WORDS * 5)[:64])
@@ -121,9 +94,6 @@ def main():
             print(f"3. 64 tokens, 8 heads: first full render {first:.0f} ms; step redraw {summary(steps)}")
             context.close()
             browser.close()
-    finally:
-        server.terminate()
-        server.wait(10)
 
 
 if __name__ == "__main__":

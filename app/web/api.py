@@ -7,8 +7,8 @@ from fastapi import APIRouter, Query, Request
 from app.view.compute import compute_view
 from app.view.state import AttentionBody, AttentionQuery, make_state
 from app.web import routes
+from app.web.conditional import cached
 from app.web.jsonio import JSONBytes, dumps
-from app.web.middleware import cached
 from app.web.schema import AttentionResponse, ErrorResponse
 
 router = APIRouter()
@@ -32,7 +32,7 @@ def get_attention(request: Request, params: Annotated[AttentionQuery, Query()]):
 
     Responses are deterministic, so they carry an ETag and may be cached; If-None-Match gives 304.
     """
-    return cached(request, attention_body(params), "application/json", max_age=3600)
+    return cached(attention_body(params), "application/json", max_age=3600)
 
 
 @router.post(
@@ -44,6 +44,6 @@ def post_attention(params: AttentionBody):
 
 
 @router.get(routes.HEALTHZ, summary="Liveness")
-def healthz():
+async def healthz():
     """A trivial JSON answer: the server is up. Also the baseline of the benchmarks."""
     return JSONBytes(b'{"status":"ok"}')

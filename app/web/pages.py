@@ -20,9 +20,9 @@ from app.view.presets import PRESETS
 from app.view.state import DEFAULTS, ORDER, VIEW_FIELDS, AttentionQuery, InputError, format_number, make_state
 from app.web import routes
 from app.web.assets import asset_bytes, asset_table, asset_url, media_type
+from app.web.conditional import cached
 from app.web.errors import validation_items
 from app.web.jsonio import dumps
-from app.web.middleware import cached
 
 router = APIRouter()
 templates = Jinja2Templates(directory=Path(__file__).resolve().parents[2] / "templates")
@@ -89,7 +89,7 @@ def render_page(request, *, embed=False):
     }
     html = templates.get_template("page.html").render(context)
     # Without `lang` the language comes from Accept-Language, so caches must keep one copy per language.
-    return cached(request, html.encode("utf-8"), "text/html; charset=utf-8", max_age=300, vary="Accept-Language")
+    return cached(html.encode("utf-8"), "text/html; charset=utf-8", max_age=300, vary="Accept-Language")
 
 
 @router.get(routes.PAGE, response_class=HTMLResponse, include_in_schema=False)
@@ -103,7 +103,7 @@ def learn(request: Request, lang: str | None = None):
     lang = pick_language(lang if lang in STRINGS else None, request.headers.get("accept-language"))
     lessons = [{**lesson, "link": "/?" + urlencode({**lesson_params(lesson), "lang": lang})} for lesson in LESSONS]
     html = templates.get_template("learn.html").render(lang=lang, t=STRINGS[lang], lessons=lessons)
-    return cached(request, html.encode("utf-8"), "text/html; charset=utf-8", max_age=300, vary="Accept-Language")
+    return cached(html.encode("utf-8"), "text/html; charset=utf-8", max_age=300, vary="Accept-Language")
 
 
 @router.get(routes.EMBED, response_class=HTMLResponse, include_in_schema=False)
