@@ -4,6 +4,7 @@ Run it with ``uvicorn app.main:app`` (scripts/serve runs it as in production: ap
 """
 
 import functools
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi.exceptions import RequestValidationError
@@ -28,7 +29,7 @@ from app.web.middleware import Hardening
 
 
 @asynccontextmanager
-async def lifespan(app):
+async def lifespan(app: FastAPIOffline) -> AsyncIterator[None]:
     warm_up()
     yield
 
