@@ -51,6 +51,12 @@ class Settings(BaseSettings):
         description="LIMIT_CONCURRENCY: connections plus requests per worker; past it, new requests get 503 at once.",
     )
     backlog: int = Field(2048, ge=16, description="BACKLOG: connections waiting to be accepted, per listening socket.")
+    send_timeout: float = Field(
+        10.0,
+        gt=0,
+        description="SEND_TIMEOUT: seconds a client may take to make room for the next 64 KiB of a large answer "
+        "before it is dropped (nginx's send_timeout does the same in front).",
+    )
 
     # The app.
     coalesce: bool = Field(

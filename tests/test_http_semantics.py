@@ -3,8 +3,14 @@ q-value, no redirect built from the Host header, large answers sent in pieces, a
 every error answer, whoever writes it (the app, its framework's 500, the HTTP server's own 400).
 """
 
+import asyncio
 import gzip
+import json
+import re
+import socket
+import time
 
+import httpx
 import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
@@ -20,6 +26,8 @@ from tests.support.live_server import LiveServer
 from tests.test_hardening import check_security_headers, exchange
 
 SHARED_LINK = "source=walk+by+river+bank&heads=2&temperature=0.5"
+WORDS = ["the", "teacher", "gave", "the", "student", "a", "book", "about", "the", "river", "and", "the", "sea"]
+LONG_SENTENCE = " ".join(WORDS[i % len(WORDS)] for i in range(120))  # 120 tokens, 8 heads: a 3.7 MB answer
 
 
 @pytest.fixture(scope="module")
@@ -200,6 +208,47 @@ def test_a_large_body_is_sent_in_pieces_that_add_up_to_it():
     assert all(len(piece["body"]) <= PIECE_BYTES for piece in pieces)
     assert [piece["more_body"] for piece in pieces] == [True] * 5 + [False]
     assert body_of(messages) == body
+
+
+def test_a_client_that_stops_reading_is_dropped_after_the_send_timeout():
+    body = bytes(3 * PIECE_BYTES)
+    sent, never = [], asyncio.Event()
+
+    async def large(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": body})
+
+    async def stuck_after_one_piece(message):
+        sent.append(message)
+        if len(sent) > 2:
+            await never.wait()  # the client's window stays full
+
+    async def run():
+        await SendInPieces(large, timeout=0.05)(http_scope("/"), None, stuck_after_one_piece)
+
+    run_async(run)
+    assert [message.get("more_body") for message in sent] == [None, True, True]  # start, piece 1, piece 2 (stuck)
+
+
+def test_the_real_server_drops_a_reader_that_never_reads():
+    """The real model's view of a long sentence (~12 MB) is more than the kernel's socket buffers hold (~4 MB
+    on loopback): a client that never reads is dropped after SEND_TIMEOUT, with part of the answer sent."""
+    link = "/api/attention?model=minilm&source=" + LONG_SENTENCE.replace(" ", "+")
+    with LiveServer(workers=1, env={"ACCESS_LOG": "1", "SEND_TIMEOUT": "1"}) as server:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=30) as reader:
+            reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            reader.sendall(f"GET {link} HTTP/1.1\r\nHost: lens\r\nConnection: close\r\n\r\n".encode())
+            head = reader.recv(4096)  # the status line and headers come first; the rest is never read
+            length = int(re.search(rb"content-length: (\d+)", head).group(1))
+            logged = []
+            for _ in range(600):
+                logged = [json.loads(line) for line in server.output().splitlines() if '"/api/attention"' in line]
+                if logged:
+                    break
+                time.sleep(0.1)
+        assert "without completing response" in server.output()
+        assert length > 10_000_000 and logged[0]["bytes"] < length, (length, logged)
+        assert httpx.get(server.base + "/healthz").status_code == 200
 
 
 def test_the_largest_view_arrives_whole(web):
