@@ -51,14 +51,14 @@ class Settings(BaseSettings):
         description="LIMIT_CONCURRENCY: connections plus requests per worker; past it, new requests get 503 at once.",
     )
     backlog: int = Field(2048, ge=16, description="BACKLOG: connections waiting to be accepted, per listening socket.")
+
+    # The app.
     send_timeout: float = Field(
         10.0,
         gt=0,
         description="SEND_TIMEOUT: seconds a client may take to make room for the next 64 KiB of a large answer "
         "before it is dropped (nginx's send_timeout does the same in front).",
     )
-
-    # The app.
     coalesce: bool = Field(
         True,
         description="COALESCE: simultaneous requests for the same view compute it once; 0 turns it off (benchmarks).",
