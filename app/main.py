@@ -26,6 +26,7 @@ from app.web.compress import GZIP_LEVEL, GZIP_MINIMUM_BYTES, NegotiateGzip
 from app.web.conditional import ConditionalGet
 from app.web.head import HeadAsGet
 from app.web.middleware import Hardening
+from app.web.release import ReleaseMemory
 
 
 @asynccontextmanager
@@ -38,16 +39,16 @@ def with_http_layers(routes_app: ASGIApp) -> ASGIApp:
     """The app behind the HTTP layers every request meets, in this order (each its own module):
 
     AccessLog (one JSON line per request), Hardening (security headers on every answer, request
-    limits), SendInPieces (large bodies in 64 KiB pieces; a client that stops reading is dropped),
-    HeadAsGet (HEAD on every GET route), ConditionalGet (304), NegotiateGzip (Accept-Encoding by its
-    q-values), ResponseCache and Coalesce (a shared link computed once), GZipMiddleware (Starlette's),
-    then the routes.
+    limits), ReleaseMemory (freed memory back to the system after large answers), SendInPieces
+    (large bodies in 64 KiB pieces; a client that stops reading is dropped), HeadAsGet (HEAD on every
+    GET route), ConditionalGet (304), NegotiateGzip (Accept-Encoding by its q-values), ResponseCache
+    and Coalesce (a shared link computed once), GZipMiddleware (Starlette's), then the routes.
 
     They wrap the FastAPI app from outside, so they also see the 500 that its ServerErrorMiddleware
     (always its outermost layer) writes for an unexpected exception: it gets the security headers too.
     """
     settings = get_settings()
-    layers = [AccessLog, Hardening, functools.partial(SendInPieces, timeout=settings.send_timeout)]
+    layers = [AccessLog, Hardening, ReleaseMemory, functools.partial(SendInPieces, timeout=settings.send_timeout)]
     layers += [HeadAsGet, ConditionalGet, NegotiateGzip]
     if settings.response_cache_mb > 0:  # 0: every request computed (benchmarks)
         layers.append(functools.partial(ResponseCache, max_bytes=settings.response_cache_mb * 1024 * 1024))

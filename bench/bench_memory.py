@@ -6,11 +6,9 @@
    string, a ~750-byte answer each) sent to one worker of scripts/serve, whose response cache holds
    at most RESPONSE_CACHE_MB (64 MiB). The worker's resident memory (VmRSS) before, along the way and
    after. Goal: within the cache bound + 150 MB of where it started.
-2. After model traffic. 16 clients ask for 64 new real-model views (~12 MB answers) at once; the
-   worker's VmRSS at rest before, its peak (VmHWM), and at rest 10 s after the burst. Once under
-   scripts/serve (its malloc settings: MALLOC_MMAP_THRESHOLD_=131072, MALLOC_ARENA_MAX=2) and once
-   under plain `python -m uvicorn app.main:app` (glibc's defaults, what the workers had before).
-   What stays is the response cache (at most 64 MiB) and the model's last 4 sentences.
+2. After model traffic. 16 clients ask for 64 new real-model views (~12 MB answers) at once from one
+   worker of scripts/serve; its VmRSS at rest before, its peak (VmHWM), and 10 s after the burst.
+   What may stay is the response cache (at most 64 MiB) and the model's last 4 sentences.
 3. Clients that never read. 100 clients ask for the largest answer (the real model on 128 word
    pieces, all heads: ~12 MB without compression) and never read a byte; the worker's VmRSS (and
    nginx's, through nginx) over 15 s. Straight to one worker, and through nginx (deploy/nginx.conf).
@@ -165,10 +163,7 @@ def main() -> None:
         figures["padded_links"] = padded_links(args.links)
     if "model" not in skip:
         print("2. 64 new model views (~12 MB each, gzip accepted) from 16 clients at once, one worker:")
-        figures["after_model_traffic"] = [
-            after_model_traffic("scripts/serve (its malloc settings)", workers=1),
-            after_model_traffic("python -m uvicorn app.main:app (glibc's defaults)", workers=None),
-        ]
+        figures["after_model_traffic"] = after_model_traffic("scripts/serve, 1 worker", workers=1)
     if "slow" not in skip:
         figures["slow_readers"] = slow_readers(args.skip_nginx)
     if args.json:
