@@ -41,7 +41,8 @@ class SendInPieces:
                 piece = bytes(whole[start : start + PIECE_BYTES])
                 message = {"type": "http.response.body", "body": piece, "more_body": more_body or not last}
                 try:
-                    await asyncio.wait_for(send(message), self.timeout)
+                    async with asyncio.timeout(self.timeout):
+                        await send(message)
                 except TimeoutError:
                     raise ClientStoppedReading() from None
 
