@@ -7,6 +7,7 @@ import functools
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import anyio.to_thread
 from fastapi.exceptions import RequestValidationError
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -31,6 +32,9 @@ from app.web.release import ReleaseMemory
 
 @asynccontextmanager
 async def lifespan(app: FastAPIOffline) -> AsyncIterator[None]:
+    # Sync routes (views, pages) run in this many threads at once; the rest wait for one without
+    # holding the GIL, so the event loop (and /healthz) still gets it promptly.
+    anyio.to_thread.current_default_thread_limiter().total_tokens = get_settings().threads
     warm_up()
     yield
 

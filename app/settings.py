@@ -53,6 +53,13 @@ class Settings(BaseSettings):
     backlog: int = Field(2048, ge=16, description="BACKLOG: connections waiting to be accepted, per listening socket.")
 
     # The app.
+    threads: int = Field(
+        2,
+        ge=1,
+        le=64,
+        description="THREADS: requests a worker computes at once (views, pages); the others wait their turn. More "
+        "threads than CPUs add no speed, only contention for Python's GIL, which starves the event loop (/healthz).",
+    )
     send_timeout: float = Field(
         10.0,
         gt=0,
