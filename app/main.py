@@ -1,18 +1,18 @@
 """The web app: wires the API, the pages and the static files together.
 
-Run it with ``uvicorn app.main:app``.
+Run it with ``uvicorn app.main:app`` (scripts/serve runs it as in production: app/serve.py).
 """
 
-import logging
-import sys
+import functools
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+import anyio.to_thread
 from fastapi.exceptions import RequestValidationError
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp
 
 from app.engine.models.registry import ModelUnavailable
 from app.live.rooms import RoomError
@@ -24,18 +24,15 @@ from app.view.i18n import STRINGS
 from app.view.lessons import lessons_for
 from app.view.presets import presets_for
 from app.web import api, assets, errors, live, pages
-from app.web.compression import NegotiatedGZip
-from app.web.middleware import Hardening, ResponseCache, access_log
-
-
-def configure_access_log() -> None:
-    """One line per request on stderr ("GET /api/attention?... 200 3.1ms"); ACCESS_LOG=0 turns it off."""
-    if get_settings().access_log and not access_log.handlers:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(asctime)s %(process)d %(message)s"))
-        access_log.addHandler(handler)
-        access_log.setLevel(logging.INFO)
-        access_log.propagate = False
+from app.web.accesslog import AccessLog, configure_access_log
+from app.web.backpressure import SendInPieces
+from app.web.cache import ResponseCache
+from app.web.coalesce import Coalesce
+from app.web.compression import GZIP_LEVEL, GZIP_MINIMUM_BYTES, NegotiatedGZip, NegotiateGzip
+from app.web.conditional import ConditionalGet
+from app.web.head import HeadAsGet
+from app.web.middleware import Hardening
+from app.web.release import ReleaseMemory
 
 
 def prepare_lessons() -> None:
@@ -48,7 +45,10 @@ def prepare_lessons() -> None:
 
 
 @asynccontextmanager
-async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+async def lifespan(app: FastAPIOffline) -> AsyncIterator[None]:
+    # Sync routes (views, pages) run in this many threads at once; the rest wait for one without
+    # holding the GIL, so the event loop (and /healthz) still gets it promptly.
+    anyio.to_thread.current_default_thread_limiter().total_tokens = get_settings().threads
     warm_up()
     threading.Thread(target=prepare_lessons, name="prepare-lessons", daemon=True).start()
     assets.warm_up()  # chooses the Plotly bundle (logging why if it is the full one), compresses the assets
@@ -58,32 +58,53 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     await rooms.stop()
 
 
-def create_app() -> FastAPI:
-    configure_access_log()
-    app = FastAPIOffline(
+def with_http_layers(routes_app: ASGIApp) -> ASGIApp:
+    """The app behind the HTTP layers every request meets, in this order (each its own module):
+
+    AccessLog (one JSON line per request), Hardening (security headers on every answer, request
+    limits), ReleaseMemory (freed memory back to the system after large answers), SendInPieces
+    (large bodies in 64 KiB pieces; a client that stops reading is dropped), HeadAsGet (HEAD on every
+    GET route), ConditionalGet (304), NegotiateGzip (Accept-Encoding by its q-values), ResponseCache
+    and Coalesce (a shared link computed once), NegotiatedGZip (Starlette's gzip; /assets/ are
+    precompressed), then the routes.
+
+    They wrap the FastAPI app from outside, so they also see the 500 that its ServerErrorMiddleware
+    (always its outermost layer) writes for an unexpected exception: it gets the security headers too.
+    """
+    settings = get_settings()
+    layers = [AccessLog, Hardening, ReleaseMemory, functools.partial(SendInPieces, timeout=settings.send_timeout)]
+    layers += [HeadAsGet, ConditionalGet, NegotiateGzip]
+    if settings.response_cache_mb > 0:  # 0: every request computed (benchmarks)
+        layers.append(functools.partial(ResponseCache, max_bytes=settings.response_cache_mb * 1024 * 1024))
+    if settings.coalesce:
+        layers.append(Coalesce)
+    layers.append(functools.partial(NegotiatedGZip, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=GZIP_LEVEL))
+    app = routes_app
+    for layer in reversed(layers):
+        app = layer(app)
+    return app
+
+
+def create_app() -> ASGIApp:
+    configure_access_log(get_settings().access_log)
+    routes_app = FastAPIOffline(
         lifespan=lifespan,
         title="Attention Lens",
         description="Attention, stage by stage: similarity, softmax weights, weighted sum of the values. "
         "Every page URL has a JSON twin at /api/attention with the same query string.",
         version="1.0",
+        redirect_slashes=False,  # /embed/ is not /embed: 404, never a redirect built from the Host header
     )
-    app.add_exception_handler(RequestValidationError, errors.on_validation_error)
-    app.add_exception_handler(errors.InvalidInput, errors.on_invalid_input)
-    app.add_exception_handler(ModelUnavailable, errors.on_model_unavailable)
-    app.add_exception_handler(StarletteHTTPException, errors.on_http_error)
-    app.add_exception_handler(RoomError, live.on_room_error)
-    app.include_router(api.router)
-    app.include_router(pages.router)
-    app.include_router(assets.router)
-    app.include_router(live.router)
-    app.add_middleware(
-        NegotiatedGZip, minimum_size=1000, compresslevel=1
-    )  # level 1: ~20x smaller JSON at a third of level 5's cost
-    cache_mb = get_settings().response_cache_mb  # 0: every request computed (for benchmarks)
-    if cache_mb > 0:
-        app.add_middleware(ResponseCache, max_bytes=cache_mb * 1024 * 1024)
-    app.add_middleware(Hardening)
-    return app
+    routes_app.add_exception_handler(RequestValidationError, errors.on_validation_error)
+    routes_app.add_exception_handler(errors.InvalidInput, errors.on_invalid_input)
+    routes_app.add_exception_handler(ModelUnavailable, errors.on_model_unavailable)
+    routes_app.add_exception_handler(StarletteHTTPException, errors.on_http_error)
+    routes_app.add_exception_handler(RoomError, live.on_room_error)
+    routes_app.include_router(api.router)
+    routes_app.include_router(pages.router)
+    routes_app.include_router(assets.router)
+    routes_app.include_router(live.router)
+    return with_http_layers(routes_app)
 
 
 app = create_app()

@@ -1,12 +1,13 @@
 """Every setting of the app, read once from the environment (pydantic-settings).
 
-The README lists them. Command-line wrappers (scripts/run, scripts/serve) read HOST, PORT and
-WORKERS themselves to start uvicorn; the app reads the rest here. Tests change settings by starting
-a server with another environment (tests/support/live_server.py), never by patching this module.
+The README lists them. The server's settings (HOST to BACKLOG) are read by app/serve.py, which
+scripts/serve runs, to start uvicorn; the app reads the rest. Tests change settings by starting a
+server with another environment (tests/support/live_server.py), never by patching this module.
 """
 
 import functools
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -17,7 +18,12 @@ ROOT = Path(__file__).resolve().parents[1]  # the project folder: templates/ and
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="", case_sensitive=False, extra="ignore")
 
-    host: str = Field("127.0.0.1", description="HOST: address scripts/serve binds to.")
+    # The server (app/serve.py). It is meant to sit behind nginx (deploy/nginx.conf), which faces clients.
+    host: str = Field(
+        "127.0.0.1",
+        description="HOST: address scripts/serve binds to; loopback by default, 0.0.0.0 for every address "
+        "(a container behind the proxy).",
+    )
     port: int = Field(8000, ge=1, le=65535, description="PORT: port scripts/serve listens on.")
     workers: int = Field(
         1,
@@ -27,10 +33,56 @@ class Settings(BaseSettings):
         "so each worker knows it; a process started by plain uvicorn is one worker. More than one worker keeps "
         "live-class rooms only with REDIS_URL.",
     )
+    forwarded_allow_ips: str = Field(
+        "127.0.0.1",
+        description="FORWARDED_ALLOW_IPS: addresses of the reverse proxy, whose X-Forwarded-For/-Proto are trusted.",
+    )
+    http_parser: Literal["h11", "httptools"] = Field(
+        "h11",
+        description="HTTP_PARSER: h11 bounds a request head (MAX_REQUEST_HEAD_KB); httptools needs less than half "
+        "its CPU for a cached answer but buffers any head whole: only behind nginx, which bounds heads itself.",
+    )
+    max_request_head_kb: int = Field(
+        256,
+        ge=64,
+        le=4096,
+        description="MAX_REQUEST_HEAD_KB: the HTTP server's bound on a request line plus headers (h11); above "
+        "it, its bare 400. Below it the app answers for itself: 414 past a 48 KiB URL, 431 past 16 KiB of headers.",
+    )
+    timeout_keep_alive: int = Field(
+        5, ge=1, le=300, description="TIMEOUT_KEEP_ALIVE: seconds an idle kept-alive connection stays open."
+    )
+    limit_concurrency: int = Field(
+        1000,
+        ge=1,
+        description="LIMIT_CONCURRENCY: connections plus requests per worker; past it, new requests get 503 at once.",
+    )
+    backlog: int = Field(2048, ge=16, description="BACKLOG: connections waiting to be accepted, per listening socket.")
+
+    # The app.
+    threads: int = Field(
+        2,
+        ge=1,
+        le=64,
+        description="THREADS: requests a worker computes at once (views, pages); the others wait their turn. More "
+        "threads than CPUs add no speed, only contention for Python's GIL, which starves the event loop (/healthz).",
+    )
+    send_timeout: float = Field(
+        10.0,
+        gt=0,
+        description="SEND_TIMEOUT: seconds a client may take to make room for the next 64 KiB of a large answer "
+        "before it is dropped (nginx's send_timeout does the same in front).",
+    )
+    coalesce: bool = Field(
+        True,
+        description="COALESCE: simultaneous requests for the same view compute it once; 0 turns it off (benchmarks).",
+    )
     response_cache_mb: int = Field(
         64, ge=0, description="RESPONSE_CACHE_MB: per-worker cache of deterministic GET answers; 0 turns it off."
     )
-    access_log: bool = Field(True, description="ACCESS_LOG: one line per request on stderr; 0 turns it off.")
+    access_log: bool = Field(
+        True, description="ACCESS_LOG: one JSON object per line per request on stderr; 0 turns it off."
+    )
     minilm_dir: Path | None = Field(
         None, description="MINILM_DIR: folder with all-MiniLM-L6-v2's files (default: the installed package)."
     )

@@ -1,12 +1,13 @@
 """API speed, in one run. Not a test: run by hand (loopback only, bounded in time).
 
-    .venv/bin/python bench/bench_api.py [--duration 10] [--runs 200] [--json bench/out/api.json]
+    python -m bench.bench_api [--duration 10] [--runs 200] [--json bench/out/api.json]
 
-1. wrk against one uvicorn worker on 127.0.0.1 (the production command's flags, scripts/serve):
-   requests/s of GET /api/attention?source=walk+by+river+bank and of GET /healthz (the trivial
-   JSON endpoint), 2 threads, 32 connections, `--duration` seconds each after a 2 s warm-up of each;
-   the ratio api/healthz (goal >= 0.5). Once with the app's access log on (the default, written to
-   /dev/null) and once with ACCESS_LOG=0.
+1. wrk against one worker on 127.0.0.1: requests/s of GET /api/attention?source=walk+by+river+bank
+   and of GET /healthz (the trivial JSON endpoint), 2 threads, 32 connections, `--duration` seconds
+   each after a 2 s warm-up of each; the ratio api/healthz (goal >= 0.5). Three servers, started by
+   tests.support.live_server.LiveServer: the production command (scripts/serve: h11 with its bound on
+   request heads) with the app's access log on (the default) and with ACCESS_LOG=0, and plain
+   `uvicorn app.main:app` (its default parser, httptools, no bound), for the price of h11.
 2. In-process p50/p95 of a 128-token, 8-head request (goal < 30 ms): through FastAPI's TestClient,
    and directly through app.view.state + app.view.compute + app.web.jsonio (with the three parts timed apart).
 3. Where a small request's time goes, without HTTP: the ASGI app called directly (no server, no
@@ -20,18 +21,14 @@ import argparse
 import json
 import os
 import platform
-import re
 import shutil
-import socket
 import statistics
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from bench.common import wrk as run_wrk
+from tests.support.live_server import LiveServer
+
 os.environ.setdefault("ACCESS_LOG", "0")  # in-process parts: no access-log line per call (servers set it explicitly)
 
 API_PATH = "/api/attention?source=walk+by+river+bank"
@@ -56,40 +53,7 @@ WORDS = [
     "school",
 ]
 LONG_SOURCE = " ".join(WORDS[i % len(WORDS)] for i in range(128))  # 128 tokens
-LONG_PARAMS = {"source": LONG_SOURCE, "heads": "8"}
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(port, access_log):
-    env = {**os.environ, "ACCESS_LOG": "1" if access_log else "0", "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port),
-               "--workers", "1", "--no-access-log", "--log-level", "warning"]  # fmt: skip
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError("server exited")
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}{HEALTH_PATH}", timeout=1)
-            return process, command
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("server did not start within 30 s")
-
-
-def stop_server(process):
-    process.terminate()
-    try:
-        process.wait(timeout=25)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+LONG_PARAMS = {"source": LONG_SOURCE, "heads": "8", "projection": "random"}
 
 
 # Every request a different link (seed=1, 2, ...), so the app's response cache never answers:
@@ -104,35 +68,30 @@ end
 
 
 def wrk(url, duration, threads=2, connections=32, script=None):
-    command = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--latency"]
-    command += ["-s", str(script)] if script else []
-    command.append(url)
-    result = subprocess.run(command, capture_output=True, text=True, timeout=duration + 30, check=True)
-    out = result.stdout
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-    non_2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
-    errors = re.search(r"Socket errors:(.*)", out)
-    latency = dict(re.findall(r"^\s+(50|90|99)%\s+(\S+)", out, re.M))
-    return {"command": " ".join(command), "requests_per_s": rps, "non_2xx": int(non_2xx.group(1)) if non_2xx else 0,
-            "socket_errors": errors.group(1).strip() if errors else "", "latency": latency}  # fmt: skip
+    command, result = run_wrk(url, connections, duration, threads, script)
+    latency = {"50": f"{result['p50_ms']:.1f}ms", "90": f"{result['p90_ms']:.1f}ms", "99": f"{result['p99_ms']:.1f}ms"}
+    errors = ", ".join(f"{kind} {count}" for kind, count in result["errors"].items())
+    return {"command": command, "requests_per_s": result["requests_per_s"], "non_2xx": result["non_2xx_3xx"],
+            "socket_errors": errors, "latency": latency}  # fmt: skip
 
 
-def bench_wrk(duration, access_log):
-    port = free_port()
-    process, command = start_server(port, access_log)
-    base = f"http://127.0.0.1:{port}"
-    try:
+SERVERS = {
+    "scripts/serve (h11), ACCESS_LOG=1": {"workers": 1, "env": {"ACCESS_LOG": "1"}},
+    "scripts/serve (h11), ACCESS_LOG=0": {"workers": 1, "env": {"ACCESS_LOG": "0"}},
+    "uvicorn app.main:app (httptools), ACCESS_LOG=0": {"workers": None, "env": {"ACCESS_LOG": "0"}},
+}
+
+
+def bench_wrk(duration, server_name):
+    with LiveServer(**SERVERS[server_name]) as server:
         for path in (HEALTH_PATH, API_PATH):  # warm-up
-            wrk(base + path, 2)
-        health = wrk(base + HEALTH_PATH, duration)
-        api = wrk(base + API_PATH, duration)
+            wrk(server.base + path, 2)
+        health = wrk(server.base + HEALTH_PATH, duration)
+        api = wrk(server.base + API_PATH, duration)
         script = Path("/tmp/attention-lens-distinct.lua")
         script.write_text(DISTINCT_LUA)
-        distinct = wrk(base + API_PATH, duration, script=script)
-    finally:
-        stop_server(process)
-    server = " ".join(Path(part).name if part == sys.executable else part for part in command)
-    return {"server": ("ACCESS_LOG=%d " % access_log) + server, "healthz": health, "api": api, "api_distinct": distinct,
+        distinct = wrk(server.base + API_PATH, duration, script=script)
+    return {"server": server_name, "healthz": health, "api": api, "api_distinct": distinct,
             "ratio": api["requests_per_s"] / health["requests_per_s"],
             "ratio_distinct": distinct["requests_per_s"] / health["requests_per_s"]}  # fmt: skip
 
@@ -159,13 +118,13 @@ def bench_in_process(runs):
     from app.engine.text.tokenize import tokenize
     from app.main import app
     from app.view.compute import compute_view
-    from app.view.state import AttentionQuery, make_state
+    from app.view.links import state_from_values
     from app.web.jsonio import dumps
 
     assert len(tokenize(LONG_SOURCE)) == 128
     client = TestClient(app)
     response = client.get("/api/attention", params=LONG_PARAMS, headers={"accept-encoding": "identity"})
-    assert response.status_code == 200 and len(response.json()["heads"]) == 8
+    assert response.status_code == 200 and response.json()["n_heads"] == 8
     size = len(response.content)
 
     seeds = iter(range(1, 10**9))
@@ -175,16 +134,16 @@ def bench_in_process(runs):
         assert client.get("/api/attention", params=params, headers={"accept-encoding": "identity"}).status_code == 200
 
     def direct():
-        return dumps(compute_view(make_state(AttentionQuery(**LONG_PARAMS))))
+        return dumps(compute_view(state_from_values(LONG_PARAMS)))
 
-    state = make_state(AttentionQuery(**LONG_PARAMS))
+    state = state_from_values(LONG_PARAMS)
     view = compute_view(state)
     return {
         "request": f"GET /api/attention source=<128 tokens> heads=8 ({size} bytes of JSON)",
         "testclient": timed(through_fastapi, runs),
         "direct": timed(direct, runs),
         "parts": {
-            "params.make_state": timed(lambda: make_state(AttentionQuery(**LONG_PARAMS)), runs),
+            "links.state_from_values": timed(lambda: state_from_values(LONG_PARAMS), runs),
             "compute.compute_view": timed(lambda: compute_view(state), runs),
             "jsonio.dumps": timed(lambda: dumps(view), runs),
         },
@@ -196,14 +155,14 @@ def bench_in_process(runs):
 def small_parts(runs):
     """The three parts for the 4-word sentence of the wrk run."""
     from app.view.compute import compute_view
-    from app.view.state import AttentionQuery, make_state
+    from app.view.links import state_from_values
     from app.web.jsonio import dumps
 
     params = {"source": "walk by river bank"}
-    state = make_state(AttentionQuery(**params))
+    state = state_from_values(params)
     view = compute_view(state)
     return {
-        "params.make_state": timed(lambda: make_state(AttentionQuery(**params)), runs),
+        "links.state_from_values": timed(lambda: state_from_values(params), runs),
         "compute.compute_view": timed(lambda: compute_view(state), runs),
         "jsonio.dumps": timed(lambda: dumps(view), runs),
     }
@@ -299,26 +258,29 @@ def main():
     figures = {"machine": machine()}
     if not args.skip_wrk:
         if shutil.which("wrk") is None:
-            sys.exit("wrk is not installed (apt-get install -y wrk)")
-        figures["wrk"] = [bench_wrk(args.duration, access_log=True), bench_wrk(args.duration, access_log=False)]
+            raise SystemExit("wrk is not installed (apt-get install -y wrk)")
+        figures["wrk"] = [bench_wrk(args.duration, name) for name in SERVERS]
     figures["in_process"] = bench_in_process(args.runs)
     figures["asgi_direct"] = bench_asgi(args.runs * 10)
     figures["encoders"] = bench_encoders(args.runs)
 
     print(json.dumps(figures, indent=2, ensure_ascii=False))
     for run in figures.get("wrk", []):
+        distinct = run["api_distinct"]["requests_per_s"]
         print(f"\n{run['server']}\n  /healthz {run['healthz']['requests_per_s']:.0f} req/s, "
               f"/api/attention {run['api']['requests_per_s']:.0f} req/s, ratio {run['ratio']:.2f} (goal >= 0.5); "
-              f"every request a new link {run['api_distinct']['requests_per_s']:.0f} req/s, ratio {run['ratio_distinct']:.2f}")  # fmt: skip
+              f"every request a new link {distinct:.0f} req/s, ratio {run['ratio_distinct']:.2f}")  # fmt: skip
     ip = figures["in_process"]
-    print(f"\n128 tokens, 8 heads: TestClient p50 {ip['testclient']['p50_ms']:.1f} ms (p95 {ip['testclient']['p95_ms']:.1f}), "
-          f"direct p50 {ip['direct']['p50_ms']:.1f} ms (p95 {ip['direct']['p95_ms']:.1f}) (goal < 30 ms)")  # fmt: skip
+    client, direct = ip["testclient"], ip["direct"]
+    print(f"\n128 tokens, 8 heads: TestClient p50 {client['p50_ms']:.1f} ms (p95 {client['p95_ms']:.1f}), "
+          f"direct p50 {direct['p50_ms']:.1f} ms (p95 {direct['p95_ms']:.1f}) (goal < 30 ms)")  # fmt: skip
     small = ", ".join(f"{name} {t['p50_ms'] * 1000:.0f} us" for name, t in ip["small_parts"].items())
     print(f"walk by river bank, p50 of each part: {small}")
     for name, times in figures["asgi_direct"].items():
         print(f"ASGI direct {name}: p50 {times['p50_us']:.0f} us")
     enc = figures["encoders"]
-    print(f"128x128 matrix: FastAPI default {enc['fastapi_default_ms']:.2f} ms, app orjson {enc['app_jsonio_orjson_numpy_ms']:.3f} ms, "
+    print(f"128x128 matrix: FastAPI default {enc['fastapi_default_ms']:.2f} ms, "
+          f"app orjson {enc['app_jsonio_orjson_numpy_ms']:.3f} ms, "
           f"ratio {enc['ratio_default_over_app']:.0f}x")  # fmt: skip
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -194,7 +194,7 @@ def drift(comparison: Comparison, steps: dict[str, int]) -> list[float] | None:
         keep = models.shown_pieces(run.kinds, state.hide_special)
         states = np.asarray(run.hidden, dtype=np.float64)[:, keep]  # (n_layers + 1, n, d_model)
         if state.units == "words":  # the word's hidden state: the mean of its pieces', as the view merges them
-            pick = lambda values: [values[i] for i in keep]  # noqa: E731
+            pick = lambda values, keep=keep: [values[i] for i in keep]  # noqa: E731
             units = group_pieces(run.text, pick(run.tokens), pick(run.kinds), pick(run.offsets))
             states = merge_vectors(states, units)  # (n_layers + 1, m, d_model)
         hidden[name] = states[:, steps[name]]  # (n_layers + 1, d_model)

@@ -291,7 +291,7 @@ def model_view(state: State) -> dict:
         "parameters": {},
         "overview": overview(weights),
         "summaries": {
-            "statistics": {name: values for name, values in statistics.items()},
+            "statistics": dict(statistics),
             "rollout": attention_rollout(weights)[layer],  # (n, n) through layers 0 .. layer
         },
         "sentence_embedding": run.embedding,

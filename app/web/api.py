@@ -19,9 +19,10 @@ from app.view.compute import compute_view
 from app.view.links import state_from_query, state_from_values
 from app.view.state import SPECS, State
 from app.web import routes
+from app.web.conditional import cached
 from app.web.errors import InvalidInput, raise_invalid
+from app.web.headers import query_text
 from app.web.jsonio import JSONBytes, dumps
-from app.web.middleware import cached
 from app.web.schema import ArithmeticResponse, AttentionResponse, CompareResponse, ErrorResponse
 
 router = APIRouter()
@@ -51,7 +52,7 @@ def query_parameters() -> list[dict]:
 
 def state_of(request: Request) -> State:
     try:
-        return state_from_query(request.url.query)
+        return state_from_query(query_text(request.scope))
     except ValidationError as error:
         raise_invalid(error, "query")
 
@@ -68,7 +69,7 @@ def get_attention(request: Request) -> Response:
 
     Responses are deterministic, so they carry an ETag and may be cached; If-None-Match gives 304.
     """
-    return cached(request, dumps(compute_view(state_of(request))), "application/json", max_age=3600)
+    return cached(dumps(compute_view(state_of(request))), "application/json", max_age=3600)
 
 
 @router.get(
@@ -83,7 +84,7 @@ def get_arithmetic(request: Request) -> Response:
     state = state_of(request)
     view = compute_view(state)
     body = {"share_path": view["share_path"], "arithmetic": view["arithmetic"]}
-    return cached(request, dumps(body), "application/json", max_age=3600)
+    return cached(dumps(body), "application/json", max_age=3600)
 
 
 @router.get(
@@ -97,10 +98,10 @@ def get_compare(request: Request) -> Response:
     `b.` (`a.source=...&b.source=...`); `focus` names the word compared (default: the first content word both
     sentences share). Both panes step to that word; the answer compares its weights, top keys and outputs."""
     try:
-        comparison = comparison_from_query(request.url.query)
+        comparison = comparison_from_query(query_text(request.scope))
     except ValidationError as error:
         raise_invalid(error, "query")
-    return cached(request, dumps(compare_view(comparison)), "application/json", max_age=3600)
+    return cached(dumps(compare_view(comparison)), "application/json", max_age=3600)
 
 
 BODY_SCHEMA = {"content": {"application/json": {"schema": State.model_json_schema()}}, "required": True}
@@ -139,6 +140,6 @@ def json_object(raw: bytes) -> dict:
 
 
 @router.get(routes.HEALTHZ, summary="Liveness")
-def healthz() -> Response:
+async def healthz():
     """A trivial JSON answer: the server is up. Also the baseline of the benchmarks."""
     return JSONBytes(b'{"status":"ok"}')

@@ -49,9 +49,9 @@ from app.settings import get_settings
 from app.view.links import state_from_query
 from app.web import routes
 from app.web.assets import asset_url
+from app.web.conditional import cached
 from app.web.errors import error_body, error_items
 from app.web.jsonio import JSONBytes, dumps
-from app.web.middleware import cached
 from app.web.pages import render_page
 from app.web.schema import ErrorResponse
 
@@ -372,7 +372,7 @@ def qr_svg(text: str) -> bytes:
 async def room_qr(request: Request, code: str) -> Response:
     """An SVG QR code of the absolute follow link. Cacheable: the link never changes."""
     room = await existing_room(get_rooms(), code)
-    return cached(request, qr_svg(follow_url(request, room.code)), "image/svg+xml", max_age=86400)
+    return cached(qr_svg(follow_url(request, room.code)), "image/svg+xml", max_age=86400)
 
 
 @router.get(routes.LIVE, response_class=HTMLResponse, include_in_schema=False)

@@ -26,9 +26,10 @@ from app.view.spec import MODEL, MODES
 from app.view.state import DEFAULT_SOURCES, LINK_ORDER, MAX_CHARACTERS, SPECS, State, format_number
 from app.web import routes
 from app.web.assets import asset_url
+from app.web.conditional import cached
 from app.web.errors import error_items
+from app.web.headers import query_text
 from app.web.jsonio import dumps
-from app.web.middleware import cached
 
 router = APIRouter()
 DEFAULT_COMPARISON = COMPARE_PRESETS[0]["query"]  # /compare with no parameters: the two banks
@@ -73,7 +74,7 @@ def page_state(request: Request, lang: str, query: str | None = None) -> tuple[S
 
     query: the link's query string (default: the request's own; a live room's view in follow mode).
     """
-    query = request.url.query if query is None else query
+    query = query_text(request.scope) if query is None else query
     try:
         values = query_values(query)
     except Exception:  # a malformed query (a name twice): the page opens with what it can read
@@ -104,7 +105,7 @@ def render_page(
         view = compute_view(state)
     except ModelUnavailable as error:  # a real model is missing: show the sentence with the teaching engine
         notices.append(f"model: {error.args[0]} {STRINGS[lang]['model_missing']}")
-        values = dict(parse_qsl(request.url.query if query is None else query, keep_blank_values=True))
+        values = dict(parse_qsl(query_text(request.scope) if query is None else query, keep_blank_values=True))
         values = {name: value for name, value in values.items() if name in SPECS and name not in MODEL_ONLY}
         state, ignored = lenient_state(values)
         view = compute_view(state)
@@ -139,7 +140,7 @@ def render_page(
     }
     html = templates.get_template("page.html").render(context)
     # Without `lang` the language comes from Accept-Language, so caches must keep one copy per language.
-    return cached(request, html.encode("utf-8"), "text/html; charset=utf-8", max_age=300, vary="Accept-Language")
+    return cached(html.encode("utf-8"), "text/html; charset=utf-8", max_age=300, vary="Accept-Language")
 
 
 @router.get(routes.PAGE, response_class=HTMLResponse, include_in_schema=False)
@@ -158,7 +159,7 @@ def learn(request: Request, lang: str | None = None) -> Response:
     """The ideas of attention, one by one, each linked to a view that shows it."""
     lang = pick_language(lang if lang in STRINGS else None, request.headers.get("accept-language"))
     html = templates.get_template("learn.html").render(lang=lang, t=STRINGS[lang], lessons=lessons_for(lang))
-    return cached(request, html.encode("utf-8"), "text/html; charset=utf-8", max_age=300, vary="Accept-Language")
+    return cached(html.encode("utf-8"), "text/html; charset=utf-8", max_age=300, vary="Accept-Language")
 
 
 @router.get(routes.COMPARE, response_class=HTMLResponse, include_in_schema=False)
@@ -168,7 +169,7 @@ def compare(request: Request) -> Response:
     lang = pick_language(explicit if explicit in STRINGS else None, request.headers.get("accept-language"))
     notices = []
     try:
-        comparison = comparison_from_query(request.url.query or DEFAULT_COMPARISON)
+        comparison = comparison_from_query(query_text(request.scope) or DEFAULT_COMPARISON)
     except ValidationError as error:
         item = error_items(error.errors(), "query", lang)[0]
         notices.append(f"{item['field']}: {item['msg']}")
@@ -192,4 +193,4 @@ def compare(request: Request) -> Response:
         max_characters=MAX_CHARACTERS,
         page_json=script_json(page),
     )
-    return cached(request, html.encode("utf-8"), "text/html; charset=utf-8", max_age=300, vary="Accept-Language")
+    return cached(html.encode("utf-8"), "text/html; charset=utf-8", max_age=300, vary="Accept-Language")

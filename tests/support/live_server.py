@@ -85,7 +85,17 @@ class LiveServer:
 
     def command(self) -> list[str]:
         if self.workers is None:
-            return [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(self.port)]
+            return [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "app.main:app",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--no-access-log",
+            ]  # fmt: skip  (the app writes its own access log)
         return [str(self.app_dir / "scripts" / "serve")]
 
     def start(self, timeout: float = 60) -> LiveServer:
