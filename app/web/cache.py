@@ -4,7 +4,9 @@ A link shared with a class is opened by everyone: the first request computes, la
 (and their ETag, or a 304 from ConditionalGet) without validation or computation. Nothing per user.
 
 The key is a sha256 digest of what an answer depends on: the path, the exact query string, gzip or
-not, and for pages the language that Accept-Language chooses, by the function the page itself uses.
+not, and the language that Accept-Language chooses, by the function the pages themselves use (a page
+without `lang` is written in it; an error of the API names the field in it, and single flight shares
+errors too).
 So a key is 32 bytes however long the link, and two browsers whose headers choose the same language
 share an entry. The bound counts everything an entry costs in memory (body, headers, key and the
 objects that hold them), least recently used first out; one answer may take at most a quarter of it.
@@ -38,13 +40,13 @@ def page_language(scope: Scope) -> str:
 
 
 def answer_key(scope: Scope) -> bytes:
-    """sha256 of path, query string, gzip or not (NegotiateGzip leaves `gzip` or nothing) and a page's language."""
+    """sha256 of path, query string, gzip or not (NegotiateGzip leaves `gzip` or nothing) and the reader's language."""
     path = scope["path"]
     parts = (
         path.encode("utf-8"),
         scope.get("query_string", b""),
         request_header(scope, b"accept-encoding"),
-        b"" if path == routes.API_ATTENTION else page_language(scope).encode("ascii"),
+        page_language(scope).encode("ascii"),
     )
     digest = hashlib.sha256()
     for part in parts:
