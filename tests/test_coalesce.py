@@ -12,11 +12,14 @@ import pytest
 
 import app.web.api
 from app.main import create_app
+from app.view.compute import is_light
+from app.view.links import state_from_query
 from app.web.cache import answer_key
 from app.web.coalesce import Coalesce
 from tests.support.asgi import body_of, call, http_scope, run_async
 
-LINK = "/api/attention?source=the+whole+class+opens+the+same+link&heads=2"
+# Longer than app.view.compute.LIGHT_CHARACTERS: computed in a worker thread, where the gate can hold it.
+LINK = "/api/attention?source=" + "+".join(["the", "whole", "class", "opens", "the", "same", "link"] * 3) + "&heads=2"
 CLASS = 16
 
 
@@ -54,6 +57,7 @@ def gated_compute(monkeypatch):
 @pytest.mark.parametrize("headers", [{}, {"accept-encoding": "gzip"}, {"accept-language": "zh"}])
 def test_a_class_opening_one_new_link_computes_it_once(gated_compute, headers):
     gate, calls = gated_compute
+    assert not is_light(state_from_query(LINK.split("?", 1)[1]))
     web = create_app()
 
     async def class_opens_the_link():

@@ -15,7 +15,12 @@ import pytest
 import app.web.api
 from app.main import create_app, lifespan
 from app.settings import get_settings
+from app.view.compute import is_light
+from app.view.links import state_from_query
 from tests.support.asgi import run_async
+
+# Longer than app.view.compute.LIGHT_CHARACTERS: a view computed in a worker thread.
+LONG = "+".join(["the", "cat", "sat", "on", "the", "mat"] * 5)
 
 
 @pytest.fixture
@@ -51,7 +56,7 @@ def test_at_most_threads_compute_at_once_and_health_answers_meanwhile(held_compu
             transport = httpx.ASGITransport(app=web)
             async with httpx.AsyncClient(transport=transport, base_url="http://lens") as client:
                 views = [
-                    asyncio.create_task(client.get(f"/api/attention?source=the+cat+sat&seed={seed}"))
+                    asyncio.create_task(client.get(f"/api/attention?source={LONG}&seed={seed}"))
                     for seed in range(bound + 4)
                 ]
                 for _ in range(3000):
@@ -63,6 +68,7 @@ def test_at_most_threads_compute_at_once_and_health_answers_meanwhile(held_compu
                 gate.set()
                 return health, waiting, await asyncio.gather(*views)
 
+    assert not is_light(state_from_query(f"source={LONG}"))
     health, waiting, views = run_async(many_new_links)
     assert health.status_code == 200
     assert waiting == 4 and state["most"] == bound

@@ -44,6 +44,15 @@ def warm_up() -> None:
             models.run(name, "warm up")
 
 
+LIGHT_CHARACTERS = 80  # sentences this short take the teaching engine well under a millisecond
+
+
+def is_light(state: State) -> bool:
+    """A view computed faster than a worker thread is handed it: the teaching engine (no real model) on
+    short sentences, or an exercise (at most 32x32). The web layer computes these in line."""
+    return state.mode != "model" and len(state.source) + len(state.target or "") <= LIGHT_CHARACTERS
+
+
 def compute_view(state: State) -> dict:
     """The answer (a dict of lists and numpy arrays) for a State."""
     mode = state.mode

@@ -8,6 +8,7 @@ the arithmetic panel alone: the page asks it when stepping, instead of the whole
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
@@ -15,7 +16,7 @@ from fastapi.responses import Response
 from pydantic import ValidationError
 
 from app.view.compare import compare_view, comparison_from_query
-from app.view.compute import compute_view
+from app.view.compute import compute_view, is_light
 from app.view.links import state_from_query, state_from_values
 from app.view.state import SPECS, State
 from app.web import routes
@@ -50,6 +51,23 @@ def query_parameters() -> list[dict]:
     return parameters
 
 
+def view_json(state: State) -> bytes:
+    return dumps(compute_view(state))
+
+
+def arithmetic_json(state: State) -> bytes:
+    view = compute_view(state)
+    return dumps({"share_path": view["share_path"], "arithmetic": view["arithmetic"]})
+
+
+async def computed(state: State, answer: Callable[[State], bytes]) -> bytes:
+    """A light view in line (handing it to a worker thread would cost more than computing it); a real model
+    or a long sentence in a worker thread, THREADS at once, so the event loop keeps answering."""
+    if is_light(state):
+        return answer(state)
+    return await run_in_threadpool(answer, state)
+
+
 def state_of(request: Request) -> State:
     try:
         return state_from_query(query_text(request.scope))
@@ -64,12 +82,12 @@ def state_of(request: Request) -> State:
     summary="One view, as JSON",
     openapi_extra={"parameters": query_parameters()},
 )
-def get_attention(request: Request) -> Response:
+async def get_attention(request: Request) -> Response:
     """The three stages for the view a share link describes: the page's query string works here unchanged.
 
     Responses are deterministic, so they carry an ETag and may be cached; If-None-Match gives 304.
     """
-    return cached(dumps(compute_view(state_of(request))), "application/json", max_age=3600)
+    return cached(await computed(state_of(request), view_json), "application/json", max_age=3600)
 
 
 @router.get(
@@ -79,12 +97,9 @@ def get_attention(request: Request) -> Response:
     summary="The arithmetic of one step, as JSON",
     openapi_extra={"parameters": query_parameters()},
 )
-def get_arithmetic(request: Request) -> Response:
+async def get_arithmetic(request: Request) -> Response:
     """Every number of the current step (`step`) of the head in focus: what the page's arithmetic panel shows."""
-    state = state_of(request)
-    view = compute_view(state)
-    body = {"share_path": view["share_path"], "arithmetic": view["arithmetic"]}
-    return cached(dumps(body), "application/json", max_age=3600)
+    return cached(await computed(state_of(request), arithmetic_json), "application/json", max_age=3600)
 
 
 @router.get(

@@ -1,9 +1,11 @@
 """JSON bytes for responses, with orjson.
 
-numpy arrays go straight to orjson (OPT_SERIALIZE_NUMPY), which is far faster than turning
-nested float lists into JSON in Python. Every number is written in the shortest form that reads back
-exactly, in the precision it was computed in: the teaching engine's float64 keeps every significant
-digit (tiny weights like 3.7e-44 too), the real models' float32 arrays are written as float32
+numpy arrays and scalars go straight to orjson (OPT_SERIALIZE_NUMPY), which is far faster than
+turning nested float lists into JSON in Python; orjson walks the dicts and lists itself and asks
+`as_json_array` only for the arrays it cannot write as they are (a slice that is not contiguous, an
+integer dtype of the engine). Every number is written in the shortest form that reads back exactly,
+in the precision it was computed in: the teaching engine's float64 keeps every significant digit
+(tiny weights like 3.7e-44 too), the real models' float32 values are written as float32
 (0.33333334, not 0.3333333432674408: half the bytes, no digit the model did not compute). The same
 bytes in every process.
 """
@@ -15,23 +17,17 @@ import orjson
 from fastapi.responses import Response
 
 
-def prepare(value: Any) -> Any:
-    """numpy arrays as contiguous bool, float32 (computed so) or float64 arrays; dicts and lists walked."""
+def as_json_array(value: Any) -> Any:
+    """An array orjson cannot write as it is: a contiguous bool, float32 (computed so) or float64 copy."""
     if isinstance(value, np.ndarray):
         if value.dtype in (np.bool_, np.float32):
             return np.ascontiguousarray(value)
         return np.ascontiguousarray(value, dtype=np.float64)
-    if isinstance(value, np.floating):
-        return float(value)
-    if isinstance(value, dict):
-        return {key: prepare(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [prepare(item) for item in value]
-    return value
+    raise TypeError(f"not JSON: {type(value).__name__}")
 
 
 def dumps(value: Any) -> bytes:
-    return orjson.dumps(prepare(value), option=orjson.OPT_SERIALIZE_NUMPY)
+    return orjson.dumps(value, default=as_json_array, option=orjson.OPT_SERIALIZE_NUMPY)
 
 
 class JSONBytes(Response):
