@@ -26,6 +26,7 @@ import statistics
 import time
 from pathlib import Path
 
+from bench.common import sentence
 from bench.common import wrk as run_wrk
 from tests.support.live_server import LiveServer
 
@@ -33,26 +34,7 @@ os.environ.setdefault("ACCESS_LOG", "0")  # in-process parts: no access-log line
 
 API_PATH = "/api/attention?source=walk+by+river+bank"
 HEALTH_PATH = "/healthz"
-WORDS = [
-    "the",
-    "teacher",
-    "gave",
-    "the",
-    "student",
-    "a",
-    "book",
-    "about",
-    "the",
-    "river",
-    "and",
-    "the",
-    "sea",
-    "in",
-    "the",
-    "old",
-    "school",
-]
-LONG_SOURCE = " ".join(WORDS[i % len(WORDS)] for i in range(128))  # 128 tokens
+LONG_SOURCE = sentence(128)  # 128 tokens
 LONG_PARAMS = {"source": LONG_SOURCE, "heads": "8", "projection": "random"}
 
 

@@ -6,11 +6,11 @@
    string, a ~750-byte answer each) sent to one worker of scripts/serve, whose response cache holds
    at most RESPONSE_CACHE_MB (64 MiB). The worker's resident memory (VmRSS) before, along the way and
    after. Goal: within the cache bound + 150 MB of where it started.
-2. After model traffic. 16 clients ask for 64 new real-model views (~12 MB answers) at once from one
+2. After model traffic. 16 clients ask for 64 new real-model views (~1 MB answers) at once from one
    worker of scripts/serve; its VmRSS at rest before, its peak (VmHWM), and 10 s after the burst.
    What may stay is the response cache (at most 64 MiB) and the model's last 4 sentences.
 3. Clients that never read. 100 clients ask for the largest answer (the real model on 128 word
-   pieces, all heads: ~12 MB without compression) and never read a byte; the worker's VmRSS (and
+   pieces, the head in focus: ~1 MB without compression) and never read a byte; the worker's VmRSS (and
    nginx's, through nginx) over 15 s. Straight to one worker, and through nginx (deploy/nginx.conf).
 """
 
@@ -123,7 +123,7 @@ def never_read(port: int, pids: list[int], clients: int = 100, seconds: int = 15
 
 def slow_readers(skip_nginx: bool) -> dict:
     results = {}
-    print("3. 100 clients ask for the largest answer (~12 MB) and never read, 15 s:")
+    print("3. 100 clients ask for the largest answer (~1 MB) and never read, 15 s:")
     with LiveServer(workers=1, env={"ACCESS_LOG": "0"}) as app:
         pids = server_pids(app)
         get(app.port, heavy_link(1))  # warm
@@ -162,7 +162,7 @@ def main() -> None:
     if "padded" not in skip:
         figures["padded_links"] = padded_links(args.links)
     if "model" not in skip:
-        print("2. 64 new model views (~12 MB each, gzip accepted) from 16 clients at once, one worker:")
+        print("2. 64 new model views (~1 MB each, gzip accepted) from 16 clients at once, one worker:")
         figures["after_model_traffic"] = after_model_traffic("scripts/serve, 1 worker", workers=1)
     if "slow" not in skip:
         figures["slow_readers"] = slow_readers(args.skip_nginx)

@@ -4,13 +4,13 @@
 
 1. Coalescing. The CPU time of the app's worker processes (from /proc) for 16 simultaneous requests for
    one new link, against one request for another new link of the same size: the real model on a
-   128-word-piece sentence, all heads of a layer (a ~12 MB answer, gzip accepted as browsers do).
+   128-word-piece sentence, the head in focus (a ~1 MB answer, gzip accepted as browsers do).
    Straight to scripts/serve with 1 and with 2 workers, and through nginx (deploy/nginx.conf) in front
    of 2 workers. The median ratio of `--rounds` rounds. Goal: at most 2x.
 2. /healthz under load. scripts/serve with 2 workers while 16 clients keep asking for new heavy model
    views (each a new sentence, so never from a cache): /healthz is asked every 50 ms on a new
    connection, as a load balancer does. Goal: p99 under 250 ms. Then the same with 100 clients asking
-   for new 128-token, 8-head views of the toy engine (3.7 MB answers, a new seed each), more requests
+   for new 128-token, 8-head views of the toy engine (~0.8 MB answers, a new seed each), more requests
    at once than a worker's thread pool has threads.
 
 Everything runs on 127.0.0.1 on free ports, bounded in time; the clients share the machine's CPUs.
@@ -28,30 +28,11 @@ from pathlib import Path
 from urllib.parse import quote
 
 from bench.common import cpu_seconds as cpu
-from bench.common import machine, print_preamble, require, server_pids, summary_ms
+from bench.common import machine, print_preamble, require, sentence, server_pids, summary_ms
 from tests.support.live_server import LiveServer
 from tests.support.nginx import Nginx
 
-WORDS = [
-    "the",
-    "teacher",
-    "gave",
-    "the",
-    "student",
-    "a",
-    "book",
-    "about",
-    "the",
-    "river",
-    "and",
-    "the",
-    "sea",
-    "in",
-    "the",
-    "old",
-    "school",
-]
-SENTENCE = " ".join(WORDS[i % len(WORDS)] for i in range(118))  # 118 words, 120 word pieces with CLS and SEP
+SENTENCE = sentence(118)  # 118 words, 120 word pieces with CLS and SEP
 HEAVY = "/api/attention?model=minilm&source={source}"
 TOY = "/api/attention?heads=8&projection=random&seed={seed}&source=" + quote(SENTENCE + " and then")
 CLIENTS = 16
@@ -125,7 +106,7 @@ def coalescing(label: str, app: LiveServer, port: int, rounds: int, first_link: 
 
 
 def toy_link(n: int) -> str:
-    """A heavy view of the toy engine nobody asked for before: 128 tokens, 8 heads (a 3.7 MB answer)."""
+    """A heavy view of the toy engine nobody asked for before: 128 tokens, 8 heads (a ~0.8 MB answer)."""
     return TOY.format(seed=n)
 
 

@@ -17,6 +17,14 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+# Words every tokenizer here reads as one token (one word piece for MiniLM): sentences of a known length.
+WORDS = ["the", "teacher", "gave", "the", "student", "a", "book", "about", "the", "river", "and", "the", "sea",
+         "in", "the", "old", "school"]  # fmt: skip
+
+
+def sentence(n_words: int) -> str:
+    """The WORDS repeated to exactly n_words words."""
+    return " ".join(WORDS[i % len(WORDS)] for i in range(n_words))
 
 
 # ---------------------------------------------------------------------------- the machine

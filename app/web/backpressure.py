@@ -1,7 +1,7 @@
 """Large answers leave in pieces, so a client that reads slowly holds back the sender, not memory.
 
 A body handed to the HTTP server in one message is copied into the connection's write buffer whole:
-a client that never reads keeps the copy (12 MB for the largest view) for as long as it stays
+a client that never reads keeps the copy (about 1 MB for the largest view) for as long as it stays
 connected. Sent in pieces of 64 KiB, each piece waits until the previous ones have drained (uvicorn's
 flow control), so such a client holds at most a piece or two in the server's buffers; the body itself
 is shared when the answer comes from the response cache or a coalesced computation. A client that

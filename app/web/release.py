@@ -1,7 +1,7 @@
 """Memory back to the system after large answers.
 
-glibc's malloc keeps what a process frees in its heaps, for reuse. A burst of real-model views (12 MB
-answers, large numpy arrays in several worker threads) would leave a worker at three times its resting
+glibc's malloc keeps what a process frees in its heaps, for reuse. A burst of real-model views (every
+layer's arrays computed, in several worker threads) would leave a worker at three times its resting
 size long after. So once the last large answer has gone out and a second has passed without another,
 `malloc_trim(0)` hands the free pages of every heap back to the system, in a worker thread. (Making
 malloc give large blocks their own mmap instead, with a fixed M_MMAP_THRESHOLD, returns memory too but
