@@ -155,6 +155,6 @@ def json_object(raw: bytes) -> dict:
 
 
 @router.get(routes.HEALTHZ, summary="Liveness")
-async def healthz():
+async def healthz() -> Response:
     """A trivial JSON answer: the server is up. Also the baseline of the benchmarks."""
     return JSONBytes(b'{"status":"ok"}')

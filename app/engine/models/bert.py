@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Protocol
@@ -393,7 +393,7 @@ class EncoderOutput:
     hidden: np.ndarray  # (L + 1, n, d)  embeddings output, then each layer's output
 
 
-def encode(p: BertParams, ids) -> EncoderOutput:
+def encode(p: BertParams, ids: Sequence[int] | np.ndarray) -> EncoderOutput:
     """Run all layers on token ids (n,) (already with [CLS]/[SEP]) and keep every intermediate."""
     cfg = p.config
     ids = np.asarray(ids, dtype=np.int64)

@@ -171,7 +171,7 @@ class _DequantizedTensors(Mapping):
     dequantised matrix is alive beside the result while loading.
     """
 
-    def __init__(self, buffer, container: e5_format.Container):
+    def __init__(self, buffer: bytes | memoryview, container: e5_format.Container):
         self._buffer = buffer
         self._container = container
         self._names = {hf_name(n): n for n in e5_format.tensor_shapes(container.header) if n != "emb.word"}

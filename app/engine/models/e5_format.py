@@ -82,7 +82,7 @@ class Container:
 
 
 class _Cursor:
-    def __init__(self, buffer):
+    def __init__(self, buffer: bytes | memoryview):
         self.buffer = buffer
         self.pos = 0
 
@@ -183,7 +183,7 @@ def _read_tensors(cur: _Cursor, size: int) -> dict[str, Tensor]:
     return tensors
 
 
-def parse(buffer) -> Container:
+def parse(buffer: bytes | memoryview) -> Container:
     """Parse the container's header, vocabulary, normaliser and tensor directory (no weights yet)."""
     cur = _Cursor(memoryview(buffer))
     header = _read_header(cur)
@@ -217,7 +217,7 @@ def tensor_shapes(header: Header) -> dict[str, tuple[tuple[int, ...], int]]:
     return shapes
 
 
-def read_tensor(buffer, container: Container, name: str) -> np.ndarray:
+def read_tensor(buffer: bytes | memoryview, container: Container, name: str) -> np.ndarray:
     """One tensor as float32 (Q4 weights dequantised). ``emb.word`` is better read with ``read_blocks``."""
     shape, dtype = _checked(container, name)
     t = container.tensors[name]
@@ -226,7 +226,7 @@ def read_tensor(buffer, container: Container, name: str) -> np.ndarray:
     return q4.dequantize(q4.blocks_from_buffer(buffer, t.offset, *shape))
 
 
-def read_blocks(buffer, container: Container, name: str) -> np.ndarray:
+def read_blocks(buffer: bytes | memoryview, container: Container, name: str) -> np.ndarray:
     """A Q4 matrix's blocks, still quantised: (n_out, n_in / 32) records of (scale, 16 code bytes)."""
     shape, dtype = _checked(container, name)
     if dtype != Q4_0:

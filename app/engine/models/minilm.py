@@ -20,6 +20,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tokenizers import Tokenizer
+
 from . import bert
 from .base import EncoderModel, Encoding, ModelCard, ModelRun, ModelUnavailable, Piece, read_verified
 
@@ -48,7 +50,7 @@ CARD = ModelCard(
 class WordPieceTokenizer:
     """The model's own ``tokenizer.json`` (BERT WordPiece, lower-cased), without its padding."""
 
-    def __init__(self, tokenizer):
+    def __init__(self, tokenizer: Tokenizer):
         self._tok = tokenizer
         self.first = Piece("[CLS]", tokenizer.token_to_id("[CLS]"), 0, 0)
         self.last = Piece("[SEP]", tokenizer.token_to_id("[SEP]"), 0, 0)

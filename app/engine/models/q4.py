@@ -20,7 +20,7 @@ BLOCK_DTYPE = np.dtype([("d", "<f2"), ("qs", "u1", (BLOCK // 2,))])  # 18 bytes,
 assert BLOCK_DTYPE.itemsize == 18
 
 
-def blocks_from_buffer(buffer, offset: int, n_out: int, n_in: int) -> np.ndarray:
+def blocks_from_buffer(buffer: bytes | memoryview, offset: int, n_out: int, n_in: int) -> np.ndarray:
     """View (no copy) of the (n_out, n_in / 32) blocks of a matrix stored at ``offset``."""
     if n_in % BLOCK:
         raise ValueError(f"a row of {n_in} weights is not a whole number of {BLOCK}-weight blocks")

@@ -33,7 +33,7 @@ import numpy as np
 
 from app.engine.text.tokenize import word_spans
 
-from .base import PREFIX, SPECIAL, TEXT
+from .base import PREFIX, SPECIAL, TEXT, ModelRun
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ class WordUnits:
         return np.bincount(self.membership, minlength=self.n_units).astype(np.float32)
 
 
-def word_units(run) -> WordUnits:
+def word_units(run: ModelRun) -> WordUnits:
     """Group a run's pieces into units (see the module docstring). ``run``: a base.ModelRun or Encoding
     with ``text``, ``tokens``, ``kinds`` and ``offsets``."""
     return group_pieces(run.text, run.tokens, run.kinds, run.offsets)
@@ -125,7 +125,9 @@ def group_pieces(text: str, tokens: list[str], kinds: list[str], offsets: list[t
     )
 
 
-def _words_overlapping(words, word_starts, span) -> tuple[int | None, int | None]:
+def _words_overlapping(
+    words: list, word_starts: list[int], span: tuple[int, int] | None
+) -> tuple[int | None, int | None]:
     """Indices of the first and last word overlapping the span, or (None, None)."""
     if span is None:
         return None, None
@@ -186,7 +188,7 @@ def is_punctuation(surface: str) -> bool:
     return bool(surface) and all(unicodedata.category(ch).startswith("P") for ch in surface)
 
 
-def punctuation_mask(run) -> np.ndarray:
+def punctuation_mask(run: ModelRun) -> np.ndarray:
     """(n_pieces,) bool: pieces that are punctuation, judged on the characters they cover.
 
     Sentence pieces are judged on the user's characters; prefix pieces on their own text (e5's
