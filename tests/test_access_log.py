@@ -87,6 +87,7 @@ def test_known_injections(logged, path):
     assert record["status"] == 404
 
 
+@pytest.mark.slow  # starts real servers
 def test_the_real_servers_log_is_json_lines():
     with LiveServer(workers=1) as server:
         for target in (b"/%0d%0a%7B%22forged%22:1%7D", b"/%1b[31mred", b"/api/attention?source=%0d%0a%1b&x=%00"):

@@ -58,6 +58,7 @@ def fake_bundle(folder, version):
 
 
 @pytest.mark.parametrize("case", ["missing", "another version"])
+@pytest.mark.slow  # starts real servers
 def test_without_the_cartesian_bundle_the_full_one_is_served_and_the_reason_logged(case):
     with tempfile.TemporaryDirectory() as modules:
         if case == "another version":

@@ -43,6 +43,9 @@ POST_CASES = [
 ]
 
 
+pytestmark = pytest.mark.slow  # starts two servers
+
+
 @pytest.fixture(scope="module")
 def servers():
     """Two app processes with different hash seeds, started at once (each warms up jieba and the model)."""

@@ -80,6 +80,7 @@ def production():
         yield server
 
 
+@pytest.mark.slow  # starts real servers
 def test_killed_worker_loses_only_its_requests_and_is_replaced(production):
     load = Load(production.base)
     try:
@@ -135,6 +136,7 @@ def test_killed_worker_loses_only_its_requests_and_is_replaced(production):
 # ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # starts real servers
 def test_sigterm_drains_and_exits_zero():
     server = LiveServer(workers=2)
     try:

@@ -72,6 +72,7 @@ def test_head_answers_like_get_without_a_body(web, path):
     assert dict(head.headers) == dict(got.headers), path
 
 
+@pytest.mark.slow  # starts real servers
 def test_head_on_the_real_server_sends_the_get_length_and_no_body():
     with LiveServer(workers=1, env={"ACCESS_LOG": "0"}) as server:
         for path in ("/healthz", "/?" + SHARED_LINK):
@@ -227,6 +228,7 @@ def test_a_client_that_stops_reading_is_dropped_after_the_send_timeout():
     assert [message.get("more_body") for message in sent] == [None, True, True]  # start, piece 1, piece 2 (stuck)
 
 
+@pytest.mark.slow  # starts real servers
 def test_the_real_server_drops_a_reader_that_never_reads():
     """A client that asks for the real model's largest view (~1 MB) twelve times on one connection and never
     reads fills the kernel's socket buffers (a few MB on loopback): it is dropped after SEND_TIMEOUT with
@@ -304,6 +306,7 @@ MANY_HEADERS = b"".join(b"X-Header-%d: %s\r\n" % (i, b"b" * 1000) for i in range
         ("bad input", b"GET /api/attention?heads=3 HTTP/1.1\r\nHost: lens\r\n", 422),
     ],
 )
+@pytest.mark.slow  # starts real servers
 def test_the_real_servers_error_answers_carry_the_security_headers(production_server, name, request_bytes, status):
     answer_status, headers, _ = exchange(production_server.port, request_bytes + b"Connection: close\r\n\r\n")
     assert answer_status == status, name
@@ -316,6 +319,7 @@ def production_server():
         yield server
 
 
+@pytest.mark.slow  # starts real servers
 def test_a_huge_header_is_refused_early_and_the_worker_carries_on(production_server):
     """A 32 MiB cookie: the HTTP server stops reading at its head bound (MAX_REQUEST_HEAD_KB) and says 400
     (a bare answer only nginx can dress: deploy/nginx.conf); /healthz answers right after."""

@@ -187,6 +187,7 @@ def test_an_invalid_view_names_its_field(view, field):
 # ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # starts real servers
 def test_a_room_starts_with_the_teachers_view_and_students_follow_each_change(server):
     async def scenario():
         async with httpx.AsyncClient(base_url=server.base, timeout=10) as client:
@@ -210,6 +211,7 @@ def test_a_room_starts_with_the_teachers_view_and_students_follow_each_change(se
     run(scenario())
 
 
+@pytest.mark.slow  # starts real servers
 def test_the_stream_is_event_stream_with_retry_and_keep_alive_comments(server):
     async def scenario():
         async with httpx.AsyncClient(base_url=server.base, timeout=10) as client:
@@ -228,6 +230,7 @@ def test_the_stream_is_event_stream_with_retry_and_keep_alive_comments(server):
     run(scenario())
 
 
+@pytest.mark.slow  # starts real servers
 def test_a_wrong_or_missing_secret_changes_nothing(server):
     async def scenario():
         async with httpx.AsyncClient(base_url=server.base, timeout=10) as client:
@@ -253,6 +256,7 @@ def test_a_wrong_or_missing_secret_changes_nothing(server):
     run(scenario())
 
 
+@pytest.mark.slow  # starts real servers
 def test_a_view_that_is_not_a_valid_link_is_422_and_changes_nothing(server):
     async def scenario():
         async with httpx.AsyncClient(base_url=server.base, timeout=10) as client:
@@ -275,6 +279,7 @@ def test_a_view_that_is_not_a_valid_link_is_422_and_changes_nothing(server):
     run(scenario())
 
 
+@pytest.mark.slow  # starts real servers
 def test_a_late_joiner_gets_the_current_view_at_once(server):
     async def scenario():
         async with httpx.AsyncClient(base_url=server.base, timeout=10) as client:
@@ -288,6 +293,7 @@ def test_a_late_joiner_gets_the_current_view_at_once(server):
     run(scenario())
 
 
+@pytest.mark.slow  # starts real servers
 def test_last_event_id_resends_only_a_newer_view(server):
     async def scenario():
         async with httpx.AsyncClient(base_url=server.base, timeout=10) as client:
@@ -302,6 +308,7 @@ def test_last_event_id_resends_only_a_newer_view(server):
     run(scenario())
 
 
+@pytest.mark.slow  # starts real servers
 def test_the_same_view_again_is_not_a_change(server):
     async def scenario():
         async with httpx.AsyncClient(base_url=server.base, timeout=10) as client:
@@ -312,6 +319,7 @@ def test_the_same_view_again_is_not_a_change(server):
     run(scenario())
 
 
+@pytest.mark.slow  # starts real servers
 def test_unknown_rooms_are_404_everywhere(server):
     async def scenario():
         async with httpx.AsyncClient(base_url=server.base, timeout=10) as client:
@@ -329,6 +337,7 @@ def test_unknown_rooms_are_404_everywhere(server):
     run(scenario())
 
 
+@pytest.mark.slow  # starts real servers
 def test_the_follow_page_shows_the_rooms_view_in_follow_mode(server):
     async def scenario():
         async with httpx.AsyncClient(base_url=server.base, timeout=10) as client:
@@ -343,6 +352,7 @@ def test_the_follow_page_shows_the_rooms_view_in_follow_mode(server):
     run(scenario())
 
 
+@pytest.mark.slow  # starts real servers
 def test_the_qr_code_is_an_svg_of_the_absolute_follow_link(server):
     async def scenario():
         async with httpx.AsyncClient(base_url=server.base, timeout=10) as client:
@@ -357,6 +367,7 @@ def test_the_qr_code_is_an_svg_of_the_absolute_follow_link(server):
     run(scenario())
 
 
+@pytest.mark.slow  # starts real servers
 def test_the_qr_code_follows_the_proxys_scheme_and_host():
     """Behind nginx (scripts/serve trusts X-Forwarded-* from 127.0.0.1) the link is the public one."""
 
@@ -378,6 +389,7 @@ def test_the_qr_code_follows_the_proxys_scheme_and_host():
 
 
 @pytest.mark.slow
+@pytest.mark.slow  # starts real servers
 def test_thirty_students_on_two_workers_receive_each_of_three_updates(two_workers):
     async def scenario():
         limits = httpx.Limits(max_connections=None, max_keepalive_connections=0)
@@ -398,6 +410,7 @@ def test_thirty_students_on_two_workers_receive_each_of_three_updates(two_worker
 
 
 @pytest.mark.slow
+@pytest.mark.slow  # starts real servers
 def test_a_teacher_on_one_machine_drives_students_on_another(redis):
     """Two separate servers (as two machines) sharing one Redis: rooms and changes cross between them."""
     env = {**FAST, "REDIS_URL": redis.url.removesuffix("/0") + "/2"}
@@ -420,6 +433,7 @@ def test_a_teacher_on_one_machine_drives_students_on_another(redis):
 
 
 @pytest.mark.slow
+@pytest.mark.slow  # starts real servers
 def test_several_workers_without_redis_answer_rooms_503_and_everything_else(redis):
     async def scenario(server):
         async with httpx.AsyncClient(base_url=server.base, timeout=30) as client:
@@ -484,6 +498,7 @@ def ping_http(url: str) -> bool:
 
 
 @pytest.mark.slow
+@pytest.mark.slow  # starts real servers
 def test_students_follow_through_nginx(redis):
     """Events pass nginx unbuffered; room JSON is never served from nginx's cache, the QR code is."""
 
@@ -513,6 +528,7 @@ def test_students_follow_through_nginx(redis):
 
 
 @pytest.mark.slow
+@pytest.mark.slow  # starts real servers
 def test_redis_stopped_streams_say_reconnecting_and_resume_when_it_is_back():
     async def scenario(redis, server):
         async with httpx.AsyncClient(base_url=server.base, timeout=30) as client:
@@ -565,6 +581,7 @@ def limited(request, redis):
         yield server
 
 
+@pytest.mark.slow  # starts real servers
 def test_limits_are_enforced_with_messages_that_name_them(limited):
     async def scenario():
         async with httpx.AsyncClient(base_url=limited.base, timeout=10) as client:
@@ -594,6 +611,7 @@ def test_limits_are_enforced_with_messages_that_name_them(limited):
 
 
 @pytest.mark.slow
+@pytest.mark.slow  # starts real servers
 def test_a_room_ends_after_its_time_without_updates(redis):
     """ROOM_TTL_SECONDS=3: the open stream says 'ended' and closes; the room is gone everywhere."""
 
@@ -621,6 +639,7 @@ def test_a_room_ends_after_its_time_without_updates(redis):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("store", ["memory", "redis"])
+@pytest.mark.slow  # starts real servers
 def test_sigterm_ends_open_streams_and_the_server_exits_cleanly(store, redis):
     workers, env = (None, FAST) if store == "memory" else (2, {**FAST, "REDIS_URL": redis.url})
     server = LiveServer(workers=workers, env={**env, "ACCESS_LOG": "1"})

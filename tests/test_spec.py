@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from app.view.spec import MODES
 from app.view.state import LINK_ORDER, SPECS, VIEW_FIELDS
 
@@ -51,6 +53,7 @@ print(json.dumps({
 """
 
 
+@pytest.mark.slow  # a child process imports the app
 def test_a_new_parameter_is_one_declaration():
     result = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert result.returncode == 0, result.stderr[-3000:]
