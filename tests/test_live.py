@@ -39,6 +39,7 @@ from app.live.rooms import (
 )
 from app.view.links import state_from_query
 from app.web.live import InvalidView, canonical_view
+from tests.support.asgi import run_async
 from tests.support.live_server import ROOT, LiveServer, free_port
 from tests.support.redis_server import RedisServer
 from tests.support.sse import Student
@@ -53,8 +54,9 @@ FAST = {"LIVE_KEEPALIVE_SECONDS": "0.5", "ACCESS_LOG": "0"}
 
 
 def run(scenario):
-    """Run an async scenario to its end (each test owns its event loop)."""
-    return asyncio.run(scenario)
+    """Run an async scenario to its end, in an event loop of its own (in a thread: the browser tests'
+    Playwright may leave a loop running in this one)."""
+    return run_async(lambda: scenario)
 
 
 async def start_room(client: httpx.AsyncClient, view: str | None = VIEW, **headers) -> dict:

@@ -41,12 +41,13 @@ export async function load(search, { push = true } = {}) {
   const controller = new AbortController();
   state.request = controller;
   let response;
+  let text;
   try {
     response = await fetch(`${data.routes.api_compare}?${search}`, { signal: controller.signal });
+    text = await response.text(); // a newer request may abort this one while its body arrives
   } catch (error) {
     return error.name === "AbortError" ? { aborted: true } : { ok: false, body: { message: String(error) } };
   }
-  const text = await response.text();
   if (controller.signal.aborted) return { aborted: true };
   let answer;
   try {

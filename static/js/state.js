@@ -124,12 +124,13 @@ export async function load(query, { push = true, keepFields = true } = {}) {
   const controller = new AbortController();
   state.requests.view = controller;
   let response;
+  let text;
   try {
     response = await fetch(`${data.routes.api_attention}?${params}`, { signal: controller.signal });
+    text = await response.text(); // a newer request may abort this one while its body arrives
   } catch (error) {
     return error.name === "AbortError" ? { aborted: true } : { ok: false, body: { message: String(error) } };
   }
-  const text = await response.text();
   if (controller.signal.aborted) return { aborted: true };
   let body;
   try {

@@ -19,9 +19,11 @@ def run_async(coroutine_function: Callable[[], Coroutine[Any, Any, Any]]) -> Any
         except BaseException as error:  # noqa: BLE001 - handed back to the test's thread
             outcome["error"] = error
 
-    thread = threading.Thread(target=target)
+    thread = threading.Thread(target=target, daemon=True)
     thread.start()
-    thread.join(120)
+    thread.join(300)
+    if thread.is_alive():
+        raise TimeoutError("the coroutine did not finish within 300 s")
     if "error" in outcome:
         raise outcome["error"]
     return outcome.get("result")
