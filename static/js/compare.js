@@ -179,7 +179,16 @@ function wire() {
   });
   window.addEventListener("popstate", () => go(location.search.slice(1), { push: false }));
   document.addEventListener("keydown", onKey);
+  // Charts are drawn at their box's width: when the panes change width (P, F, a resize, a phone
+  // turned), draw them again; a change of height alone only moves the outlines.
+  let drawnWidth = document.querySelector(".panes").clientWidth;
   new ResizeObserver(() => {
+    const width = document.querySelector(".panes").clientWidth;
+    if (width !== drawnWidth) {
+      drawnWidth = width;
+      render();
+      return;
+    }
     for (const name of PANES) moveOutline($(`chart-${name}`), state.body().panes[name].params.step);
   }).observe(document.querySelector(".panes"));
 }

@@ -48,3 +48,23 @@ def test_keys_move_the_focus_and_switch_the_pane(page):
     page.go_back()
     poll(page, "new URLSearchParams(location.search).get('focus')", lambda focus: focus is None)
     expect(page.locator("#focus")).to_have_value("bank")
+
+
+def chart_fit(page, pane):
+    """(the chart's drawn width, its box's width) in CSS pixels."""
+    return page.evaluate(
+        f"(() => {{ const c = document.getElementById('chart-{pane}'); "
+        "return [c._fullLayout.width, c.clientWidth]; })()"
+    )
+
+
+def test_the_charts_follow_their_boxes_when_the_window_changes_width(page):
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    open_compare(page, BANKS)
+    wide = chart_fit(page, "a")
+    assert abs(wide[0] - wide[1]) <= 2, wide
+    page.set_viewport_size({"width": 1280, "height": 720})
+    fits = poll(page, "document.getElementById('chart-a')._fullLayout.width", lambda width: width < wide[0])
+    for pane in ("a", "b"):
+        drawn, box = chart_fit(page, pane)
+        assert abs(drawn - box) <= 2 and drawn <= fits + 2, (pane, drawn, box)
