@@ -11,24 +11,11 @@ import numpy as np
 import pytest
 
 from app.engine.text.embed import embed_tokens
-from app.engine.text.lexicon import FEATURES, LEXICON_PATH, load_lexicon, parse_features
+from app.engine.text.lexicon import FEATURES, load_lexicon, parse_features
 from app.engine.text.tokenize import lexicon_split, tokenize
+from tests.support.lexicon_file import lexicon_rows
 
 ALLOWED_WEIGHTS = {"", "0.25", "0.5", "0.75"}  # "" = a bare name = weight 1
-
-
-def lexicon_rows():
-    """(line number, en, zh, features) for every row, parsed here independently of the loader."""
-    rows, header = [], None
-    for number, line in enumerate(LEXICON_PATH.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        if header is None:
-            header = line.split("\t")
-            continue
-        rows.append((number, *line.split("\t")))
-    assert header == ["en", "zh", "features"]
-    return rows
 
 
 def chinese_alternatives(zh):

@@ -12,6 +12,7 @@ import pytest
 from app.engine.text.embed import LEXICON_DIM, embed_tokens, hashed_vector, sinusoidal_positions
 from app.engine.text.lexicon import FEATURES, LEXICON_PATH, inflection_candidates, load_lexicon
 from app.engine.text.tokenize import tokenize
+from tests.support.lexicon_file import lexicon_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -62,20 +63,6 @@ def test_punctuation_is_a_function_token_not_unknown():
 # ---------------------------------------------------------------------------
 
 ALLOWED_WEIGHTS = {"0.25", "0.5", "0.75"}
-
-
-def lexicon_rows():
-    """Parse lexicon.tsv independently of app.engine.text.lexicon: (line number, en, zh, features)."""
-    rows, header = [], None
-    for number, line in enumerate(LEXICON_PATH.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        if header is None:
-            header = line.split("\t")
-            continue
-        rows.append((number, *line.split("\t")))
-    assert header == ["en", "zh", "features"]
-    return rows
 
 
 def test_the_sixteen_features():
