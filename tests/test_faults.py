@@ -231,6 +231,13 @@ def test_model_page_still_renders_with_a_notice(web, model_missing, base):
     assert '"mode":"self"' in data, "the page falls back to the toy engine's view"
 
 
+@pytest.mark.parametrize("base", ["/", "/embed"])
+def test_the_fallback_page_names_what_it_ignored(web, model_missing, base):
+    response = web.get(base + "?model=minilm&source=the+cat+sat&temperature=hot")
+    ignored = re.findall(r'<p class="notice ignored">(.*?)</p>', response.text, re.S)
+    assert len(ignored) == 1 and "temperature:" in ignored[0] and "(" not in ignored[0], ignored
+
+
 def test_toy_engine_keeps_working_without_the_model(web, model_missing):
     assert web.get("/api/attention?model=minilm").status_code == 503
     for path in ("/api/attention?source=walk+by+river+bank", "/?source=walk+by+river+bank", "/healthz"):

@@ -33,7 +33,7 @@ from app.web.jsonio import dumps
 
 router = APIRouter()
 DEFAULT_COMPARISON = COMPARE_PRESETS[0]["query"]  # /compare with no parameters: the two banks
-MODEL_ONLY = {spec.name for spec in SPECS.values() if spec.control.modes == MODEL} | {"head"}
+MODEL_ONLY = frozenset({spec.name for spec in SPECS.values() if spec.control.modes == MODEL} | {"head"})
 templates = Jinja2Templates(directory=ROOT / "templates")
 templates.env.globals["asset_url"] = asset_url
 templates.env.globals["routes"] = routes
@@ -69,16 +69,20 @@ def requires_notes(lang: str) -> dict[str, str]:
     return notes
 
 
-def page_state(request: Request, lang: str, query: str | None = None) -> tuple[State, list[str]]:
+def page_state(
+    request: Request, lang: str, query: str | None = None, without: frozenset[str] = frozenset()
+) -> tuple[State, list[str]]:
     """The link's State (what does not validate dropped, with the reasons) and the page's notices.
 
     query: the link's query string (default: the request's own; a live room's view in follow mode).
+    without: parameters left out (the real model's, when it is missing).
     """
     query = query_text(request.scope) if query is None else query
     try:
         values = query_values(query)
     except Exception:  # a malformed query (a name twice): the page opens with what it can read
         values = dict(parse_qsl(query, keep_blank_values=True))
+    values = {name: value for name, value in values.items() if name not in without}
     if set(values) <= {"lang"}:
         values["source"] = DEFAULT_SOURCES[lang]  # a fresh start: the default sentence in the page's language
     state, ignored = lenient_state(values)
@@ -105,9 +109,7 @@ def render_page(
         view = compute_view(state)
     except ModelUnavailable as error:  # a real model is missing: show the sentence with the teaching engine
         notices.append(f"model: {error.args[0]} {STRINGS[lang]['model_missing']}")
-        values = dict(parse_qsl(query_text(request.scope) if query is None else query, keep_blank_values=True))
-        values = {name: value for name, value in values.items() if name in SPECS and name not in MODEL_ONLY}
-        state, ignored = lenient_state(values)
+        state, ignored = page_state(request, lang, query, without=MODEL_ONLY)
         view = compute_view(state)
     strings = STRINGS[lang]
     page = {
