@@ -28,7 +28,7 @@ from app.web.accesslog import AccessLog, configure_access_log
 from app.web.backpressure import SendInPieces
 from app.web.cache import ResponseCache
 from app.web.coalesce import Coalesce
-from app.web.compression import GZIP_LEVEL, GZIP_MINIMUM_BYTES, NegotiatedGZip, NegotiateGzip
+from app.web.compression import GZIP_LEVEL, GZIP_MINIMUM_BYTES, GzipExceptAssets, NegotiateGzip
 from app.web.conditional import ConditionalGet
 from app.web.head import HeadAsGet
 from app.web.middleware import Hardening
@@ -65,7 +65,7 @@ def with_http_layers(routes_app: ASGIApp) -> ASGIApp:
     limits), ReleaseMemory (freed memory back to the system after large answers), SendInPieces
     (large bodies in 64 KiB pieces; a client that stops reading is dropped), HeadAsGet (HEAD on every
     GET route), ConditionalGet (304), NegotiateGzip (Accept-Encoding by its q-values), ResponseCache
-    and Coalesce (a shared link computed once), NegotiatedGZip (Starlette's gzip; /assets/ are
+    and Coalesce (a shared link computed once), GzipExceptAssets (Starlette's gzip; /assets/ are
     precompressed), then the routes.
 
     They wrap the FastAPI app from outside, so they also see the 500 that its ServerErrorMiddleware
@@ -78,7 +78,7 @@ def with_http_layers(routes_app: ASGIApp) -> ASGIApp:
         layers.append(functools.partial(ResponseCache, max_bytes=settings.response_cache_mb * 1024 * 1024))
     if settings.coalesce:
         layers.append(Coalesce)
-    layers.append(functools.partial(NegotiatedGZip, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=GZIP_LEVEL))
+    layers.append(functools.partial(GzipExceptAssets, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=GZIP_LEVEL))
     app = routes_app
     for layer in reversed(layers):
         app = layer(app)

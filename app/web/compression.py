@@ -6,15 +6,14 @@
 Used by the static assets (brotli or gzip, compressed once) and by the gzip layers of the dynamic
 answers, so that all of them read the header the same way. For the dynamic answers, `NegotiateGzip`
 first rewrites the header to what is honoured (`gzip`, or nothing), so the response cache's key sees
-one of two values; `NegotiatedGZip` then compresses (Starlette's GZipMiddleware: level 1, bodies of
+one of two values; `GzipExceptAssets` then compresses (Starlette's GZipMiddleware: level 1, bodies of
 1000 bytes or more, large bodies in a worker thread so the event loop keeps answering).
 """
 
 import functools
 from collections.abc import Sequence
 
-from starlette.datastructures import Headers
-from starlette.middleware.gzip import GZipMiddleware, GZipResponder, IdentityResponder
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.web import routes
@@ -61,28 +60,15 @@ def choose_encoding(header: str | None, available: Sequence[str]) -> str:
     return coding if q > 0 and q >= identity_q else IDENTITY
 
 
-class NegotiatedGZip(GZipMiddleware):
-    """Starlette's GZipMiddleware for the dynamic answers, compressing only when Accept-Encoding
-    really accepts gzip (its own test is a substring match, so "gzip;q=0" would get gzip).
-
-    /assets/ passes through untouched: the asset route serves its own precompressed bytes."""
+class GzipExceptAssets(GZipMiddleware):
+    """Starlette's GZipMiddleware for the dynamic answers. Behind NegotiateGzip it sees `gzip` or no
+    Accept-Encoding at all, so its own test (a substring match) is right. /assets/ pass through
+    untouched: the asset route serves its own precompressed bytes."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or is_asset(scope):
-            await self.app(scope, receive, send)
-            return
-        header = Headers(scope=scope).get("accept-encoding")
-        if choose_encoding(header, ["gzip"]) == "gzip":
-            responder = GZipResponder(
-                self.app,
-                self.minimum_size,
-                compresslevel=self.compresslevel,
-                thread_minimum_size=self.thread_minimum_size,
-                exclude_content_types=self.exclude_content_types,
-            )
-        else:
-            responder = IdentityResponder(self.app, self.minimum_size, exclude_content_types=self.exclude_content_types)
-        await responder(scope, receive, send)
+        if scope["type"] == "http" and is_asset(scope):
+            return await self.app(scope, receive, send)
+        await super().__call__(scope, receive, send)
 
 
 @functools.lru_cache(maxsize=64)
