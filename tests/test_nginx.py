@@ -17,14 +17,11 @@ import httpx
 import pytest
 
 from tests.support.live_server import LiveServer, free_port
-from tests.support.nginx import CONFIG, Nginx, installed
+from tests.support.nginx import CONFIG, Nginx
 from tests.test_hardening import exchange
 from tests.test_http_semantics import check_security_headers_raw
 
-pytestmark = [
-    pytest.mark.slow,  # starts nginx and the app
-    pytest.mark.skipif(not installed(), reason="nginx is not installed (scripts/test installs it)"),
-]
+pytestmark = pytest.mark.slow  # starts nginx (scripts/test installs it: without it these tests fail) and the app
 
 KiB = 1024
 CLIENT_HEADER_TIMEOUT = int(re.search(r"client_header_timeout (\d+)s;", CONFIG.read_text()).group(1))

@@ -168,7 +168,7 @@ function renderHeadQuestion(view) {
   $("head-question").textContent = view.head_note ? view.head_note[page.lang] : "";
 }
 
-/** The head's own matrices, labelled: W_Q, W_K, W_V (and W, W₁, W₂, v of the general and additive scores), W_O. */
+/** The head's own matrices, labelled: W_Q, W_K, W_V, the score function's own parameters if it has any (W; W₁, W₂, v), W_O. */
 function renderMatrices(view) {
   const parameters = view.head.parameters || {};
   const slot = $("matrices");

@@ -27,10 +27,6 @@ APP_ADDRESS = "server 127.0.0.1:8000 "  # in `upstream lens`
 LISTEN = "listen 127.0.0.1:8080;"
 
 
-def installed() -> bool:
-    return Path(NGINX).exists()
-
-
 def render_config(app_port: int, nginx_port: int) -> str:
     """deploy/nginx.conf with the two port numbers replaced (each must occur exactly once)."""
     text = CONFIG.read_text()
