@@ -340,6 +340,15 @@ def compare_numbers(view: dict[str, Any]) -> dict[str, str]:
     return found
 
 
+COMPARE_QUERIES = {preset["id"]: preset["query"] for preset in COMPARE_PRESETS}
+
+
+@functools.cache
+def compare_preset_numbers(preset_id: str) -> dict[str, str]:
+    """The numbers a ready-made comparison's lessons quote (the same in every language), computed once."""
+    return compare_numbers(compare_view(comparison_from_query(COMPARE_QUERIES[preset_id])))
+
+
 @functools.cache
 def compare_presets_for(lang: str) -> list[dict]:
     """Every ready-made comparison that works here, with its lesson filled in and its canonical link."""
@@ -347,7 +356,7 @@ def compare_presets_for(lang: str) -> list[dict]:
     for preset in COMPARE_PRESETS:
         try:
             comparison = comparison_from_query(preset["query"])
-            text = preset["lesson"][lang].format(**compare_numbers(compare_view(comparison)))
+            text = preset["lesson"][lang].format(**compare_preset_numbers(preset["id"]))
         except Exception:  # a real model that is not installed here
             continue
         found.append(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from dataclasses import replace
 
-from app.view.compare import COMPARE_PRESETS, compare_numbers, compare_view, comparison_from_query
+from app.view.compare import COMPARE_PRESETS, COMPARE_QUERIES, compare_preset_numbers, comparison_from_query
 from app.view.presets import PRESETS, preset_numbers, preset_state
 
 LESSONS = [
@@ -202,14 +202,13 @@ LESSONS = [
 ]
 
 PRESET_TITLES = {preset["id"]: preset["title"] for preset in PRESETS}
-COMPARE_QUERIES = {preset["id"]: preset["query"] for preset in COMPARE_PRESETS}
 COMPARE_TITLES = {preset["id"]: preset["title"] for preset in COMPARE_PRESETS}
 
 
 def compare_lesson(lesson: dict, lang: str) -> dict:
     """A lesson that opens a comparison (app/view/compare.py) rather than a single view."""
     comparison = comparison_from_query(COMPARE_QUERIES[lesson["compare"]])
-    text = lesson["text"][lang].format(**compare_numbers(compare_view(comparison)))
+    text = lesson["text"][lang].format(**compare_preset_numbers(lesson["compare"]))
     more = [
         {
             "title": COMPARE_TITLES[name][lang],
