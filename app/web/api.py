@@ -136,7 +136,7 @@ async def post_attention(request: Request) -> Response:
         state = state_from_values(values)
     except ValidationError as error:
         raise_invalid(error, "body")
-    return JSONBytes(await run_in_threadpool(lambda: dumps(compute_view(state))))
+    return JSONBytes(await computed(state, view_json))
 
 
 def json_object(raw: bytes) -> dict:
