@@ -20,10 +20,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import datetime
 import json
 import os
-import platform
 import re
 import statistics
 import time
@@ -31,6 +29,7 @@ from pathlib import Path
 
 import httpx
 
+from bench.common import machine
 from tests.support.live_server import LiveServer
 from tests.support.redis_server import RedisServer
 
@@ -176,24 +175,6 @@ def streams_per_worker(server: LiveServer) -> list[int]:
         if int(fields[1].split(":")[1], 16) == server.port and fields[3] == "01":
             established.add(fields[9])
     return [len(socket_inodes(pid) & established) for pid in server.worker_pids()]
-
-
-def machine() -> dict:
-    cpu = next(
-        (
-            line.split(":", 1)[1].strip()
-            for line in Path("/proc/cpuinfo").read_text().splitlines()
-            if "model name" in line
-        ),
-        "?",
-    )
-    return {
-        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "nproc": os.cpu_count(),
-        "cpu": cpu,
-        "loadavg_before": Path("/proc/loadavg").read_text().split()[:3],
-        "python": platform.python_version(),
-    }
 
 
 # ---------------------------------------------------------------------------
