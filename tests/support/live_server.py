@@ -19,6 +19,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from tests.support.processes import stop_session
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -126,14 +128,7 @@ class LiveServer:
         """SIGTERM to the process group, then SIGKILL to whatever is left of it."""
         if self.process is None:
             return
-        if self.process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGTERM)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(timeout=timeout)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait()
+        stop_session(self.process, signal.SIGTERM, timeout, to_group=True)
 
     def output(self) -> str:
         self.log.flush()

@@ -8,7 +8,6 @@ a temporary folder; stopped by its process id.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import signal
@@ -20,6 +19,7 @@ import urllib.request
 from pathlib import Path
 
 from tests.support.live_server import ROOT, children, free_port
+from tests.support.processes import stop_session
 
 CONFIG = ROOT / "deploy" / "nginx.conf"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -96,13 +96,7 @@ class Nginx:
     def stop(self, timeout: float = 15) -> None:
         """SIGQUIT (graceful) to the master by its pid, then SIGKILL to the process group."""
         if self.process is not None:
-            if self.process.poll() is None:
-                self.process.send_signal(signal.SIGQUIT)
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    self.process.wait(timeout=timeout)
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
+            stop_session(self.process, signal.SIGQUIT, timeout, to_group=False)
         shutil.rmtree(self.prefix, ignore_errors=True)
 
     def __enter__(self) -> Nginx:

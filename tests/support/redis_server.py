@@ -11,7 +11,6 @@ ready when it answers PING, stopped by its process id.
 from __future__ import annotations
 
 import contextlib
-import os
 import shutil
 import signal
 import socket
@@ -20,7 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.support.live_server import alive, free_port
+from tests.support.live_server import free_port
+from tests.support.processes import stop_session
 
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 
@@ -56,7 +56,9 @@ class RedisServer:
         ]  # fmt: skip
 
     def start(self, timeout: float = 10) -> RedisServer:
-        self.process = subprocess.Popen(self.command(), stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(
+            self.command(), stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True
+        )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -71,14 +73,7 @@ class RedisServer:
         """SIGTERM (Redis closes its clients' connections and exits), then SIGKILL if it lingers."""
         if self.process is None:
             return
-        if alive(self.process.pid):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self.process.pid, signal.SIGTERM)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(timeout=timeout)
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(self.process.pid, signal.SIGKILL)
-        self.process.wait()
+        stop_session(self.process, signal.SIGTERM, timeout, to_group=False)
         self.process = None
 
     def output(self) -> str:
