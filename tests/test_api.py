@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.engine.text.embed import sinusoidal_positions
-from app.engine.text.lexicon import FEATURES
+from app.engine.text.lexicon import FEATURES, ROLES
 from app.view.state import State
 
 SENTENCE = "walk by river bank"
@@ -91,48 +91,58 @@ def check_view(body, n_q, n_k, d_model, n_heads, d_v=None):
 # ---------------------------------------------------------------------------
 
 
+D_MODEL = 16 + 8 + 16  # meaning features, roles, the position code
+
+
 def test_default_self_attention_view(client):
-    body = get(client, source=SENTENCE)
-    check_view(body, 4, 4, 16, 1)
+    body = get(client, source=SENTENCE, step=3)
+    check_view(body, 4, 4, D_MODEL, 8)
     assert body["mode"] == "self"
     assert body["tokens"]["queries"] == body["tokens"]["keys"] == ["walk", "by", "river", "bank"]
-    assert body["features"] == list(FEATURES)
+    assert body["features"][:24] == list(FEATURES) + list(ROLES)
     assert body["unknown_tokens"] == []
     assert body["params"]["source"] == SENTENCE and body["params"]["target"] is None
     assert (
         body["params"]["score"] == "scaled_dot"
-        and body["params"]["heads"] == 1
+        and body["params"]["heads"] is None  # every named head
+        and body["params"]["head"] is None  # each step shows the head its word asks
+        and body["params"]["positional"] is True
         and body["params"]["temperature"] == 1.0
     )
-    assert body["share_path"] == "/"  # the default sentence: nothing to write
+    assert body["share_path"] == "/?step=3"  # the default sentence: nothing but the step to write
     assert get(client, source="walk by the river bank")["share_path"] == "/?source=walk+by+the+river+bank"
     head = body["head"]
-    # the default head is the named "sense" head: bank's largest weight is river, not bank itself
+    # at bank the head in focus is the named "sense" head: bank's largest weight is river, not bank itself
     assert body["params"]["projection"] == "named" and body["named_head"]["name"] == "sense"
+    assert body["focus"]["auto"] and body["focus"]["head"] == 0 and body["focus"]["heads"][3] == 0
     assert body["names"]["vectors"] == ["water", "money", "nature"]
     bank = np.array(head["weights"][3])
     assert int(bank.argmax()) == 2 and bank[2] > 2 * bank[3], bank
     x = np.array(body["embeddings"]["queries"])
     np.testing.assert_allclose(head["q"], x @ np.array(head["parameters"]["W_Q"]), atol=1e-12)
-    np.testing.assert_array_equal(head["parameters"]["W_V"], np.eye(16))  # values keep the named features
-    np.testing.assert_allclose(body["output"], head["output"], atol=1e-12)  # one head: W_O averages one output
-    np.testing.assert_allclose(np.linalg.norm(x, axis=1), 4.0)  # word vectors of length √16
+    np.testing.assert_array_equal(head["parameters"]["W_V"], np.eye(D_MODEL))  # values keep the named features
+    np.testing.assert_allclose(np.linalg.norm(x[:, :16], axis=1), 4.0)  # meanings of length √16
+    np.testing.assert_array_equal(x[:, 16:24].sum(axis=1), 1.0)  # one role each (walk: a verb, bank: a noun)
+    rows = np.array(body["focus"]["rows"])  # (8, 4, 4) every head's weights
+    outputs = [get(client, source=SENTENCE, head=h)["head"]["output"] for h in range(8)]
+    np.testing.assert_allclose(body["output"], np.mean(outputs, axis=0), atol=1e-12)  # W_O averages the heads
+    np.testing.assert_allclose(rows[0], head["weights"], atol=0)
 
 
 def test_identity_projection_q_k_v_are_the_word_vectors(client):
     body = get(client, source=SENTENCE, projection="identity")
-    check_view(body, 4, 4, 16, 1)
+    check_view(body, 4, 4, D_MODEL, 1)
     head = body["head"]
     np.testing.assert_array_equal(head["q"], body["embeddings"]["queries"])
-    np.testing.assert_array_equal(head["parameters"]["W_Q"], np.eye(16))
-    np.testing.assert_array_equal(body["parameters"]["W_O"], np.eye(16))
+    np.testing.assert_array_equal(head["parameters"]["W_Q"], np.eye(D_MODEL))
+    np.testing.assert_array_equal(body["parameters"]["W_O"], np.eye(D_MODEL))
     np.testing.assert_allclose(body["output"], head["output"], atol=1e-6)
     assert int(np.argmax(head["weights"][3])) == 3, "with the identity projection a word looks most at itself"
 
 
 def test_cross_attention_with_a_target(client):
     body = get(client, source="Tom chase Jerry", target="汤姆追逐杰瑞 !")
-    check_view(body, 4, 3, 16, 1)
+    check_view(body, 4, 3, D_MODEL, 4)
     assert body["mode"] == "cross"
     assert body["tokens"]["queries"] == ["汤姆", "追逐", "杰瑞", "!"]
     assert body["tokens"]["keys"] == ["Tom", "chase", "Jerry"]
@@ -211,7 +221,7 @@ def hand_scores(score, head):
 def test_every_score(client, score, extra):
     params = {"source": "the river bank and the money bank", "score": score, "heads": 2}
     body = get(client, **params)
-    check_view(body, 7, 7, 16, 2)
+    check_view(body, 7, 7, D_MODEL, 2)
     for head in every_head(client, params):
         assert set(head["parameters"]) == {"W_Q", "W_K", "W_V"} | extra
         np.testing.assert_allclose(head["scores"], hand_scores(score, head), rtol=1e-5, atol=1e-5)
@@ -222,11 +232,11 @@ def test_every_score(client, score, extra):
         assert np.max(body["head"]["scores"]) <= 1 + 1e-6
 
 
-@pytest.mark.parametrize("heads", [1, 2, 4, 8])
+@pytest.mark.parametrize("heads", [1, 2, 4, 5, 8])
 def test_heads_take_their_slices_and_concatenate(client, heads):
     body = get(client, source=SENTENCE, heads=heads, projection="identity")
-    check_view(body, 4, 4, 16, heads)
-    d_k = 16 // heads
+    check_view(body, 4, 4, D_MODEL, heads)
+    d_k = D_MODEL // heads
     x = np.array(body["embeddings"]["queries"])
     heads = every_head(client, {"source": SENTENCE, "heads": heads, "projection": "identity"})
     for h, head in enumerate(heads):
@@ -237,10 +247,10 @@ def test_heads_take_their_slices_and_concatenate(client, heads):
 
 def test_random_projection_and_seed(client):
     body = get(client, source=SENTENCE, projection="random", heads=4, seed=5)
-    check_view(body, 4, 4, 16, 4)
+    check_view(body, 4, 4, D_MODEL, 4)
     x = np.array(body["embeddings"]["queries"])
     W_O = np.array(body["parameters"]["W_O"])
-    assert not np.allclose(W_O, np.eye(16))
+    assert not np.allclose(W_O, np.eye(D_MODEL))
     heads = every_head(client, {"source": SENTENCE, "projection": "random", "heads": 4, "seed": 5})
     for head in heads:
         np.testing.assert_allclose(head["q"], x @ np.array(head["parameters"]["W_Q"]), rtol=1e-5, atol=1e-5)
@@ -290,22 +300,23 @@ def test_causal(client):
 
 
 def test_positional(client):
-    plain = get(client, source=SENTENCE)
-    coded = get(client, source=SENTENCE, positional="true")
-    words, positions = np.split(np.array(coded["embeddings"]["queries"]), [16], axis=1)
+    plain = get(client, source=SENTENCE, positional="false")
+    coded = get(client, source=SENTENCE)
+    assert "positional=false" in plain["share_path"] and "positional" not in coded["share_path"]
+    words, positions = np.split(np.array(coded["embeddings"]["queries"]), [24], axis=1)
     np.testing.assert_array_equal(words, plain["embeddings"]["queries"])  # the position code is appended
     np.testing.assert_allclose(positions, sinusoidal_positions(4, 16), atol=1e-12)
-    assert coded["features"][16:] == ["sin0", "cos0", "sin1", "cos1", "sin2", "cos2", "sin3", "cos3",
+    assert coded["features"][24:] == ["sin0", "cos0", "sin1", "cos1", "sin2", "cos2", "sin3", "cos3",
                                       "sin4", "cos4", "sin5", "cos5", "sin6", "cos6", "sin7", "cos7"]  # fmt: skip
 
 
 def test_hash_embedding_and_dim(client):
     body = get(client, source="walk by the qwxjv river", embedding="hash", dim=8, heads=2, projection="identity")
-    check_view(body, 5, 5, 8, 2)
+    check_view(body, 5, 5, 8 + 16, 2)
     assert body["features"] is None
-    norms = np.linalg.norm(np.array(body["embeddings"]["keys"]), axis=1)
+    norms = np.linalg.norm(np.array(body["embeddings"]["keys"])[:, :8], axis=1)
     np.testing.assert_allclose(norms, np.sqrt(8), atol=1e-6)  # hashed unit vectors times √d
-    wide = get(client, source=SENTENCE, embedding="hash", dim=64, heads=8, projection="identity")
+    wide = get(client, source=SENTENCE, embedding="hash", dim=64, heads=8, projection="identity", positional="false")
     check_view(wide, 4, 4, 64, 8)
 
 
@@ -328,7 +339,13 @@ def test_step_is_clamped_to_the_last_query(client):
 
 def test_defaults_are_left_out_of_the_share_path(client):
     body = get(
-        client, source="x y", score="scaled_dot", heads="1", temperature="1.0", hard="false", embedding="lexicon"
+        client,
+        source="x y",
+        score="scaled_dot",
+        positional="true",
+        temperature="1.0",
+        hard="false",
+        embedding="lexicon",
     )
     assert body["share_path"] == "/?source=x+y"
     assert get(client)["share_path"] == "/"  # the default source
@@ -514,13 +531,13 @@ GET_ERRORS = [
     ({"source": "x", "model": "gpt"}, "model", "minilm"),
     ({"source": "x", "embedding": "word2vec"}, "embedding", "hash"),
     ({"source": "x", "projection": "learned"}, "projection", "random"),
-    ({"source": "x", "heads": "3"}, "heads", "8"),
+    ({"source": "x", "heads": "9"}, "heads", "8"),
     ({"source": "x", "stage": "4"}, "stage", "3"),
     ({"source": "x", "lang": "fr"}, "lang", "zh"),
     ({"source": "x", "hard": "maybe"}, "hard", "true or false"),
-    ({"source": "x", "embedding": "hash", "dim": "12", "heads": "8", "projection": "random"}, "heads", "12"),
+    ({"source": "x", "embedding": "hash", "dim": "12", "heads": "8", "projection": "random"}, "heads", "28"),
     ({"source": "x", "embedding": "hash"}, "projection", "lexicon"),
-    ({"source": "x", "heads": "8"}, "heads", "identity"),
+    ({"source": "x", "target": "y", "heads": "5"}, "heads", "4"),
     ({"source": "x", "embedding": "hash", "dim": "1"}, "dim", "2"),
     ({"source": "x", "embedding": "hash", "dim": "65"}, "dim", "64"),
     ({"source": "x", "dim": "20"}, "dim", "embedding is hash"),

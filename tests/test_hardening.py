@@ -80,10 +80,10 @@ def check_security_headers(response, path):
 RESPONSE_KINDS = {
     "page": ("GET", "/", None, 200),
     "page with a link": ("GET", "/?" + SHARED_LINK, None, 200),
-    "malformed link": ("GET", "/?heads=3&temperature=abc&bogus=1", None, 200),
+    "malformed link": ("GET", "/?heads=9&temperature=abc&bogus=1", None, 200),
     "embed": ("GET", "/embed?" + SHARED_LINK, None, 200),
     "api 200": ("GET", "/api/attention?" + SHARED_LINK, None, 200),
-    "api 422": ("GET", "/api/attention?heads=3", None, 422),
+    "api 422": ("GET", "/api/attention?heads=9", None, 422),
     "api post 200": ("POST", "/api/attention", {"source": "the cat sat"}, 200),
     "api post 422": ("POST", "/api/attention", {"bogus": 1}, 422),
     "api 405": ("DELETE", "/api/attention", None, 405),
@@ -226,7 +226,7 @@ def test_pages_vary_on_accept_language(web, path):
 
 def test_errors_are_not_cacheable_as_views(web):
     """A 422 must not carry the long max-age of a view (a shared cache would keep the mistake)."""
-    response = web.get("/api/attention?heads=3")
+    response = web.get("/api/attention?heads=9")
     assert response.status_code == 422
     assert "etag" not in response.headers
     assert max_age(response) in (None, 0)
@@ -500,14 +500,14 @@ def ignored_notices(response):
 
 @pytest.mark.parametrize("base", ["/", "/embed"])
 def test_malformed_link_opens_the_page_with_defaults_and_a_message(web, base):
-    response = web.get(base + "?source=the+cat+sat&heads=3&temperature=abc&bogus=1")
+    response = web.get(base + "?source=the+cat+sat&heads=9&temperature=abc&bogus=1")
     assert response.status_code == 200
     view = page_data(response)["view"]
-    assert view["params"]["heads"] == 1
+    assert view["params"]["heads"] is None  # the default: every named head
     assert view["params"]["temperature"] == 1.0
     assert "bogus" not in view["params"]
     assert view["params"]["source"] == "the cat sat", "the valid parts of the link are kept"
-    assert view["n_heads"] == 1 and view["head"]["weights"], "the view is drawn, not blank"
+    assert view["n_heads"] == 8 and view["head"]["weights"], "the view is drawn, not blank"
     notices = ignored_notices(response)
     for field in ("heads", "temperature", "bogus"):
         assert any(notice.split("link:")[-1].strip().startswith(field) for notice in notices), (field, notices)
@@ -521,7 +521,7 @@ def test_well_formed_link_has_no_ignored_message(web):
 @pytest.mark.parametrize(
     "query, field",
     [
-        ("heads=5", "heads"),
+        ("heads=9", "heads"),
         ("dim=9", "dim"),  # valid alone, wrong with the lexicon: dropped after the field checks
         ("source=" + "word+" * 200, "source"),
         ("q=1,2&k=1&v=1", "k"),

@@ -53,7 +53,7 @@ NGINX_REFUSALS = {
 APP_REFUSALS = {
     "URL over 48 KiB (the app's 414)": (b"GET /?source=" + b"a" * (50 * KiB) + b" HTTP/1.1", (), 414),
     "a header over 16 KiB (the app's 431)": (b"GET /healthz HTTP/1.1", (b"Cookie: " + b"c" * (20 * KiB),), 431),
-    "bad input (the app's 422)": (b"GET /api/attention?heads=3 HTTP/1.1", (), 422),
+    "bad input (the app's 422)": (b"GET /api/attention?heads=9 HTTP/1.1", (), 422),
     "unknown path (the app's 404)": (b"GET /nope HTTP/1.1", (), 404),
 }
 

@@ -9,16 +9,18 @@ from app.view.presets import PRESETS
 
 
 def weights_of(client, **params):
+    """The weights of the head shown at the link's step (default settings: every named head, and each step
+    shows the head whose question its word asks)."""
     response = client.get("/api/attention", params=params)
     assert response.status_code == 200, response.text
     body = response.json()
-    assert body["n_heads"] == 1  # default settings: one head
+    assert body["params"]["heads"] is None and body["focus"]["auto"]
     return body, np.array(body["head"]["weights"])
 
 
 def test_translation_each_chinese_word_attends_most_to_its_english_counterpart(client):
     body, weights = weights_of(client, source="Tom chase Jerry", target="汤姆 追逐 杰瑞")
-    assert body["mode"] == "cross"
+    assert body["mode"] == "cross" and body["named_head"]["name"] == "counterpart"
     assert body["tokens"]["queries"] == ["汤姆", "追逐", "杰瑞"]
     assert body["tokens"]["keys"] == ["Tom", "chase", "Jerry"]
     assert body["unknown_tokens"] == []
@@ -30,8 +32,8 @@ def test_translation_each_chinese_word_attends_most_to_its_english_counterpart(c
 
 
 def test_self_attention_bank_looks_at_river(client):
-    body, weights = weights_of(client, source="walk by river bank")
-    assert body["mode"] == "self"
+    body, weights = weights_of(client, source="walk by river bank", step=3)
+    assert body["mode"] == "self" and body["named_head"]["name"] == "sense"
     keys = body["tokens"]["keys"]
     assert keys == ["walk", "by", "river", "bank"]
     bank, river = keys.index("bank"), keys.index("river")

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.engine.text.embed import LEXICON_DIM, embed_tokens, hashed_vector, sinusoidal_positions
-from app.engine.text.lexicon import FEATURES, LEXICON_PATH, inflection_candidates, load_lexicon
+from app.engine.text.embed import LEXICON_DIM, MEANING_DIM, embed_tokens, hashed_vector, sinusoidal_positions
+from app.engine.text.lexicon import FEATURES, LEXICON_PATH, ROLES, inflection_candidates, load_lexicon
 from app.engine.text.tokenize import tokenize
 from tests.support.lexicon_file import lexicon_rows
 
@@ -65,9 +65,9 @@ def test_punctuation_is_a_function_token_not_unknown():
 ALLOWED_WEIGHTS = {"0.25", "0.5", "0.75"}
 
 
-def test_the_sixteen_features():
-    assert len(FEATURES) == 16 == LEXICON_DIM
-    assert len(set(FEATURES)) == 16
+def test_the_sixteen_features_and_eight_roles():
+    assert len(FEATURES) == 16 == MEANING_DIM and len(ROLES) == 8 and LEXICON_DIM == 24
+    assert len(set(FEATURES)) == 16 and not set(FEATURES) & set(ROLES)
     assert {"person", "animal", "motion", "water", "money", "place"} <= set(FEATURES)
     # the file documents the same names in the same order
     declared = next(
@@ -116,9 +116,12 @@ def test_sense_vectors():
     lexicon = load_lexicon()
     water, money = FEATURES.index("water"), FEATURES.index("money")
     # "bank" is half money bank, half river bank; 银行 and 河岸 are one sense each
-    assert lexicon.lookup("bank")[water] == 0.5 and lexicon.lookup("bank")[money] == 0.5
+    assert lexicon.lookup("bank")[water] == 0.375 and lexicon.lookup("bank")[money] == 0.5  # (0.75 + 0) / 2
     assert lexicon.lookup("银行")[money] == 1.0 and lexicon.lookup("银行")[water] == 0.0
-    assert lexicon.lookup("河岸")[water] == 1.0
+    assert lexicon.lookup("河岸")[water] == 0.75
+    # its two meanings, each with its Chinese word, for reading it in a sentence (read_in_context)
+    assert [chinese for _, chinese in lexicon.sense_vectors["bank"]] == ["银行", "河岸"]
+    assert "miss" not in lexicon.sense_vectors  # to miss (a verb) and Miss (a noun): the role decides
     # a Chinese word gets exactly its English counterpart's vector
     np.testing.assert_array_equal(lexicon.lookup("汤姆"), lexicon.lookup("tom"))
     np.testing.assert_array_equal(lexicon.lookup("杰瑞"), lexicon.lookup("jerry"))
@@ -142,13 +145,15 @@ def test_inflected_word_is_not_unknown():
     x, unknown = embed_tokens(tokenize("Tom chased Jerry"))
     assert unknown == []
     chase = load_lexicon().lookup("chase")
-    np.testing.assert_allclose(x[1], chase / np.linalg.norm(chase) * 4.0, rtol=1e-12)  # same direction, length √16
+    np.testing.assert_allclose(x[1, :16], chase / np.linalg.norm(chase) * 4.0, rtol=1e-12)  # same direction, length √16
+    np.testing.assert_array_equal(x[1, 16:], np.eye(8)[ROLES.index("verb")])  # the role of chase: a verb
 
 
 def test_unknown_words_get_hashed_vectors_and_are_listed_once_in_original_spelling():
     x, unknown = embed_tokens(tokenize("the Zorblax met a Zorblax near the qwxjv bank"))
     assert unknown == ["Zorblax", "qwxjv"]  # in order, as written, the repeated word once
-    np.testing.assert_allclose(x[1], hashed_vector("zorblax", LEXICON_DIM) * 4.0, rtol=1e-12)
+    np.testing.assert_allclose(x[1, :16], hashed_vector("zorblax", MEANING_DIM) * 4.0, rtol=1e-12)
+    np.testing.assert_array_equal(x[1, 16:], np.eye(8)[ROLES.index("noun")])  # no rule fits: taken for a noun
     np.testing.assert_array_equal(x[1], x[4])
     assert load_lexicon().lookup("zorblax") is None
 
@@ -209,8 +214,8 @@ def test_positional_encodings_are_appended():
     tokens = tokenize("walk by river bank")
     plain, _ = embed_tokens(tokens)
     with_positions, _ = embed_tokens(tokens, positional=True)
-    np.testing.assert_array_equal(with_positions[:, :16], plain)
-    added = with_positions[:, 16:]
+    np.testing.assert_array_equal(with_positions[:, :24], plain)
+    added = with_positions[:, 24:]
     # PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(p / 10000^(2i/d)), d = 16
     assert added.shape == (4, 16)
     np.testing.assert_allclose(added[0], [0, 1] * 8, atol=1e-15)  # position 0: sin 0 = 0, cos 0 = 1

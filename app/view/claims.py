@@ -31,7 +31,8 @@ class Claim:
     flat       every weight is within `within` of 1 / (number of visible keys)
     one_hot    every weight is 0 or 1 (hard attention)
     causal     every weight on a later key is 0
-    `head` picks a head other than the view's own.
+    `head` picks a head other than the view's own; without it, a claim about a step is checked on the head
+    the page shows at that step (the link's head, or the head the step's word asks).
     """
 
     kind: Literal["top", "max_above", "max_below", "flat", "one_hot", "causal"]
@@ -44,7 +45,11 @@ class Claim:
 
 
 def weights_of(state: State, claim: Claim) -> tuple[np.ndarray, dict]:
-    view = compute_view(state if claim.head is None else state.replace(head=claim.head))
+    if claim.head is not None:
+        state = state.replace(head=claim.head)
+    elif claim.step is not None:
+        state = state.replace(step=claim.step)  # the head shown at that step
+    view = compute_view(state)
     return np.asarray(view["head"]["weights"], dtype=float), view  # (n_q, n_k)
 
 

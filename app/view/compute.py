@@ -15,8 +15,9 @@ import numpy as np
 
 from app.engine.attention import HeadResult, multi_head_attention, single_head_attention
 from app.engine.attention.arithmetic import step_arithmetic
+from app.engine.attention.focus import Asker, focus_heads
 from app.engine.attention.masks import attention_mask
-from app.engine.attention.named_heads import named_heads
+from app.engine.attention.named_heads import PREVIOUS, named_heads
 from app.engine.attention.stages import softmax_weights, weighted_sum
 from app.engine.attention.summaries import attention_rollout, head_statistics
 from app.engine.models.words import (
@@ -27,8 +28,10 @@ from app.engine.models.words import (
     punctuation_mask,
     unit_punctuation_mask,
 )
-from app.engine.text.embed import LEXICON_DIM, column_names, embed_tokens
-from app.engine.text.tokenize import tokenize
+from app.engine.text.embed import LEXICON_DIM, column_names, embed_tokens, read_in_context
+from app.engine.text.lexicon import FEATURES, load_lexicon
+from app.engine.text.roles import main_role, meanings, token_roles
+from app.engine.text.tokenize import Token, tokenize
 from app.view import models
 from app.view.i18n import STRINGS
 from app.view.state import State
@@ -120,38 +123,60 @@ def overview(weights: np.ndarray) -> dict:
     }
 
 
-def head_names(state: State, inputs: tuple[str, ...], head: HeadResult) -> dict:
-    """Names of the columns of the head in focus: its queries and keys, its values (and stage 3's output)."""
+def head_names(state: State, inputs: tuple[str, ...], head: HeadResult, index: int) -> dict:
+    """Names of the columns of head `index`: its queries and keys, its values (and stage 3's output)."""
     d_k, d_v = head.q.shape[1], head.v.shape[1]
     if state.projection == "named":
-        question = named_heads(state.mode, state.heads)[state.head]
+        question = named_heads(state.mode, state.n_heads)[index]
         return {"vectors": list(question.dimensions), "values": list(inputs), "output": list(inputs)}
     if state.projection == "identity":  # head h sees columns h*d_k ... (h+1)*d_k - 1 of the word vectors
-        own = list(inputs[state.head * d_k : (state.head + 1) * d_k])
+        own = list(inputs[index * d_k : (index + 1) * d_k])
         return {"vectors": own, "values": own[:d_v], "output": own[:d_v]}
     return NO_NAMES
 
 
-def named_head_facts(state: State) -> dict | None:
-    """The named head in focus: its name and its question in both languages."""
+def askers(tokens: tuple[Token, ...], roles: np.ndarray) -> list[Asker]:
+    """What each query word is, as the named heads' questions see it: its role, pronoun, two meanings."""
+    lexicon = load_lexicon()
+    pronoun = FEATURES.index("pronoun")
+    found = []
+    for token, role_row in zip(tokens, roles, strict=True):
+        role = main_role(role_row)
+        vector = lexicon.lookup(token.key)
+        is_pronoun = role == "noun" and vector is not None and vector[pronoun] > 0
+        found.append(Asker(role, is_pronoun, meanings(token) >= 2))
+    return found
+
+
+def focus_of(state: State, tokens: tuple[Token, ...], weights: np.ndarray) -> list[int | None]:
+    """The head in focus at each step when the link names none: the named head whose question the word asks
+    (encoder-decoder: the counterpart head for every word); head 0 for the other projections."""
+    n = len(tokens)
     if state.projection != "named":
-        return None
-    question = named_heads(state.mode, state.heads)[state.head]
-    return {"name": question.name, "question": question.question}
+        return [0] * n
+    if state.mode == "cross":
+        return [0] * n  # every target word asks for its counterpart
+    roles, _ = token_roles(tokens)  # (n, n_roles)
+    return focus_heads(named_heads(state.mode, state.n_heads), weights, askers(tokens, roles), self_attention=True)
 
 
-def head_note(state: State) -> dict[str, str] | None:
-    """One sentence about the head in focus, by language: the question a named head asks, or why a word
-    looks at itself with the identity projection."""
-    if state.projection == "named":
-        question = named_heads(state.mode, state.heads)[state.head].question
-        return {
-            lang: f"{words['head']} {state.head} {words['head_asks']}{words['colon']}{question[lang]}"
-            for lang, words in STRINGS.items()
-        }
-    if state.projection == "identity":
-        return {lang: words["identity_note"] for lang, words in STRINGS.items()}
-    return None
+def focus_notes(state: State, tokens: tuple[Token, ...], focus: list[int | None], shown: list[int]) -> list[dict]:
+    """Per step, one sentence per language: the question the word asks, or that no head's question applies."""
+    heads = named_heads(state.mode, state.n_heads)
+    notes = []
+    for token, chosen, index in zip(tokens, focus, shown, strict=True):
+        note = {}
+        for lang, words in STRINGS.items():
+            label = f"{words['head']} {index + 1} ({heads[index].name})"
+            if state.head is not None:
+                note[lang] = f"{label} {words['head_asks']}{words['colon']}{heads[index].question[lang]}"
+            elif chosen is None:
+                note[lang] = words["no_question"].format(word=token.text, head=label)
+            else:
+                question = heads[index].question[lang]
+                note[lang] = words["word_asks"].format(word=token.text, head=label, question=question)
+        notes.append(note)
+    return notes
 
 
 def sentence_view(state: State) -> dict:
@@ -162,15 +187,19 @@ def sentence_view(state: State) -> dict:
     embed = {"embedding": state.embedding, "dim": dim, "positional": state.positional}
     inputs = column_names(**embed)  # names of the word vectors' columns
     x_kv, unknown = embed_tokens(source_tokens, **embed)  # (n_k, dim)
+    read_as = []  # source words read in their sentence (encoder-decoder): bank beside river is 河岸
     if state.mode == "cross":
         x_q, unknown_target = embed_tokens(target_tokens, **embed)  # (n_q, dim)
         unknown += [word for word in unknown_target if word not in unknown]
+        if state.embedding == "lexicon":
+            x_kv, read_as = read_in_context(source_tokens, x_kv)  # (n_k, dim)
     else:
         x_q = x_kv
+    n_heads = state.n_heads
     result = multi_head_attention(
         x_q,
         x_kv,
-        n_heads=state.heads,
+        n_heads=n_heads,
         projection=state.projection,
         score=state.score,
         temperature=state.temperature,
@@ -181,26 +210,59 @@ def sentence_view(state: State) -> dict:
         inputs=inputs,
         kind=state.mode,
     )
-    head = result.heads[state.head]
-    weights = np.stack([h.weights for h in result.heads])[None]  # (1, n_heads, n_q, n_k)
-    names = head_names(state, inputs, head)
+    weights = np.stack([h.weights for h in result.heads])  # (n_heads, n_q, n_k)
+    focus = focus_of(state, target_tokens, weights)  # per step: the head whose question the word asks
+    computed = named_heads(state.mode, n_heads) if state.projection == "named" else ()
+    fallback = computed.index(PREVIOUS) if PREVIOUS in computed and state.mode == "self" else 0  # no question asked
+    shown = [state.head if state.head is not None else (h if h is not None else fallback) for h in focus]
+    index = shown[state.step]
+    head = result.heads[index]
+    guessed = token_roles(target_tokens)[1] + (token_roles(source_tokens)[1] if state.mode == "cross" else [])
     return {
         "tokens": {"queries": [t.text for t in target_tokens], "keys": [t.text for t in source_tokens]},
         "unknown_tokens": unknown,
+        "guessed_roles": [vars(g) for g in guessed] if state.embedding == "lexicon" else [],
+        "read_as": read_as,
         "features": list(inputs) if state.embedding == "lexicon" else None,
         "embeddings": {"queries": x_q, "keys": x_kv},
         "d_model": len(inputs),
         "d_k": head.q.shape[1],
-        "n_heads": state.heads,
-        "names": names,
-        "named_head": named_head_facts(state),
-        "head_note": head_note(state),
+        "n_heads": n_heads,
+        "focus": {
+            "auto": state.head is None,
+            "head": index,
+            "heads": shown,
+            "asks": focus,
+            "names": [h.name for h in named_heads(state.mode, n_heads)] if state.projection == "named" else None,
+            "notes": focus_notes(state, target_tokens, focus, shown) if state.projection == "named" else None,
+            "rows": weights if weights.size <= ALL_HEADS_NUMBERS else None,  # (n_heads, n_q, n_k) every head's weights
+        },
+        "names": head_names(state, inputs, head, index),
+        "named_head": {"name": computed[index].name, "question": computed[index].question} if computed else None,
+        "head_note": head_note(state, index),
         "head": stages_of(head),
         "arithmetic": arithmetic_of(state, head),
         "output": result.output,
         "parameters": result.parameters,
-        "overview": overview(weights) if state.heads > 1 else None,
+        "overview": overview(weights[None]) if n_heads > 1 else None,
     }
+
+
+ALL_HEADS_NUMBERS = 40_000  # every head's weights go with the view up to this many numbers (8 heads x 70 x 70)
+
+
+def head_note(state: State, index: int) -> dict[str, str] | None:
+    """One sentence about the head in focus, by language: the question a named head asks, or why a word
+    looks at itself with the identity projection."""
+    if state.projection == "named":
+        question = named_heads(state.mode, state.n_heads)[index].question
+        return {
+            lang: f"{words['head']} {index + 1} {words['head_asks']}{words['colon']}{question[lang]}"
+            for lang, words in STRINGS.items()
+        }
+    if state.projection == "identity":
+        return {lang: words["identity_note"] for lang, words in STRINGS.items()}
+    return None
 
 
 def exercise_view(state: State) -> dict:
@@ -216,11 +278,14 @@ def exercise_view(state: State) -> dict:
             "keys": list(state.key_labels or (f"k{j + 1}" for j in range(len(k)))),
         },
         "unknown_tokens": [],
+        "guessed_roles": [],
+        "read_as": [],
         "features": None,
         "embeddings": None,
         "d_model": q.shape[1],
         "d_k": q.shape[1],
         "n_heads": 1,
+        "focus": None,
         "names": NO_NAMES,
         "head": stages_of(head),
         "arithmetic": arithmetic_of(state, head),
@@ -273,7 +338,7 @@ def model_view(state: State) -> dict:
         scores = merge_scores(scores, units)  # (L, H, m, m) averaged: not what the softmax saw
         weights = merge_attention(weights, units)  # (L, H, m, m) rows still sum to 1
         tokens, punctuation = units.labels, unit_punctuation_mask(units)
-    layer, h = state.layer, state.head
+    layer, h = state.layer, state.head or 0
     head = ModelHead(q[layer, h], k[layer, h], v[layer, h], scores[layer, h], weights[layer, h], context[layer, h])
     statistics = head_statistics(weights, punctuation)  # name -> (L, H)
     return {
@@ -288,11 +353,14 @@ def model_view(state: State) -> dict:
         },
         "tokens": {"queries": tokens, "keys": tokens},
         "unknown_tokens": run.unknown,
+        "guessed_roles": [],
+        "read_as": [],
         "features": None,
         "embeddings": None,
         "d_model": info.d_model,
         "d_k": info.d_head,
         "n_heads": info.n_heads,
+        "focus": None,
         "names": NO_NAMES,
         "head": stages_of(head),
         "arithmetic": arithmetic_of(state, head) if state.units == "pieces" else None,

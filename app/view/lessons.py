@@ -61,12 +61,13 @@ LESSONS = [
         "title": {"en": "4. Similarity functions", "zh": "4. 相似度函数"},
         "text": {
             "en": "Stage 1 can be a dot product, a cosine similarity, Luong's general form qᵀWk, or a small neural "
-            "network with one hidden layer (Bahdanau's additive score vᵀtanh(W₁q + W₂k)). The choice matters: with "
-            "cosine, bank looks at {key0} ({weight0}), because cosine ignores length; the matrices W, W₁, W₂ and v "
+            "network with one hidden layer (Bahdanau's additive score vᵀtanh(W₁q + W₂k)). The choice matters: "
+            "cosine ignores length, its scores lie between −1 and 1, and bank gives {key0} only {weight0}; the "
+            "matrices W, W₁, W₂ and v "
             "are shown beside the general and additive examples, so every score can be recomputed by hand.",
             "zh": "阶段一可以是点积、余弦相似度、Luong 的 general 形式 qᵀWk，或者只有一个隐藏层的小神经网络"
-            "（Bahdanau 的加性分数 vᵀtanh(W₁q + W₂k)）。选择不同，结果不同：用余弦时 bank 最关注 {key0}（{weight0}），"
-            "因为余弦不管长度；general 和加性的例子旁边显示了矩阵 W、W₁、W₂ 和 v，每个分数都能手算。",
+            "（Bahdanau 的加性分数 vᵀtanh(W₁q + W₂k)）。选择不同，结果不同：余弦不管长度，分数在 −1 到 1 之间，"
+            "bank 给 {key0} 的权重只有 {weight0}；general 和加性的例子旁边显示了矩阵 W、W₁、W₂ 和 v，每个分数都能手算。",
         },
         "preset": "cosine",
         "more": ["general", "additive"],
@@ -130,6 +131,7 @@ LESSONS = [
             "（{weight1}）。每个头的矩阵显示在各阶段下方；在“所有的头”里选择一个头。",
         },
         "preset": "multi-head",
+        "more": ["grammar"],
     },
     {
         "title": {"en": "10. The search-engine analogy", "zh": "10. 搜索引擎的类比"},
@@ -198,6 +200,24 @@ LESSONS = [
         },
         "preset": "real-model",
         "more": ["e5-chinese", "e5-money-bank", "e5-river-bank"],
+    },
+    {
+        "title": {"en": "15. Every word asks a question", "zh": "15. 每个词都在提问"},
+        "text": {
+            "en": "A trained Transformer's heads learn questions of their own; here eight are written in words, one for "
+            "each relation most words of a sentence take part in: which word tells me my meaning (sense), which noun "
+            "a pronoun points to, the word before me, who does an action (doer) and what it happens to (object), "
+            "which noun an adjective, a number or my describes, the object of a preposition, and which action a "
+            "noun belongs to. With no head in the link, each step shows the head its word asks. “reads” asks who "
+            "reads: {key0} ({weight0}); the object head finds {key1} ({weight1}); “young” describes {key2} "
+            "({weight2}); “in” takes {key3} ({weight3}); “woman” belongs to {key4} ({weight4}).",
+            "zh": "训练好的 Transformer 的头会学到自己的问题；这里用文字写出八个，每个对应句子里大多数词都参与的一种关系："
+            "哪个词告诉我意思（词义）、代词指向哪个名词、我前面的词、谁做这个动作（施事）和动作作用于什么（宾语）、"
+            "形容词、数词或“我的”修饰哪个名词、介词的宾语、名词属于哪个动作。链接里不指定头时，每一步显示这个词所问的头。"
+            "“reads”问谁在读：{key0}（{weight0}）；宾语头找到 {key1}（{weight1}）；“young”修饰 {key2}（{weight2}）；"
+            "“in”的宾语是 {key3}（{weight3}）；“woman”属于 {key4}（{weight4}）。",
+        },
+        "preset": "grammar",
     },
 ]
 

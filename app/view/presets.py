@@ -17,6 +17,7 @@ TRANSLATION = {"source": "Tom chase Jerry", "target": "汤姆 追逐 杰瑞"}
 TWO_BANKS = "I paid money at the bank then sat on the river bank"
 LONG = "yesterday the little girl and her father walked by the river to the old school and read a book about fish"
 PRONOUN = "the cat drank the milk because it was hungry"
+GRAMMAR = "the young woman reads an old book in the garden"
 
 PRESETS = [
     {
@@ -110,11 +111,11 @@ PRESETS = [
         "id": "chinese",
         "title": {"en": "Chinese without spaces (jieba)", "zh": "不带空格的中文（结巴分词）"},
         "lesson": {
-            "en": "jieba cuts the sentence into words, then self-attention runs on them: 银行 looks at {key0} "
-            "({weight0}), the money sense.",
-            "zh": "结巴先把句子切成词，再做自注意力：“银行”最关注“{key0}”（{weight0}），是“钱”的意思。",
+            "en": "jieba cuts the sentence into words, then self-attention runs on them: in the sense head (Head 1), "
+            "银行 looks at {key0} ({weight0}), the money sense.",
+            "zh": "结巴先把句子切成词，再做自注意力：在词义头（头 1）里，“银行”最关注“{key0}”（{weight0}），是“钱”的意思。",
         },
-        "params": {"source": "我们在河边散步然后去银行取钱", "step": "6"},
+        "params": {"source": "我们在河边散步然后去银行取钱", "head": "0", "step": "6"},
         "claims": (Claim("top", step=6, key="钱", at_least=0.5),),
     },
     {
@@ -153,6 +154,27 @@ PRESETS = [
         ),
     },
     {
+        "id": "grammar",
+        "title": {"en": "Every word asks a question", "zh": "每个词都在提问"},
+        "lesson": {
+            "en": "Eight named heads, and each step shows the one its word asks. “reads” asks who reads: {key0} "
+            "({weight0}); the object head finds what is read: {key1} ({weight1}). “young” asks which noun it "
+            "describes: {key2} ({weight2}); “in” asks for its object: {key3} ({weight3}); “woman” asks which action "
+            "it belongs to: {key4} ({weight4}).",
+            "zh": "八个有名字的头，每一步显示这个词所问的那个头。“reads”问谁在读：{key0}（{weight0}）；宾语头找到读的是什么："
+            "{key1}（{weight1}）。“young”问它修饰哪个名词：{key2}（{weight2}）；“in”找它的宾语：{key3}（{weight3}）；"
+            "“woman”问它属于哪个动作：{key4}（{weight4}）。",
+        },
+        "params": {"source": GRAMMAR, "step": "3"},
+        "claims": (
+            Claim("top", step=3, key="woman", at_least=0.5),
+            Claim("top", step=3, key="book", at_least=0.5, head=4),
+            Claim("top", step=1, key="woman", at_least=0.5),
+            Claim("top", step=7, key="garden", at_least=0.5),
+            Claim("top", step=2, key="reads", at_least=0.5),
+        ),
+    },
+    {
         "id": "hard",
         "title": {"en": "Soft vs hard attention", "zh": "软注意力与硬注意力"},
         "lesson": {
@@ -171,7 +193,7 @@ PRESETS = [
             "zh": "温度为 20 时，每一行几乎都是均匀的（每个权重与 1/3 相差不超过 {furthest0}）："
             "每个目标词得到几乎相同的上下文向量，就像没有注意力的编码器–解码器。",
         },
-        "params": {**TRANSLATION, "temperature": "20"},
+        "params": {**TRANSLATION, "temperature": "20", "projection": "identity"},
         "claims": (Claim("flat", within=0.05),),
     },
     {
@@ -213,13 +235,14 @@ PRESETS = [
         "id": "cosine",
         "title": {"en": "Cosine: direction without length", "zh": "余弦：只看方向，不看长度"},
         "lesson": {
-            "en": "Cosine similarity ignores length: bank's own key points the same way as its question, so with "
-            "cosine bank looks at {key0} ({weight0}); the scaled dot product looks at river.",
-            "zh": "余弦相似度不管长度：bank 自己的键和它的问题方向相同，所以用余弦时 bank 最关注 {key0}（{weight0}）；"
-            "缩放点积则关注 river。",
+            "en": "Cosine similarity ignores length: every score lies between −1 and 1, so the softmax stays flat. bank "
+            "still looks most at {key0}, but with only {weight0}; the scaled dot product of the same length-4 vectors "
+            "gives it almost all the weight.",
+            "zh": "余弦相似度不管长度：每个分数都在 −1 到 1 之间，所以 softmax 很平坦。bank 仍然最关注 {key0}，"
+            "但权重只有 {weight0}；同样长度为 4 的向量用缩放点积时，几乎全部权重都给了它。",
         },
         "params": {"source": "walk by river bank", "score": "cosine", "step": "3"},
-        "claims": (Claim("top", step=3, key="bank", at_least=0.3),),
+        "claims": (Claim("top", step=3, key="river", at_least=0.3), Claim("max_below", below=0.6)),
     },
     {
         "id": "general",

@@ -225,13 +225,12 @@ class State(BaseModel):
         "additive vᵀtanh(W₁q+W₂k) (Bahdanau).",
     )
     heads: Annotated[
-        int,
-        *in_choices(1, 2, 4, 8),
-        Control("select", TOY, choice_requires={8: {"projection": ("identity", "random")}}),
+        int | None, BeforeValidator(blank_is_none), *in_choices(1, 2, 3, 4, 5, 6, 7, 8), Control("select", TOY)
     ] = Field(
-        1,
-        description="Number of attention heads. Named heads: 1, 2 or 4 of them; identity and random projections: "
-        "the number must divide the vector width.",
+        None,
+        description="Number of attention heads. Absent: every named head (self-attention 8, encoder-decoder 4), one "
+        "head for the identity and random projections. Named heads: the first 1 to 8 of them; identity and random "
+        "projections: the number must divide the vector width.",
     )
     temperature: Annotated[float, Control("range", ENGINE, step=0.05)] = Field(
         1.0, ge=0.05, le=20, allow_inf_nan=False, description="Softmax temperature: weights = softmax(score / T)."
@@ -250,17 +249,18 @@ class State(BaseModel):
         False, description="Self-attention: a query sees only itself and earlier tokens."
     )
     positional: Annotated[bool, Control("checkbox", TOY, group="advanced")] = Field(
-        False,
+        True,
         description="Append a sinusoidal position code (16 numbers) to each word vector, so attention can use "
-        "word order (the 'previous word' named head needs it).",
+        "word order (the named heads that ask about grammar and the 'previous word' head need it).",
     )
     embedding: Annotated[Literal["lexicon", "hash"], Control("select", TOY, group="advanced")] = Field(
         "lexicon",
-        description="lexicon: 16 named features from the curated bilingual lexicon (unknown words hashed). "
+        description="lexicon: 16 named meaning features and the word's role (noun, verb, ...: 8 more) from the curated "
+        "bilingual lexicon (unknown words: a hashed meaning and a guessed role). "
         "hash: every word a hashed random unit vector (the baseline).",
     )
     dim: Annotated[int, Control("number", TOY, group="advanced", requires={"embedding": ("hash",)}, step=1)] = Field(
-        16, ge=2, le=64, description="Width of hashed vectors (embedding=hash); the lexicon has 16 features."
+        16, ge=2, le=64, description="Width of hashed vectors (embedding=hash); the lexicon: 16 features, 8 roles."
     )
     projection: Annotated[
         Literal["named", "identity", "random"],
@@ -268,17 +268,22 @@ class State(BaseModel):
     ] = Field(
         "named",
         description="named: heads that each ask a question in words, W_Q and W_K written over the lexicon's named "
-        "features (self-attention: sense, pronoun, previous word, doer; encoder-decoder: counterpart, aligned "
-        "position, sense, doer). identity: Q = K = V = X, each head a slice of the features (a word then looks "
-        "most at itself). random: seeded random W_Q, W_K, W_V, W_O, as in an untrained Transformer.",
+        "features, roles and positions (self-attention: sense, pronoun, previous word, doer, object, describes, "
+        "preposition, verb; encoder-decoder: counterpart, aligned position, sense, doer). identity: Q = K = V = X, "
+        "each head a slice of the features (a word then looks most at itself). random: seeded random W_Q, W_K, "
+        "W_V, W_O, as in an untrained Transformer.",
     )
     seed: Annotated[int, Control("number", TOY, group="advanced", step=1)] = Field(
         0, ge=0, le=2**31 - 1, description="Seed of the random projections and score parameters."
     )
 
     # ---- how it is shown (view state) -------------------------------------------------------
-    head: Annotated[int, Control("none", view=True)] = Field(
-        0, ge=0, description="View state: the head in focus (from 0); its stages are shown in full."
+    head: Annotated[int | None, Control("none", view=True)] = Field(
+        None,
+        ge=0,
+        description="View state: the head in focus, counted from 0 (the page says Head 1 for head=0); its stages are "
+        "shown in full. Absent: at each step the named head whose question the query word asks (head 0 for the "
+        "identity and random projections and the real models).",
     )
     step: Annotated[int, Control("none", view=True)] = Field(
         0,
@@ -327,6 +332,17 @@ class State(BaseModel):
             return "model"
         return "cross" if self.target is not None else "self"
 
+    @property
+    def n_heads(self) -> int:
+        """The number of heads computed: `heads`, or by default every named head (one head otherwise)."""
+        if self.heads is not None:
+            return self.heads
+        if self.projection == "named" and self.mode in ("self", "cross"):
+            from app.engine.attention.named_heads import NAMED_HEADS
+
+            return len(NAMED_HEADS[self.mode])
+        return 1
+
     def replace(self, **changes: Any) -> State:
         """A copy with some fields changed (callers pass valid values; view fields, mostly)."""
         return self.model_copy(update=changes)
@@ -355,7 +371,7 @@ class State(BaseModel):
             raise error("exercise_without_q", "labels belong to the exercise", field="query_labels")
         check_modes(self, mode)
         n_queries, n_heads = check_sizes(self, mode)
-        if self.head >= n_heads:
+        if self.head is not None and self.head >= n_heads:
             raise error("head_range", "must be less than the number of heads ({count})", field="head", count=n_heads)
         if self.step >= n_queries:
             return self.replace(step=n_queries - 1)  # a link to step 9 of a shorter sentence: the last step
@@ -456,11 +472,24 @@ def check_sizes(state: State, mode: str) -> tuple[int, int]:
     n_source = count_words(state.source, "source")
     n_queries = count_words(state.target, "target") if mode == "cross" else n_source
     width = embedding_width(state)
-    if state.projection != "named" and width % state.heads:
+    if state.projection != "named" and width % state.n_heads:
         raise error(
-            "heads_divide", "{heads} heads do not divide the width {dim}", field="heads", heads=state.heads, dim=width
+            "heads_divide", "{heads} heads do not divide the width {dim}", field="heads", heads=state.n_heads, dim=width
         )
-    return n_queries, state.heads
+    if state.projection == "named":
+        from app.engine.attention.named_heads import NAMED_HEADS
+
+        available = len(NAMED_HEADS[mode])
+        if state.n_heads > available:
+            raise error(
+                "named_heads_count",
+                "{mode} attention has {count} named heads",
+                field="heads",
+                mode=mode,
+                count=available,
+                limit=available,
+            )
+    return n_queries, state.n_heads
 
 
 def embedding_width(state: State) -> int:

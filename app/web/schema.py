@@ -101,6 +101,29 @@ class Summaries(BaseModel):
     )
 
 
+class GuessedRole(BaseModel):
+    word: str = Field(description="A word the lexicon lacks, as written.")
+    role: str = Field(description="The role guessed for it: noun, verb, adjective, ...")
+    how: str = Field(description="The rule that guessed it: a function word, an English ending, jieba's tag.")
+
+
+class ReadAs(BaseModel):
+    word: str = Field(description="A source word with two meanings of one role (bank).")
+    sense: str = Field(description="The Chinese word of the meaning its sentence picks (河岸 beside river).")
+
+
+class Focus(BaseModel):
+    auto: bool = Field(description="True when the link names no head: each step shows the head its word asks.")
+    head: int = Field(description="The head shown at the current step (from 0).")
+    heads: list[int] = Field(description="The head shown at each step.")
+    asks: list[int | None] = Field(description="The head whose question each query word asks (null: none applies).")
+    names: list[str] | None = Field(description="The named heads' names, in order (null for other projections).")
+    notes: list[dict[str, str]] | None = Field(description="Per step, one sentence per language about the head shown.")
+    rows: list[list[list[float]]] | None = Field(
+        description="(n_heads, n_queries, n_keys) every head's weights (null for long sentences)."
+    )
+
+
 class AttentionResponse(BaseModel):
     params: dict[str, Any] = Field(description="The canonical parameters, defaults filled in.")
     share_path: str = Field(description="The canonical link to this view (the page); /api/attention takes its query.")
@@ -112,11 +135,16 @@ class AttentionResponse(BaseModel):
     model: ModelFacts | None = Field(None, description="Real models: which model, and its shape.")
     tokens: Tokens = Field(description="The row (query) and column (key) labels.")
     unknown_tokens: list[str] = Field(description="Words the lexicon (or the model's vocabulary) lacks.")
+    guessed_roles: list[GuessedRole] = Field(description="Roles guessed for words the lexicon lacks, and how.")
+    read_as: list[ReadAs] = Field(
+        description="Encoder-decoder: source words with two meanings, read with the meaning their sentence picks."
+    )
     features: list[str] | None = Field(description="Names of the lexicon's feature dimensions, or null.")
     embeddings: Embeddings | None = Field(description="The input vectors (null in the exercise and for models).")
     d_model: int = Field(description="Width of the input vectors.")
     d_k: int = Field(description="Width of each head's queries and keys.")
     n_heads: int = Field(description="Number of heads (per layer).")
+    focus: Focus | None = Field(description="The teaching engine: which head each step shows, and why.")
     names: ColumnNames = Field(description="Names of the head's columns, where they have names.")
     named_head: NamedHeadFacts | None = Field(None, description="projection=named: the question the head asks.")
     head_note: dict[str, str] | None = Field(None, description="One sentence about the head in focus, by language.")

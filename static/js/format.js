@@ -10,6 +10,13 @@ export function fmt(x, digits = 3) {
   return String(Number(x.toFixed(Math.min(decimals, 6))));
 }
 
+/** A weight (0..1) as people read it: two decimals, and "< 0.001" for the tiny ones rather than 1.8e-5. */
+export function fmtWeight(x) {
+  if (x > 0 && x < 0.001) return "< 0.001";
+  if (x > 0 && x < 0.01) return fmt(x, 1);
+  return fmt(x, 2);
+}
+
 /**
  * A vector as [a, b, c]; with feature names, only its non-zero entries by name, {animal 0.75, big 0.75},
  * so a 16-feature lexicon vector stays readable. With `limit`, at most that many entries are written

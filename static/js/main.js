@@ -2,7 +2,7 @@
 // (controls.js) says what the user typed; the charts (charts.js) and panels (panels.js) draw a view.
 import { downloadPng, heatmap, MANY, moveOutline } from "./charts.js";
 import * as controls from "./controls.js";
-import { fmt } from "./format.js";
+import { fmt, fmtWeight } from "./format.js";
 import { alignment, arithmetic, bars, download, el, matrixGrid, matrixTable, overviewGrid, toCsv } from "./panels.js";
 import { setupLive } from "./live-ui.js";
 import { renderSummaries } from "./summaries.js";
@@ -64,9 +64,24 @@ function showStale() {
 // ---------------------------------------------------------------- view changes
 
 function setStep(step) {
-  const n = state.view().tokens.queries.length;
-  state.setFields({ step: Math.max(0, Math.min(n - 1, step)) });
+  const view = state.view();
+  const n = view.tokens.queries.length;
+  const next = Math.max(0, Math.min(n - 1, step));
+  state.setFields({ step: next });
+  // No head named in the link: each word shows the head whose question it asks, computed by the server.
+  if (view.focus && view.focus.auto && view.focus.heads[next] !== view.focus.head) {
+    recompute(state.currentQuery(), { push: false });
+    return;
+  }
   renderStep();
+}
+
+/** Back to the head each word asks (no head in the link). */
+function autoHeads() {
+  const query = new URLSearchParams(state.currentQuery());
+  query.delete("head");
+  state.setFields({ head: null });
+  recompute(query, { push: true });
 }
 
 function setStage(stage) {
@@ -163,9 +178,29 @@ function outputColumns(width) {
   return labels(state.view().names.output, width);
 }
 
-/** The head in focus, in a sentence from the server: its question (named heads) or why a word looks at itself. */
+/** The head in focus, in a sentence from the server: the question the current word asks (named heads), or
+ * why a word looks at itself. */
 function renderHeadQuestion(view) {
-  $("head-question").textContent = view.head_note ? view.head_note[page.lang] : "";
+  const notes = view.focus && view.focus.notes;
+  const note = notes ? notes[state.field("step")][page.lang] : view.head_note ? view.head_note[page.lang] : "";
+  $("head-question").textContent = note;
+  $("heads-auto").hidden = !view.focus || !view.focus.names || view.focus.auto;
+}
+
+/** Every head's weights for the current word, one row per head, side by side (the teaching engine). */
+function drawEveryHead() {
+  const view = state.view();
+  const slot = $("chart-every-head");
+  const rows = view.focus && view.focus.rows;
+  document.body.classList.toggle("has-every-head", Boolean(rows) && view.n_heads > 1);
+  if (!rows || view.n_heads < 2) return;
+  const box = boxOf(slot);
+  if (!recordBox(slot, box)) return;
+  const step = state.field("step");
+  const names = view.focus.names || rows.map((_, h) => `${t.head} ${h + 1}`);
+  const labelsOfHeads = names.map((name, h) => `${h + 1} ${name}${h === view.focus.head ? " ◀" : ""}`);
+  heatmap(slot, { z: rows.map((weights) => weights[step]), rows: labelsOfHeads, cols: view.tokens.keys, zmin: 0, zmax: 1,
+    ...box, height: null, fill: false, step: view.focus.head });
 }
 
 /** The head's own matrices, labelled: W_Q, W_K, W_V, the score function's own parameters if it has any (W; W₁, W₂, v), W_O. */
@@ -200,7 +235,8 @@ function renderMatrices(view) {
 function stepLabel(view, step) {
   const queries = view.tokens.queries;
   const parts = [`${t.step} ${step + 1} ${t.of} ${queries.length} · ${t.query_word}${t.colon}“${queries[step]}”`];
-  if (view.n_heads > 1) parts.push(`${t.head} ${state.field("head")}${view.model ? ` · ${t.layer} ${view.params.layer}` : ""}`);
+  const shown = view.focus ? view.focus.head : state.field("head") || 0;
+  if (view.n_heads > 1) parts.push(`${t.head} ${shown + 1}${view.model ? ` · ${t.layer} ${view.params.layer}` : ""}`);
   if (view.params.hide_special) parts.push(t.renormalised);
   return parts.join(" · ");
 }
@@ -275,7 +311,9 @@ function renderStep() {
   $("next").disabled = step === queries.length - 1;
   for (const id of ["chart-stage1", "chart-stage2", "chart-stage3"]) moveOutline($(id), step);
   drawBars();
-  $("pairs").textContent = keys.map((k, j) => `(${k}, ${fmt(head.weights[step][j], 2)})`).join(" ");
+  $("pairs").textContent = keys.map((k, j) => `(${k}, ${fmtWeight(head.weights[step][j])})`).join(" ");
+  renderHeadQuestion(view);
+  drawEveryHead();
   drawAlignment();
   drawArithmetic();
   performance.mark("attention-step"); // read by bench/bench_page.py
@@ -347,7 +385,7 @@ function drawStages() {
   const boxes = [1, 2, 3].map((n) => boxOf($(`chart-stage${n}`))); // read the layout once, then draw
   [1, 2, 3].forEach((n, i) => drawStage(n, boxes[i]));
   if (view.overview) {
-    overviewGrid($("head-grid"), { overview: view.overview, layer: view.model ? view.params.layer : 0, head: state.field("head"), t, onPick: pickHead });
+    overviewGrid($("head-grid"), { overview: view.overview, layer: view.model ? view.params.layer : 0, head: view.focus ? view.focus.head : state.field("head") || 0, t, onPick: pickHead });
   }
   fillTables();
 }
@@ -436,8 +474,15 @@ function render() {
   const unknown = $("unknown");
   unknown.hidden = !view.unknown_tokens.length;
   const unknownLabel = view.mode === "model" ? t.unknown_model : t.unknown;
+  const guesses = (view.guessed_roles || []).map((g) => `${g.word} → ${t.role_names?.[g.role] || g.role} (${g.how})`);
   unknown.textContent = view.unknown_tokens.length ? `${unknownLabel} ${view.unknown_tokens.join(", ")}` : "";
-  $("model-note").textContent = view.model ? t[`model_note_${view.model.name}`] || "" : "";
+  if (guesses.length) unknown.textContent += ` ${t.guessed} ${guesses.join("; ")}`;
+  const readAs = (view.read_as || []).map((r) => `${r.word} → ${r.sense}`);
+  if (readAs.length) unknown.textContent += ` ${t.read_as} ${readAs.join("; ")}`;
+  unknown.hidden = !unknown.textContent;
+  const hasChinese = /[\u3400-\u9fff]/.test(view.params.source || "");
+  const modelNote = view.model ? t[`model_note_${view.model.name}`] || "" : "";
+  $("model-note").textContent = view.model && view.model.name === "minilm" && !hasChinese ? "" : modelNote;
   renderHeadQuestion(view);
   renderMatrices(view);
   renderSummaries(view, { summary: state.field("summary"), t, onPick: pickHead,
@@ -540,6 +585,7 @@ function wire() {
     const preset = page.presets.find((p) => p.id === event.target.value);
     if (preset) openLink(preset.link.slice(preset.link.indexOf("?") + 1), { push: true });
   });
+  $("heads-auto").addEventListener("click", autoHeads);
   $("prev").addEventListener("click", () => setStep(state.field("step") - 1));
   $("next").addEventListener("click", () => setStep(state.field("step") + 1));
   $("play").addEventListener("click", togglePlay);

@@ -87,6 +87,12 @@ def page_data(page):
     return json.loads(page.locator("#page-data").text_content())
 
 
+def current_view(page):
+    """The JSON twin of the page's current URL: the view shown now (with no head in the link, the head in
+    focus follows the step, so the page's first view may show another head)."""
+    return page.evaluate("() => fetch('/api/attention' + location.search.replace(/^\\?$/, '')).then((r) => r.json())")
+
+
 def launch_chromium(playwright):
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
 

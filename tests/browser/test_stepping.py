@@ -5,7 +5,15 @@ import pytest
 from playwright.sync_api import expect
 
 from app.view.presets import PRESETS
-from tests.browser.harness import arithmetic_rows, highlight_y0, open_view, page_data, url_params, wait_text_change
+from tests.browser.harness import (
+    arithmetic_rows,
+    current_view,
+    highlight_y0,
+    open_view,
+    page_data,
+    url_params,
+    wait_text_change,
+)
 
 PRONOUN = next(p for p in PRESETS if p["id"] == "pronoun")
 
@@ -19,7 +27,7 @@ def assert_at_step(page, view, step):
         assert highlight_y0(page, f"chart-stage{n}") == step - 0.5, f"chart-stage{n}"
     # the arithmetic of a step is its own small answer (/api/arithmetic): it arrives after the label
     expect(page.locator("#arithmetic p.formula").first).to_contain_text(f"“{queries[step]}”")
-    weights = view["head"]["weights"][step]
+    weights = current_view(page)["head"]["weights"][step]  # the head shown at this step
     shown = [float(row["weight"].split(" ")[0]) for row in arithmetic_rows(page)]
     assert shown == pytest.approx(weights, rel=1e-3, abs=5e-5), "the arithmetic shows another step's weights"
     expect(page.locator("#alignment .align-word.current")).to_have_text(queries[step])

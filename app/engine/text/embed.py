@@ -1,13 +1,15 @@
 """Token -> vector.
 
-``lexicon``: the curated vectors of 16 named features (``lexicon.py``); a word the lexicon lacks gets
-a hashed vector and is reported as unknown. ``hash``: every word hashed, the random-embedding
+``lexicon``: the curated vectors of 16 named meaning features (``lexicon.py``), then the word's role
+(noun, verb, ... : 8 more named columns, 1 for the word's role, ``roles.py``); a word the lexicon lacks
+gets a hashed meaning and a guessed role, and is reported as unknown. ``hash``: every word hashed, the random-embedding
 baseline. Hashing uses sha256 of the word, never Python's per-process salted ``hash()``, so the same
 word has the same vector in every process.
 
-Every word vector has length √d (a unit vector times √d, d its width). Then a scaled dot product
-q·k/√d_k of two word vectors is √d times their cosine: between -4 and 4 for the lexicon's 16 features,
+Every word's meaning has length √d (a unit vector times √d, d its width). Then a scaled dot product
+q·k/√d_k of two meanings is √d times their cosine: between -4 and 4 for the lexicon's 16 features,
 the spread a trained model's scores have, so the softmax weights show visible contrast at temperature 1.
+The role columns are 0 or 1 (a word with senses of two roles: their mean).
 
 ``positional`` appends a sinusoidal position code of POSITION_DIM numbers after the word's features
 (a Transformer adds it instead; appended, a student sees the word and its position apart, and a head
@@ -19,10 +21,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from app.engine.text.lexicon import FEATURES, load_lexicon
+from app.engine.text.lexicon import FEATURES, ROLES, load_lexicon
+from app.engine.text.roles import token_roles
 from app.engine.text.tokenize import Token
 
-LEXICON_DIM = len(FEATURES)
+MEANING_DIM = len(FEATURES)  # 16 named meaning features
+LEXICON_DIM = MEANING_DIM + len(ROLES)  # a lexicon word vector: its meaning, then its role
 POSITION_DIM = 16  # numbers of the position code: 8 (sin, cos) pairs
 
 
@@ -45,7 +49,7 @@ def hashed_vector(word: str, dim: int) -> np.ndarray:
 
 def punctuation_vector() -> np.ndarray:
     """Punctuation marks are function tokens: they carry no meaning feature."""
-    vector = np.zeros(LEXICON_DIM)
+    vector = np.zeros(MEANING_DIM)
     vector[FEATURES.index("function")] = 1.0
     return vector
 
@@ -70,26 +74,57 @@ def embed_tokens(
 ) -> tuple[np.ndarray, list[str]]:
     """Vectors for a list of tokens: (matrix (n_tokens, dim [+ POSITION_DIM]), unknown token texts in order)."""
     lexicon = load_lexicon()
+    width = MEANING_DIM if embedding == "lexicon" else dim
     rows, unknown = [], []
     for token in tokens:
         if embedding == "hash":
-            rows.append(hashed_vector(token.key, dim))
+            rows.append(hashed_vector(token.key, width))
             continue
         vector = lexicon.lookup(token.key)
         if vector is None and not token.is_word:
             vector = punctuation_vector()
         if vector is None:
-            vector = hashed_vector(token.key, dim)
+            vector = hashed_vector(token.key, width)
             if token.text not in unknown:
                 unknown.append(token.text)
         rows.append(vector)
-    x = to_length_sqrt_d(np.array(rows, dtype=float).reshape(len(tokens), dim))  # (n_tokens, dim)
+    x = to_length_sqrt_d(np.array(rows, dtype=float).reshape(len(tokens), width))  # (n_tokens, width)
+    if embedding == "lexicon":
+        roles, _ = token_roles(tokens)  # (n_tokens, n_roles)
+        x = np.concatenate([x, roles], axis=1)  # (n_tokens, LEXICON_DIM)
     if positional:
         x = np.concatenate([x, sinusoidal_positions(len(tokens))], axis=1)  # (n_tokens, dim + POSITION_DIM)
     return x, unknown
 
 
+def read_in_context(tokens: Sequence[Token], x: np.ndarray) -> tuple[np.ndarray, list[dict]]:
+    """The source sentence as an encoder has read it: an English word with two meanings of one role takes
+    the one its neighbours share (bank beside river: the river bank, 河岸; beside money: 银行). A word whose
+    meanings differ in role (miss: to miss, Miss) keeps the mean: its role in the sentence decides, not
+    its neighbours' topics.
+
+    The lexicon gives such a word the mean of its meanings; here each meaning is compared with every other
+    word of the sentence (the sum of cosines), and the closest replaces the mean, scaled like every word to
+    length √d. x (n_tokens, width >= MEANING_DIM) is changed in a copy; returns it and, per word changed,
+    {"word", "sense": the Chinese word of the meaning chosen}.
+    """
+    lexicon = load_lexicon()
+    meanings = x[:, :MEANING_DIM]  # (n_tokens, MEANING_DIM)
+    unit = meanings / np.maximum(np.linalg.norm(meanings, axis=1, keepdims=True), 1e-12)  # (n_tokens, MEANING_DIM)
+    read, chosen = x.copy(), []
+    for i, token in enumerate(tokens):
+        senses = lexicon.sense_vectors.get(lexicon.entry(token.key) or "")
+        if not senses:
+            continue
+        others = np.delete(unit, i, axis=0)  # (n_tokens - 1, MEANING_DIM)
+        fit = [float((others @ (vector / np.linalg.norm(vector))).sum()) for vector, _ in senses]
+        vector, chinese = senses[int(np.argmax(fit))]
+        read[i, :MEANING_DIM] = vector / np.linalg.norm(vector) * np.sqrt(MEANING_DIM)
+        chosen.append({"word": token.text, "sense": chinese})
+    return read, chosen
+
+
 def column_names(embedding: str, dim: int, positional: bool) -> tuple[str, ...] | None:
-    """Column names of embed_tokens' vectors: the named features (d0, d1, ... when hashed), then positions."""
-    words = FEATURES if embedding == "lexicon" else tuple(f"d{i}" for i in range(dim))
+    """Column names of embed_tokens' vectors: the named features and roles (d0, d1, ... when hashed), then positions."""
+    words = FEATURES + ROLES if embedding == "lexicon" else tuple(f"d{i}" for i in range(dim))
     return words + (position_names() if positional else ())

@@ -1,7 +1,8 @@
 """The curated bilingual lexicon: ``lexicon.tsv`` beside this file.
 
-Each row is one sense of a word: an English word, its Chinese word(s) for that sense, and
-named features with weights (``money place:0.5``). An English word's vector is the mean of its
+Each row is one sense of a word: an English word, its Chinese word(s) for that sense, the sense's
+part of speech (its role: noun, verb, ...), and named features with weights (``money place:0.5``).
+An English word's vector is the mean of its
 senses ("bank" is half river bank, half money bank); a Chinese word's vector is the mean of
 the senses it translates, so "汤姆" gets exactly Tom's vector. "-" in either column means the
 word has no one-word counterpart in the other language ("the", 吗). How to add words: docs/lexicon.md.
@@ -18,6 +19,10 @@ FEATURES = (
     "person", "animal", "motion", "water", "money", "place", "nature", "food",
     "time", "feeling", "object", "speech", "big", "small", "pronoun", "function",
 )  # fmt: skip
+# Roles: what a word does in a sentence. A pronoun stands in for a noun, so its role column is "noun"
+# (the meaning feature `pronoun` says it is one); the lexicon's role column may say "pronoun".
+ROLES = ("noun", "verb", "adjective", "adverb", "determiner", "preposition", "conjunction", "particle")
+ROLE_NAMES = (*ROLES, "pronoun")  # what the lexicon's role column may say
 LEXICON_PATH = Path(__file__).with_name("lexicon.tsv")
 
 
@@ -26,13 +31,21 @@ class Lexicon:
     vectors: dict  # word (English lower-case, or Chinese) -> (n_features,) vector
     english_words: frozenset
     chinese_words: frozenset
+    roles: dict  # word -> (n_roles,) the mean of its senses' roles (one-hot each)
+    meanings: dict  # word -> number of different sense vectors it has (bank: 2)
+    sense_vectors: dict  # English word with two meanings of one role -> ((vector, Chinese word), ...) per meaning
+
+    def entry(self, key: str) -> str | None:
+        """The lexicon's word for a token, trying simple English inflections; None when unknown."""
+        for candidate in inflection_candidates(key.replace("’", "'")):
+            if candidate in self.vectors:
+                return candidate
+        return None
 
     def lookup(self, key: str) -> np.ndarray | None:
         """The vector of a word, trying simple English inflections; None when unknown."""
-        for candidate in inflection_candidates(key.replace("’", "'")):
-            if candidate in self.vectors:
-                return self.vectors[candidate]
-        return None
+        word = self.entry(key)
+        return None if word is None else self.vectors[word]
 
 
 ENDINGS = (  # (ending, what may replace it): plural, past, -ing, comparative, superlative, adverb
@@ -57,6 +70,13 @@ def inflection_candidates(word: str) -> Iterator[str]:
                 yield stem[:-1]  # stopped -> stop, running -> run
 
 
+def role_vector(role: str) -> np.ndarray:
+    """A role as a one-hot vector over ROLES (a pronoun counts as a noun)."""
+    vector = np.zeros(len(ROLES))  # (n_roles,)
+    vector[ROLES.index("noun" if role == "pronoun" else role)] = 1.0
+    return vector
+
+
 def parse_features(text: str, line_number: int) -> np.ndarray:
     vector = np.zeros(len(FEATURES))  # (n_features,)
     for item in text.split():
@@ -70,6 +90,8 @@ def parse_features(text: str, line_number: int) -> np.ndarray:
 @functools.cache
 def load_lexicon(path: Path = LEXICON_PATH) -> Lexicon:
     senses = {}  # word -> list of sense vectors
+    roles = {}  # word -> list of sense roles (one-hot)
+    labelled = {}  # English word -> list of (sense vector, its first Chinese word, its role)
     english, chinese = set(), set()
     header_seen = False
     for line_number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
@@ -77,22 +99,37 @@ def load_lexicon(path: Path = LEXICON_PATH) -> Lexicon:
             continue
         columns = line.split("\t")
         if not header_seen:
-            header_seen = columns == ["en", "zh", "features"]
+            header_seen = columns == ["en", "zh", "role", "features"]
             if not header_seen:
-                raise ValueError(f"lexicon.tsv line {line_number}: expected the header en<TAB>zh<TAB>features")
+                raise ValueError(f"lexicon.tsv line {line_number}: expected the header en<TAB>zh<TAB>role<TAB>features")
             continue
-        if len(columns) != 3:
-            raise ValueError(f"lexicon.tsv line {line_number}: expected 3 tab-separated columns")
-        en, zh, features = columns
+        if len(columns) != 4:
+            raise ValueError(f"lexicon.tsv line {line_number}: expected 4 tab-separated columns")
+        en, zh, role, features = columns
+        if role not in ROLE_NAMES:
+            raise ValueError(f"lexicon.tsv line {line_number}: unknown role {role!r}")
         vector = parse_features(features, line_number)
         en = en.strip().lower()
-        if en != "-":
-            senses.setdefault(en, []).append(vector)
-            english.add(en)
+        words = [en] if en != "-" else []
+        english.update(words)
         for word in zh.split("|"):
             word = word.strip()
             if word and word != "-":
-                senses.setdefault(word, []).append(vector)
+                words.append(word)
                 chinese.add(word)
+        for word in words:
+            senses.setdefault(word, []).append(vector)
+            roles.setdefault(word, []).append(role_vector(role))
+        if en != "-" and len(words) > 1:
+            labelled.setdefault(en, []).append((vector, words[1], role))
     vectors = {word: np.mean(rows, axis=0) for word, rows in senses.items()}
-    return Lexicon(vectors, frozenset(english), frozenset(chinese))
+    role_means = {word: np.mean(rows, axis=0) for word, rows in roles.items()}
+    counts = {word: len({row.tobytes() for row in rows}) for word, rows in senses.items()}
+    distinct = {}  # English word -> its meanings, one (vector, Chinese word) per different vector
+    for word, rows in labelled.items():
+        kept = {}
+        for vector, chinese_word, role in rows:
+            kept.setdefault(vector.tobytes(), (vector, chinese_word, role))
+        if len(kept) > 1 and len({role for _, _, role in kept.values()}) == 1:  # meanings of one role only
+            distinct[word] = tuple((vector, chinese_word) for vector, chinese_word, _ in kept.values())
+    return Lexicon(vectors, frozenset(english), frozenset(chinese), role_means, counts, distinct)

@@ -1,0 +1,80 @@
+"""The head in focus answers the step: a teacher's own sentence, stepped with the arrow keys.
+
+With no head in the link each step shows the head whose question its word asks, says so in one
+sentence, and every head's row for the word is drawn side by side; choosing a head keeps it in the
+link, and one button goes back.
+"""
+
+from playwright.sync_api import expect
+
+from tests.browser.harness import current_view, open_view, poll, url_params
+
+SENTENCE = "the boy fell because he was tired"  # written for the tests, in no preset
+
+
+def test_each_step_shows_the_head_its_word_asks_at_1280x720(page):
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_view(page, {"source": SENTENCE})
+    expect(page.locator("#head-question")).to_have_text(
+        "“the” asks Head 6 (describes): Which noun do I describe? (an adjective, a number or a word like my, the, "
+        "this asks for the next noun)"
+    )
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+    expect(page.locator("#head-question")).to_contain_text("“he” asks Head 2 (pronoun)")
+    expect(page.locator("#step-label")).to_contain_text("Head 2")
+    assert url_params(page).get("step") == "4" and "head" not in url_params(page)
+    view = current_view(page)
+    assert view["named_head"]["name"] == "pronoun"
+    # the stage-2 heatmap shows the pronoun head: he's row puts its largest weight on boy
+    weights = poll(page, "() => document.getElementById('chart-stage2').data[0].z[4]", lambda z: z and max(z) > 0.9)
+    assert weights.index(max(weights)) == 1
+    # every head's row for "he", one row per head, labelled with the heads' names
+    rows = poll(page, "() => document.getElementById('chart-every-head').data?.[0].y.length", lambda n: n == 8)
+    assert rows == 8
+    labels = page.evaluate(
+        "() => [...document.querySelectorAll('#chart-every-head .ytick text')].map((e) => e.textContent)"
+    )
+    assert labels[1] == "2 pronoun ◀" and labels[0] == "1 sense"
+
+
+def test_a_chosen_head_stays_in_the_link_and_one_button_goes_back(page):
+    open_view(page, {"source": SENTENCE, "head": "3", "step": "2"})
+    expect(page.locator("#head-question")).to_contain_text("Head 4 (doer) asks")
+    expect(page.locator("#heads-auto")).to_be_visible()
+    page.keyboard.press("ArrowRight")
+    poll(page, "() => location.search", lambda q: "step=3" in q)
+    assert url_params(page).get("head") == "3"
+    expect(page.locator("#head-question")).to_contain_text("Head 4 (doer) asks")
+    page.locator("#heads-auto").click()
+    poll(page, "() => location.search", lambda q: "head=" not in q)
+    expect(page.locator("#head-question")).to_contain_text("“because” asks Head 8 (verb)")
+    expect(page.locator("#heads-auto")).to_be_hidden()
+
+
+def test_tiny_weights_read_as_less_than_a_thousandth_and_the_colours_say_what_bright_means(page):
+    open_view(page, {"source": SENTENCE, "step": "4"})
+    pairs = page.locator("#pairs").inner_text()
+    assert "(boy, 1)" in pairs or "(boy, 0.99)" in pairs, pairs
+    assert "< 0.001" in pairs and "e-" not in pairs, pairs
+    expect(page.locator("#stage2 .scale-note")).to_have_text("Colour: brighter = more weight (0 to 1).")
+
+
+def test_words_the_lexicon_lacks_are_listed_with_their_guessed_roles(page):
+    open_view(page, {"source": "the zorbling cat quizzically blorped"})
+    expect(page.locator("#unknown")).to_contain_text("zorbling → verb (ending -ing)")
+    expect(page.locator("#unknown")).to_contain_text("quizzically → adverb (ending -ly)")
+
+
+def test_a_translation_reads_bank_in_its_sentence_in_chinese(page):
+    open_view(page, {"source": "we sat on the river bank", "target": "我们 坐 在 河岸 上", "lang": "zh", "step": "3"})
+    expect(page.locator("#unknown")).to_contain_text("bank → 河岸")
+    expect(page.locator("#head-question")).to_contain_text("“河岸”问头 1 (counterpart)")
+
+
+def test_the_minilm_note_about_chinese_shows_only_for_chinese(page):
+    view = open_view(page, {"source": "the bank of the river", "model": "minilm"})
+    assert view.status == 200
+    expect(page.locator("#model-note")).to_have_text("")
+    open_view(page, {"source": "我在河边", "model": "minilm"})
+    expect(page.locator("#model-note")).to_contain_text("Chinese")
