@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from app.engine.text.embed import embed_tokens
-from app.engine.text.lexicon import FEATURES, load_lexicon, parse_features
+from app.engine.text.lexicon import FEATURES, ROLE_NAMES, ROLES, load_lexicon, parse_features
 from app.engine.text.tokenize import lexicon_split, tokenize
 from tests.support.lexicon_file import lexicon_rows
 
@@ -46,7 +46,7 @@ def sense(en, zh):
 # ---------------------------------------------------------------------------
 
 
-def test_the_file_parses_into_rows_of_three_columns():
+def test_the_file_parses_into_rows_of_four_columns():
     rows = lexicon_rows()
     assert all(len(row) == 4 for row in rows), [row for row in rows if len(row) != 4]
     lexicon = load_lexicon()
@@ -472,3 +472,20 @@ def test_each_chinese_word_of_a_translation_example_is_nearest_its_counterpart(s
         similarities = [similarity(chinese, english) for english in source]
         others = similarities[:position] + similarities[position + 1 :]
         assert similarities[position] > max(others), (chinese, similarities)
+
+
+def test_every_row_has_a_role_and_the_common_words_have_the_right_one():
+    from tests.support.lexicon_file import lexicon_roles
+
+    rows = lexicon_roles()
+    assert all(role in ROLE_NAMES for _, _, _, role in rows), [r for r in rows if r[3] not in ROLE_NAMES]
+    role_of = {(en, zh): role for _, en, zh, role in rows}
+    assert role_of[("the", "-")] == "determiner" and role_of[("my", "我的")] == "determiner"
+    assert role_of[("walk", "散步|走|走路")] == "verb" and role_of[("in", "在|里")] == "preposition"
+    assert role_of[("bank", "银行")] == role_of[("bank", "河岸")] == "noun"
+    assert role_of[("because", "因为")] == "conjunction" and role_of[("-", "吗")] == "particle"
+    counts = {name: sum(role == name for *_, role in rows) for name in ROLE_NAMES}
+    assert counts["noun"] > counts["verb"] > counts["adjective"] > 100, counts  # everyday words, mostly nouns
+    lexicon = load_lexicon()
+    np.testing.assert_array_equal(lexicon.roles["河岸"], np.eye(len(ROLES))[ROLES.index("noun")])
+    np.testing.assert_allclose(lexicon.roles["她"], [0.5, 0, 0, 0, 0.5, 0, 0, 0])  # she (a pronoun) and her
