@@ -171,13 +171,38 @@ def test_sentence_embedding_matches_sentence_transformers(model, runs, float64_r
 
 
 def test_run_is_internally_consistent(runs):
+    """Bounds from the arithmetic (``recomputation_bounds``): at most 1e-4 on scores up to 30, far below
+    what a missing or wrong scale (sqrt(dh) vs dh), a softmax over the wrong axis or a context from the
+    wrong weights change."""
     run = runs["short"]
     dh = run.q.shape[-1]
+    scores_bound, weights_bound, context_bound = recomputation_bounds(run)
     scores = run.q @ np.swapaxes(run.k, -1, -2) / math.sqrt(dh)
-    np.testing.assert_allclose(run.scores, scores, atol=1e-5)
+    assert np.all(np.abs(run.scores - scores) <= scores_bound)
     e = np.exp(run.scores - run.scores.max(-1, keepdims=True))
-    np.testing.assert_allclose(run.weights, e / e.sum(-1, keepdims=True), atol=1e-6)
-    np.testing.assert_allclose(run.context, run.weights @ run.v, atol=1e-5)
+    assert np.all(np.abs(run.weights - e / e.sum(-1, keepdims=True)) <= weights_bound)
+    assert np.all(np.abs(run.context - run.weights @ run.v) <= context_bound)
+
+
+def recomputation_bounds(run) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """How far two float32 evaluations of stages 1-3 can differ, per number, in any summation order.
+
+    Each lies within Higham's worst case of the exact result (u = 2^-24, gamma(k) = k u / (1 - k u)):
+    scores q k / sqrt(dh): gamma(dh) |q| |k| / sqrt(dh), and u |score| for the division; weights
+    exp(s - max) / sum: u |s - max| (the subtraction, magnified by exp), 8 u (numpy's float32 exp is
+    within a few ulps), gamma(n) (the n-term sum) and u (the division), relative to the weight;
+    context weights @ v: gamma(n) |weights| |v|. Two evaluations: twice that.
+    """
+    u, dh, n = 2.0**-24, run.q.shape[-1], run.weights.shape[-1]
+
+    def gamma(k):
+        return k * u / (1 - k * u)
+
+    q, k, v, s, w = (getattr(run, key).astype(np.float64) for key in ("q", "k", "v", "scores", "weights"))
+    scores = gamma(dh) * np.abs(q) @ np.abs(np.swapaxes(k, -1, -2)) / math.sqrt(dh) + u * np.abs(s)
+    weights = w * (u * (s.max(-1, keepdims=True) - s) + 8 * u + gamma(n) + u)
+    context = gamma(n) * w @ np.abs(v)
+    return 2 * scores, 2 * weights, 2 * context
 
 
 def test_truncates_to_128_tokens(model):
