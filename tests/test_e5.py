@@ -311,7 +311,7 @@ def test_shapes_and_card(model, runs):
         assert getattr(run, key).shape == (12, 12, n, 32) and getattr(run, key).dtype == np.float32
     assert run.scores.shape == run.weights.shape == (12, 12, n, n)
     assert run.hidden.shape == (13, n, 384) and run.embedding.shape == (384,)
-    np.testing.assert_allclose(run.weights.sum(-1), 1.0, atol=1e-5)
+    np.testing.assert_allclose(run.weights.sum(-1), 1.0, atol=1e-5)  # 39 u at most: see test_minilm.py
 
 
 def test_run_is_internally_consistent(runs):
