@@ -315,7 +315,7 @@ def test_shapes_and_card(model, runs):
 
 
 def test_run_is_internally_consistent(runs):
-    """Bounds from the arithmetic (``recomputation_bounds``): at most 2e-4 on scores up to 60, far below
+    """Bounds from the arithmetic (``recomputation_bounds``): about 2e-4 on scores up to 60, far below
     what a missing or wrong scale, a softmax over the wrong axis or a context from the wrong weights change."""
     run = runs["zh_bank_money"]
     scores_bound, weights_bound, context_bound = recomputation_bounds(run)
