@@ -43,6 +43,7 @@ MAX_ENTRY = 1e6  # exercise: |entry| at most this
 MAX_LABEL = 40  # exercise: characters of a row name
 DEFAULT_SOURCE = "walk by river bank"
 DEFAULT_SOURCES = {"en": DEFAULT_SOURCE, "zh": "小猫在河边喝水"}  # the page's default sentence per language
+DEFAULT_STEPS = {"en": 3, "zh": 3}  # and the step a fresh start opens on: bank (looks at river), 喝 (who drinks)
 
 
 def error(error_type: str, template: str, field: str | None = None, **context: Any) -> PydanticCustomError:

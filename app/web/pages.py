@@ -23,7 +23,7 @@ from app.view.lessons import lessons_for
 from app.view.links import fields_to_drop, lenient_state, query_values
 from app.view.presets import presets_for
 from app.view.spec import MODEL, MODES
-from app.view.state import DEFAULT_SOURCES, LINK_ORDER, MAX_CHARACTERS, SPECS, State, format_number
+from app.view.state import DEFAULT_SOURCES, DEFAULT_STEPS, LINK_ORDER, MAX_CHARACTERS, SPECS, State, format_number
 from app.web import routes
 from app.web.assets import asset_url
 from app.web.conditional import cached
@@ -84,7 +84,8 @@ def page_state(
         values = dict(parse_qsl(query, keep_blank_values=True))
     values = {name: value for name, value in values.items() if name not in without}
     if set(values) <= {"lang"}:
-        values["source"] = DEFAULT_SOURCES[lang]  # a fresh start: the default sentence in the page's language
+        values["source"] = DEFAULT_SOURCES[lang]  # a fresh start: the default sentence in the page's language,
+        values["step"] = str(DEFAULT_STEPS[lang])  # on the step its lesson is about
     state, ignored = lenient_state(values)
     messages = []
     for field, error in ignored:
