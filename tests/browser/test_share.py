@@ -55,7 +55,6 @@ def test_copied_link_reproduces_the_view_in_a_new_context(new_context):
         "heads": "4",
         "temperature": "0.5",
         "causal": "true",
-        "positional": "true",
         "head": "3",
         "step": "4",
     }
