@@ -64,9 +64,9 @@ LESSONS = [
             "network with one hidden layer (Bahdanau's additive score vᵀtanh(W₁q + W₂k)). The choice matters: with "
             "cosine, bank looks at {key0} ({weight0}), because cosine ignores length; the matrices W, W₁, W₂ and v "
             "are shown beside the general and additive examples, so every score can be recomputed by hand.",
-            "zh": "阶段一可以是点积、余弦相似度、Luong 的 general 形式 qᵀWk，或者只有一个隐藏层的小神经网络"
+            "zh": "阶段一可以是点积、余弦相似度、Luong 的一般形式 qᵀWk，或者只有一个隐藏层的小神经网络"
             "（Bahdanau 的加性分数 vᵀtanh(W₁q + W₂k)）。选择不同，结果不同：用余弦时 bank 最关注 {key0}（{weight0}），"
-            "因为余弦不管长度；general 和加性的例子旁边显示了矩阵 W、W₁、W₂ 和 v，每个分数都能手算。",
+            "因为余弦不管长度；一般形式和加性的例子旁边显示了矩阵 W、W₁、W₂ 和 v，每个分数都能手算。",
         },
         "preset": "cosine",
         "more": ["general", "additive"],

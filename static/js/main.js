@@ -46,7 +46,11 @@ function scheduleRecompute(event) {
 /** Open a link (an example, Back/Forward) in place: the form shows its settings. */
 async function openLink(query, { push }) {
   document.body.dataset.ready = "false";
+  clearTimeout(state.timers().typing);
+  $("status").textContent = t.loading;
   const result = await state.load(query, { push, keepFields: false });
+  if (result.aborted) return; // a newer request clears the status
+  $("status").textContent = "";
   document.body.dataset.ready = "true";
   if (!result.ok) return;
   const view = state.view();
@@ -70,6 +74,7 @@ function setStep(step) {
 }
 
 function setStage(stage) {
+  if (state.field("slide")) stageBeforeSlides = stage;
   state.setFields(state.field("slide") ? { stage, slide: stage } : { stage });
   applyScreen();
   const article = $(`stage${stage}`);
@@ -100,11 +105,19 @@ function slidePanels() {
   return [...document.querySelectorAll("[data-slide-panel]")];
 }
 
+/**
+ * The stage in focus when slide mode began (or chosen with 1 2 3 in it): leaving slide mode returns to it,
+ * so paging through the panels with ↑ ↓ leaves no stage behind in the link.
+ */
+let stageBeforeSlides = null;
+
 /** Show panel `slide` (0: leave slide mode); a stage's panel makes that stage current too. */
 function setSlide(slide) {
   const panels = slidePanels();
   const next = Math.max(0, Math.min(panels.length, slide));
-  const stage = next ? Number(panels[next - 1].dataset.stage) : 0;
+  if (stageBeforeSlides === null) stageBeforeSlides = state.field("stage");
+  const stage = next ? Number(panels[next - 1].dataset.stage) : stageBeforeSlides;
+  if (!next) stageBeforeSlides = null;
   state.setFields(stage ? { slide: next, stage } : { slide: next });
   applyScreen();
   if (next) panels[next - 1].focus({ preventScroll: true });
@@ -518,7 +531,7 @@ function onModeChange() {
 function wire() {
   const form = $("controls");
   form.addEventListener("input", (event) => {
-    if (event.target.name === "_mode") return;
+    if (event.target.name === "_mode" || event.target.id === "preset") return; // an example opens its own link
     if (event.target.dataset.mirrors) controls.syncMirrors(event.target);
     else controls.syncMirrors();
     if (event.target.tagName === "SELECT") controls.applyMode(controls.activeMode()); // a choice may meet a requirement
@@ -538,7 +551,10 @@ function wire() {
   });
   $("preset").addEventListener("change", (event) => {
     const preset = page.presets.find((p) => p.id === event.target.value);
-    if (preset) openLink(preset.link.slice(preset.link.indexOf("?") + 1), { push: true });
+    if (!preset) return;
+    const query = new URLSearchParams(preset.link.slice(preset.link.indexOf("?") + 1));
+    if (state.field("present")) query.set("present", "true"); // an example keeps the screen's mode
+    openLink(query.toString(), { push: true });
   });
   $("prev").addEventListener("click", () => setStep(state.field("step") - 1));
   $("next").addEventListener("click", () => setStep(state.field("step") + 1));
