@@ -6,6 +6,10 @@ import { fmt, textUnits } from "./format.js";
 
 export const MANY = 24; // above this many rows or columns a heatmap is large: no values, thinned labels
 const MIN_VALUE_FONT = 10; // px: values smaller than this are left to the data table
+const MIN_PROJECTED_FONT = 14; // px: the same in presentation mode, read from the back of a room
+
+/** A cell's value in at most two decimals (0.0076 → 0.01, 6.812 → 6.81): when the usual digits do not fit. */
+const compact = (x) => String(Number(x.toFixed(Math.abs(x) >= 10 ? 1 : 2)));
 
 const COLORSCALE = "Viridis"; // perceptually uniform and colour-blind safe
 const CONFIG = { displayModeBar: false, responsive: false }; // sizes come from the page (ResizeObserver)
@@ -42,7 +46,7 @@ const widest = (labels, font) => Math.max(2, ...labels.map((label) => textUnits(
  * the cells. `height` is a budget (null: as tall as the cells need); `fill` lets the cells grow to it.
  * `dims` names a column axis of unnamed dimensions (d0, d1...): it is summarised by numbers, not labelled.
  */
-function geometry({ rows, cols, width, height, fill, font, dims, valueWidth }) {
+function geometry({ rows, cols, width, height, fill, font, dims, valueWidth, minValueFont = MIN_VALUE_FONT }) {
   const many = rows.length > MANY || cols.length > MANY;
   const thin = (count, cell, need) => (count > MANY ? niceStride(Math.ceil(need / cell)) : 1); // thinned only when many
   const left = Math.min(width * 0.3, widest(rows, font) + 18);
@@ -62,7 +66,7 @@ function geometry({ rows, cols, width, height, fill, font, dims, valueWidth }) {
   const cellH = Math.max(2, fill && Number.isFinite(room) ? Math.min(room, Math.max(natural, cellW), font * 5) : Math.min(natural, room));
   const strideY = thin(rows.length, cellH, font * 1.2);
   const valueFont = Math.floor(Math.min(font * 0.85, cellH / 1.3, (cellW - 6) / valueWidth)); // smaller in small cells
-  const values = !many && valueFont >= MIN_VALUE_FONT;
+  const values = !many && valueFont >= minValueFont;
   return { left, right: colorbar, bottom, top, cellH, angle, summarise, strideX, strideY, values, valueFont, height: rows.length * cellH + bottom + top };
 }
 
@@ -75,9 +79,16 @@ export function heatmap(el, { z, rows, cols, step = null, mask = null, zmin, zma
   height = null, fill = false, dims = null }) {
   const t = theme(dark);
   const few = rows.length <= MANY && cols.length <= MANY;
-  const text = few ? z.map((row, i) => row.map((x, j) => (mask && !mask[i][j] ? "×" : fmt(x, 2)))) : null;
-  const valueWidth = few ? Math.max(2, ...text.flat().map((s) => textUnits(s))) : Infinity;
-  const g = geometry({ rows, cols, width, height, fill, font, dims, valueWidth });
+  const texts = (write) => (few ? z.map((row, i) => row.map((x, j) => (mask && !mask[i][j] ? "×" : write(x)))) : null);
+  const widthOf = (text) => (text ? Math.max(2, ...text.flat().map((s) => textUnits(s))) : Infinity);
+  const minValueFont = dark ? MIN_PROJECTED_FONT : MIN_VALUE_FONT;
+  let text = texts((x) => fmt(x, 2));
+  let g = geometry({ rows, cols, width, height, fill, font, dims, valueWidth: widthOf(text), minValueFont });
+  if (few && !g.values) { // two decimals take less room than two significant digits (0.0076, 2.6e-5)
+    const shorter = texts(compact);
+    const h = geometry({ rows, cols, width, height, fill, font, dims, valueWidth: widthOf(shorter), minValueFont });
+    if (h.values) [text, g] = [shorter, h];
+  }
   const shown = z.map((row, i) => row.map((x, j) => (mask && !mask[i][j] ? null : x)));
   const data = [{
     type: "heatmap", z: shown, x: cols.map((_, j) => j), y: rows.map((_, i) => i),

@@ -273,7 +273,10 @@ function watchSizes() {
   };
   const observer = new ResizeObserver((entries) => entries.forEach((entry) => redrawIfResized(entry.target)));
   for (const target of redraws.keys()) observer.observe(target);
-  window.addEventListener("resize", () => redraws.forEach((_, target) => redrawIfResized(target))); // height budgets
+  window.addEventListener("resize", () => {
+    redraws.forEach((_, target) => redrawIfResized(target)); // height budgets
+    requestAnimationFrame(fitArithmetic);
+  });
 }
 
 /** Everything that depends on the current step only; the heatmaps just move their outline. */
@@ -306,7 +309,7 @@ function drawBars() {
   if (!recordBox(slot, box)) return;
   const weights = view.head.weights[state.field("step")];
   bars(slot, { labels: view.tokens.keys, values: weights, font: box.font, width: box.width, height: box.height,
-    ranked: Boolean(state.field("rank")), many: isLarge(view), t });
+    ranked: Boolean(state.field("rank")), many: isLarge(view), fill: box.fill, t });
 }
 
 function drawAlignment() {
@@ -332,7 +335,25 @@ async function drawArithmetic() {
   if (!board || board.step !== state.field("step") || view !== state.view()) return;
   arithmetic($("arithmetic"), { board, keys: view.tokens.keys, query: view.tokens.queries[board.step], t,
     names: { vectors: view.names.vectors && view.names.vectors.map(label), values: view.names.values && view.names.values.map(label) } });
+  fitArithmetic();
   performance.mark("attention-arithmetic");
+}
+
+const MIN_SLIDE_FONT = 14; // px: the arithmetic as a slide is never written smaller
+
+/**
+ * The arithmetic as a slide holds every row: its type shrinks until the table fits the screen (the keyboard's
+ * ↑ ↓ change slides, so nothing may hide in a scroll area), down to MIN_SLIDE_FONT.
+ */
+function fitArithmetic() {
+  const slot = $("arithmetic");
+  slot.style.fontSize = "";
+  if (!onePanel() || !slot.closest(".current-panel")) return;
+  let size = parseFloat(getComputedStyle(slot).fontSize);
+  while (slot.scrollHeight > slot.clientHeight + 1 && size > MIN_SLIDE_FONT) {
+    size = Math.max(MIN_SLIDE_FONT, size - 1);
+    slot.style.fontSize = `${size}px`;
+  }
 }
 
 /** What stage n's heatmap shows: its matrix, rows and columns (stage 3: the output's features). */
@@ -439,6 +460,7 @@ function applyScreen() {
   $("slide-toggle").setAttribute("aria-pressed", String(Boolean(slide)));
   $("panel-prev").disabled = slide <= 1;
   $("panel-next").disabled = slide >= panels.length;
+  fitArithmetic();
 }
 
 function render() {
