@@ -158,3 +158,133 @@ def test_a_500_word_paste_at_1280x720_normal_mode_says_why(new_context, watch):
     assert len(box.input_value()) == len(" ".join(["river"] * 500)), "nothing pasted is cut off silently"
     expect(page.locator("#source-error")).to_have_text(re.compile("1000|128"))
     assert page_data(page)["view"]["tokens"]["queries"][-1] == "bank", "the last valid view stays"
+
+
+LONG = (
+    "on Monday morning the old teacher walked slowly along the river bank while the children played near the "
+    "water and the birds sang in the tall trees above the quiet village"
+)  # 31 words: thinned row labels
+
+
+def test_a_long_input_at_1280x720_normal_mode_names_the_outlined_row(new_context):
+    page = new_context(viewport=PROJECTOR).new_page()
+    words = LONG.split()
+    for step in (1, 2, 7):
+        open_view(page, {"source": LONG, "step": str(step)})
+        found = page.evaluate(
+            """() => {
+              const chart = document.getElementById('chart-stage2');
+              const outline = chart.parentElement.querySelector('.outline').getBoundingClientRect();
+              const middle = (outline.top + outline.bottom) / 2;
+              const own = chart.parentElement.querySelectorAll('.row-label');
+              const labels = [...chart.querySelectorAll('.ytick text'), ...own]
+                .filter((e) => !e.hidden && getComputedStyle(e).visibility !== 'hidden' && e.getClientRects().length)
+                .map((e) => {
+                  const r = e.getBoundingClientRect();
+                  return { text: e.textContent, middle: (r.top + r.bottom) / 2, top: r.top, bottom: r.bottom };
+                });
+              labels.sort((a, b) => Math.abs(a.middle - middle) - Math.abs(b.middle - middle));
+              return { nearest: labels[0], next: labels[1], rowHeight: outline.height };
+            }"""
+        )
+        nearest, other = found["nearest"], found["next"]
+        assert nearest["text"] == words[step], f"step {step} ({words[step]}): the label beside its row reads {found}"
+        assert other["top"] >= nearest["bottom"] or other["bottom"] <= nearest["top"], f"labels overlap: {found}"
+
+
+PRONOUN = next(p for p in PRESETS if p["id"] == "pronoun")
+
+
+def test_the_arithmetic_slide_at_1280x720_slide_mode_holds_every_row(new_context):
+    page = new_context(viewport=PROJECTOR).new_page()
+    open_view(page, {**PRONOUN["params"], "slide": "4"})
+    expect(page.locator("#arithmetic-panel")).to_be_visible()
+    page.locator("#arithmetic table.arith tfoot").wait_for()
+    found = page.evaluate(
+        """() => { const slot = document.getElementById('arithmetic');
+             const rows = [...slot.querySelectorAll('table.arith tbody tr, table.arith tfoot tr')];
+             const last = rows[rows.length - 1].getBoundingClientRect();
+             return { scroll: slot.scrollHeight, client: slot.clientHeight, rows: rows.length,
+                      lastBottom: last.bottom, font: parseFloat(getComputedStyle(slot).fontSize) }; }"""
+    )
+    assert found["scroll"] <= found["client"] + 1, f"the arithmetic scrolls inside its slide: {found}"
+    assert found["lastBottom"] <= PROJECTOR["height"], f"the sum row is off the screen: {found}"
+    assert found["font"] >= 14, found
+    page.keyboard.press("ArrowDown")  # the weights
+    poll(page, "location.search", lambda search: "slide=5" in search)
+    poll(page, "document.querySelector('#chart-bars svg') !== null", bool)
+    widths = page.evaluate(
+        "[document.querySelector('#chart-bars svg').getBoundingClientRect().width,"
+        " document.getElementById('bars-panel').clientWidth]"
+    )
+    assert widths[0] >= 0.85 * widths[1], f"the weights slide uses {widths[0]} of {widths[1]} px"
+
+
+def cell_value_sizes(page, stage):
+    return page.evaluate(
+        """(n) => [...document.querySelectorAll(`#stage${n} .cell-values:not([hidden]) text`)]
+              .map((t) => parseFloat(t.parentElement.getAttribute('font-size')))""",
+        stage,
+    )
+
+
+def test_numbers_in_the_cells_at_1024x768_presentation_mode(new_context):
+    page = new_context(viewport=SMALL_PROJECTOR).new_page()
+    open_view(page, {"source": "walk by river bank", "present": "true", "step": "3"})
+    for stage in (1, 2):
+        sizes = cell_value_sizes(page, stage)
+        assert len(sizes) == 16 and min(sizes) >= 14, f"stage {stage}: values at 14 px or more: {sizes}"
+
+
+def test_numbers_of_a_typed_7_word_sentence_at_1280x720_normal_mode(new_context):
+    page = new_context(viewport=PROJECTOR).new_page()
+    open_view(page, {"source": "the cat drank the milk because it"})
+    for stage in (1, 2):
+        sizes = cell_value_sizes(page, stage)
+        assert len(sizes) == 49, f"stage {stage}: a number in every cell ({len(sizes)} of 49)"
+
+
+def test_compare_at_1280x720_presentation_mode_fits_a_projector(new_context):
+    page = new_context(viewport=PROJECTOR).new_page()
+    page.goto("/compare?a.source=I+sat+by+the+river+bank&b.source=I+put+money+in+the+bank&present=true")
+    page.locator("body[data-ready=true]").wait_for(state="attached")
+    top = page.locator("#chart-a").bounding_box()["y"]
+    assert top <= 0.25 * PROJECTOR["height"], f"the heatmaps start {top} px down"
+    sizes = page.evaluate(
+        "[...document.querySelectorAll('.cell-values:not([hidden])')]"
+        ".map((s) => parseFloat(s.getAttribute('font-size')))"
+    )
+    assert sizes and min(sizes) >= 14, f"cell numbers: {sizes}"
+    clipped = page.evaluate(
+        """() => [...document.querySelectorAll('.bars svg text')].filter((t) => {
+             const r = t.getBoundingClientRect(), p = t.closest('svg').getBoundingClientRect();
+             return r.left < p.left - 1 || r.right > p.right + 1; }).map((t) => t.textContent)"""
+    )
+    assert not clipped, f"bar labels clipped: {clipped}"
+    page.locator("#preset").select_option("scaling")
+    page.locator("body[data-ready=true]").wait_for(state="attached")
+    poll(page, "location.search", lambda search: "scaling" not in search and "dim=64" in search)
+    assert "present=true" in page.url, "an example keeps presentation mode"
+    expect(page.locator("body")).to_have_class(re.compile(r"\bpresent\b"))
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def test_phone_390x844_normal_mode(new_context):
+    page = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    open_view(page, {**PRONOUN["params"]})
+    top = page.locator("#chart-stage1").bounding_box()["y"]
+    assert top < PHONE["height"] * 0.6, f"the first heatmap starts {top} px down"
+    region = page.evaluate(
+        "(() => { const r = document.querySelector('#arithmetic .fit'); return [r.scrollWidth, r.clientWidth]; })()"
+    )
+    assert region[0] <= region[1] + 1, f"the arithmetic scrolls sideways: {region}"
+    small = page.evaluate(
+        """() => [...document.querySelectorAll('.tools a, .tools button')].filter((e) => e.getClientRects().length)
+             .map((e) => [e.textContent.trim(), e.getBoundingClientRect().height]).filter(([, h]) => h < 44)"""
+    )
+    assert not small, f"tap targets under 44 px: {small}"
+    page.goto("/learn")
+    heights = page.locator(".lessons a").evaluate_all("(links) => links.map((a) => a.getBoundingClientRect().height)")
+    assert min(heights) >= 44, f"'Open this view' links: {sorted(heights)[:3]}"
