@@ -14,6 +14,8 @@ const $ = (id) => document.getElementById(id);
 const TYPING_PAUSE_MS = 50; // typing is debounced (a pause between keys); choices (selects, checkboxes) apply at once
 const PLAY_INTERVAL_MS = 1200;
 const PRESENT_CHART_SHARE = 0.55; // presentation mode: a heatmap at most this share of the screen's height
+const PRESENT_CELL = 40; // px: a column wide enough for a two-decimal value in 14 px type, when projected
+const PRESENT_CHROME = 300; // px: a projected heatmap's row labels, colour scale and card around its cells
 
 // ---------------------------------------------------------------- loading views
 
@@ -274,9 +276,20 @@ function watchSizes() {
   const observer = new ResizeObserver((entries) => entries.forEach((entry) => redrawIfResized(entry.target)));
   for (const target of redraws.keys()) observer.observe(target);
   window.addEventListener("resize", () => {
+    stackStages();
     redraws.forEach((_, target) => redrawIfResized(target)); // height budgets
     requestAnimationFrame(fitArithmetic);
   });
+}
+
+/**
+ * Presentation mode puts stages 1 and 2 side by side, unless half the screen is too narrow for their columns'
+ * numbers (14 px and more): then one above the other, each the screen's width.
+ */
+function stackStages() {
+  const keys = state.view().tokens.keys.length;
+  const half = (document.documentElement.clientWidth - 60) / 2 - PRESENT_CHROME;
+  document.body.classList.toggle("stacked", Boolean(state.field("present")) && keys * PRESENT_CELL > half);
 }
 
 /** Everything that depends on the current step only; the heatmaps just move their outline. */
@@ -455,6 +468,7 @@ function applyScreen() {
   body.classList.toggle("one-panel", Boolean(current));
   body.classList.toggle("many", isLarge(state.view()));
   body.dataset.stage = String(state.field("stage"));
+  stackStages();
   panels.forEach((panel, i) => panel.classList.toggle("current-panel", i + 1 === current));
   $("present-toggle").setAttribute("aria-pressed", String(present));
   $("slide-toggle").setAttribute("aria-pressed", String(Boolean(slide)));

@@ -162,14 +162,16 @@ def test_a_500_word_paste_at_1280x720_normal_mode_says_why(new_context, watch):
 
 LONG = (
     "on Monday morning the old teacher walked slowly along the river bank while the children played near the "
-    "water and the birds sang in the tall trees above the quiet village"
-)  # 31 words: thinned row labels
+    "water and the birds sang in the tall trees above the quiet village where a small dog ran after a red ball "
+    "that rolled down the hill toward the bridge and two fishermen sat waiting for the fish to bite as the sun "
+    "rose over the fields"
+)  # 65 words: every other row label is written
 
 
 def test_a_long_input_at_1280x720_normal_mode_names_the_outlined_row(new_context):
     page = new_context(viewport=PROJECTOR).new_page()
     words = LONG.split()
-    for step in (1, 2, 7):
+    for step in (1, 3, 7, 30):
         open_view(page, {"source": LONG, "step": str(step)})
         found = page.evaluate(
             """() => {
@@ -228,17 +230,26 @@ def cell_value_sizes(page, stage):
     )
 
 
+SEVEN = "I sat by the river bank today"  # tiny weights (2.6e-5) make two significant digits wide
+
+
 def test_numbers_in_the_cells_at_1024x768_presentation_mode(new_context):
     page = new_context(viewport=SMALL_PROJECTOR).new_page()
-    open_view(page, {"source": "walk by river bank", "present": "true", "step": "3"})
-    for stage in (1, 2):
-        sizes = cell_value_sizes(page, stage)
-        assert len(sizes) == 16 and min(sizes) >= 14, f"stage {stage}: values at 14 px or more: {sizes}"
+    for source, n in (("walk by river bank", 4), (SEVEN, 7), ("the dog chased the cat up a tree", 8)):
+        open_view(page, {"source": source, "present": "true"})
+        for stage in (1, 2):
+            sizes = cell_value_sizes(page, stage)
+            assert len(sizes) == n * n and min(sizes) >= 14, (
+                f"{source}, stage {stage}: values at 14 px or more: {sizes}"
+            )
 
 
 def test_numbers_of_a_typed_7_word_sentence_at_1280x720_normal_mode(new_context):
     page = new_context(viewport=PROJECTOR).new_page()
-    open_view(page, {"source": "the cat drank the milk because it"})
+    open_view(page, {"source": "walk by river bank"})
+    page.locator("#source").fill(SEVEN)
+    poll(page, "location.search", lambda search: "today" in search)
+    page.locator("#stage1 .cell-values text").first.wait_for()
     for stage in (1, 2):
         sizes = cell_value_sizes(page, stage)
         assert len(sizes) == 49, f"stage {stage}: a number in every cell ({len(sizes)} of 49)"
@@ -288,3 +299,18 @@ def test_phone_390x844_normal_mode(new_context):
     page.goto("/learn")
     heights = page.locator(".lessons a").evaluate_all("(links) => links.map((a) => a.getBoundingClientRect().height)")
     assert min(heights) >= 44, f"'Open this view' links: {sorted(heights)[:3]}"
+
+
+def test_whole_model_statistics_at_1280x720_normal_and_presentation_mode(new_context):
+    page = new_context(viewport=PROJECTOR).new_page()
+    open_view(page, {"source": "the animal did not cross the street", "model": "minilm", "layer": "3"}, timeout=60_000)
+    for mode in ("normal", "presentation"):
+        region = page.locator("#summary-table .scroll")
+        region.scroll_into_view_if_needed()
+        widths = region.evaluate("(r) => [r.scrollWidth, r.clientWidth, r.querySelectorAll('thead th').length]")
+        assert widths[0] <= widths[1] + 1, f"{mode}: the statistics table is cut ({widths[0]} of {widths[1]} px shown)"
+        assert widths[2] == 13, f"{mode}: a column for each of the 12 heads: {widths}"
+        if mode == "normal":
+            page.keyboard.press("p")
+            expect(page.locator("body")).to_have_class(re.compile(r"\bpresent\b"))
+            page.wait_for_timeout(300)

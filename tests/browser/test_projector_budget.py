@@ -210,7 +210,11 @@ def test_projector_budget(new_context, room, kind, size, live):
         switch(page, kind, mode)
         wait_drawn(page, kind)
         where = f"{kind} {size} {mode}{' live' if live else ''}"
-        problems += check(page.evaluate(MEASURE, MIN_TEXT_PX), kind, mode, where)
-        page.screenshot(path=str(SHOTS / f"{kind}-{size}-{mode}{'-live' if live else ''}.png"))
+        found = page.evaluate(MEASURE, MIN_TEXT_PX)
+        problems += check(found, kind, mode, where)
+        name = f"{kind}-{size}-{mode}{'-live' if live else ''}"
+        page.screenshot(path=str(SHOTS / f"{name}.png"))
+        first = min((c["t"] for c in found["charts"]), default=None)  # the first chart's top, px (for the README)
+        (SHOTS / f"{name}.top").write_text(f"{first}\n", encoding="utf-8")
         leave(page, mode)
     assert not problems, "\n".join(problems)
