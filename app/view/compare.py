@@ -284,7 +284,7 @@ COMPARE_PRESETS = [
             "zh": "同样的 64 维向量：普通点积饱和（bank 把 {weight_a} 放在 {top_a} 上），缩放点积不饱和（{weight_b}）。",
         },
         "query": "a.source=walk+by+river+bank&a.embedding=hash&a.dim=64&a.projection=random&a.score=dot"
-        "&b.source=walk+by+river+bank&b.embedding=hash&b.dim=64&b.projection=random",
+        "&b.source=walk+by+river+bank&b.embedding=hash&b.dim=64&b.projection=random&focus=bank",
         "differ": False,
     },
     {

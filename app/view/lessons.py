@@ -8,10 +8,14 @@ text quotes the numbers of the example's claims ({key0}, {weight0}, {pairs0}...)
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import replace
 
 from app.view.compare import COMPARE_PRESETS, COMPARE_QUERIES, compare_preset_numbers, comparison_from_query
+from app.view.compute import compute_view
+from app.view.i18n import STRINGS
 from app.view.presets import PRESETS, preset_numbers, preset_state
+from app.view.state import State
 
 LESSONS = [
     {
@@ -65,9 +69,9 @@ LESSONS = [
             "cosine ignores length, its scores lie between −1 and 1, and bank gives {key0} only {weight0}; the "
             "matrices W, W₁, W₂ and v "
             "are shown beside the general and additive examples, so every score can be recomputed by hand.",
-            "zh": "阶段一可以是点积、余弦相似度、Luong 的 general 形式 qᵀWk，或者只有一个隐藏层的小神经网络"
+            "zh": "阶段一可以是点积、余弦相似度、Luong 的一般形式 qᵀWk，或者只有一个隐藏层的小神经网络"
             "（Bahdanau 的加性分数 vᵀtanh(W₁q + W₂k)）。选择不同，结果不同：余弦不管长度，分数在 −1 到 1 之间，"
-            "bank 给 {key0} 的权重只有 {weight0}；general 和加性的例子旁边显示了矩阵 W、W₁、W₂ 和 v，每个分数都能手算。",
+            "bank 给 {key0} 的权重只有 {weight0}；一般形式和加性的例子旁边显示了矩阵 W、W₁、W₂ 和 v，每个分数都能手算。",
         },
         "preset": "cosine",
         "more": ["general", "additive"],
@@ -86,12 +90,13 @@ LESSONS = [
         "title": {"en": "6. Global vs local attention", "zh": "6. 全局注意力与局部注意力"},
         "text": {
             "en": "Global attention looks at every encoder position; local attention only at a window around the aligned "
-            "position. With a window of 2, the hidden keys show as × and get weight exactly 0; “by” looks at "
-            "{key0} ({weight0}).",
+            "position. With a window of 2, the hidden keys show as × and get weight exactly 0 (stage 2); “by” looks "
+            "at {key0} ({weight0}).",
             "zh": "全局注意力查看编码器的每个位置；局部注意力只看对齐位置附近的一个窗口。窗口为 2 时，被遮住的键显示为 ×，"
-            "权重正好是 0；“by”最关注 {key0}（{weight0}）。",
+            "权重正好是 0（阶段二）；“by”最关注 {key0}（{weight0}）。",
         },
         "preset": "local",
+        "view": {"stage": 2},
     },
     {
         "title": {"en": "7. Self-attention", "zh": "7. 自注意力"},
@@ -131,6 +136,7 @@ LESSONS = [
             "（{weight1}）。每个头的矩阵显示在各阶段下方；在“所有的头”里选择一个头。",
         },
         "preset": "multi-head",
+        "view": {"head": 1},
         "more": ["grammar"],
     },
     {
@@ -143,7 +149,7 @@ LESSONS = [
             "就是这张结果列表：bank 的第一个结果是 {key0}（{weight0}）。",
         },
         "preset": "money-bank",
-        "view": {"rank": "true"},
+        "view": {"rank": True},
     },
     {
         "title": {"en": "11. Word order", "zh": "11. 词序"},
@@ -163,13 +169,16 @@ LESSONS = [
         "text": {
             "en": "Each word vector here has length √16 = 4, a unit vector times √d. Then the scaled dot product of two "
             "word vectors is √d times their cosine, between −4 and 4: the spread a trained model's scores have, so "
-            "the weights show contrast at temperature 1 (bank → {key0}, {weight0}). With unit vectors every score "
-            "would lie between −0.25 and 0.25 and every row would look uniform.",
+            "the weights show contrast at temperature 1. This view compares the word vectors themselves (the "
+            "identity projection, Q = K = X): every score in stage 1 is one of those cosines times 4. With unit "
+            "vectors every score would lie between −0.25 and 0.25 and every row would look uniform.",
             "zh": "这里每个词向量的长度都是 √16 = 4，即单位向量乘以 √d。这样两个词向量的缩放点积等于 √d 乘以它们的余弦，"
-            "在 −4 到 4 之间：和训练好的模型的分数范围差不多，所以温度为 1 时权重也有明显的对比（bank → {key0}，"
-            "{weight0}）。如果用单位向量，每个分数都在 −0.25 到 0.25 之间，每一行看起来都差不多均匀。",
+            "在 −4 到 4 之间：和训练好的模型的分数范围差不多，所以温度为 1 时权重也有明显的对比。这个视图直接比较词向量本身"
+            "（恒等投影，Q = K = X）：阶段一的每个分数都是这样一个余弦乘以 4。如果用单位向量，每个分数都在 −0.25 到 0.25 "
+            "之间，每一行看起来都差不多均匀。",
         },
         "preset": "river-bank",
+        "view": {"projection": "identity"},
     },
     {
         "title": {"en": "13. One word, two meanings, side by side", "zh": "13. 同一个词，两种意思，并排对比"},
@@ -260,12 +269,37 @@ def lessons_for(lang: str) -> list[dict]:
             state = preset_state(lesson["preset"])
         except Exception:  # a real model that is not installed here: the lesson is not offered
             continue
-        view = {"lang": lang, **{name: value == "true" for name, value in lesson.get("view", {}).items()}}
-        more = [
+        opened = state.replace(lang=lang, **lesson.get("view", {}))
+        more = claim_links(lesson, opened, lang) + [
             {"title": PRESET_TITLES[name][lang], "link": preset_state(name).replace(lang=lang).share_path()}
             for name in lesson.get("more", ())
         ]
-        found.append(
-            {"title": lesson["title"][lang], "text": text, "link": state.replace(**view).share_path(), "more": more}
-        )
+        found.append({"title": lesson["title"][lang], "text": text, "link": opened.share_path(), "more": more})
     return found
+
+
+def quoted_claims(lesson: dict) -> list[int]:
+    """The claims of a lesson's example that its text quotes ({key1}, {weight1}... name claim 1)."""
+    claims = next(p for p in PRESETS if p["id"] == lesson["preset"])["claims"]
+    text = lesson["text"]["en"]
+    return [i for i in range(len(claims)) if re.search(r"\{[a-z]+" + str(i) + r"\}", text)]
+
+
+def claim_links(lesson: dict, opened: State, lang: str) -> list[dict]:
+    """A link for each quoted claim that the opened view does not show (another head or step): what a lesson
+    names is visible on the view its link opens, or on a link of its own beside it."""
+    claims = next(p for p in PRESETS if p["id"] == lesson["preset"])["claims"]
+    strings = STRINGS[lang]
+    links = []
+    for index in quoted_claims(lesson):
+        claim = claims[index]
+        head = opened.head if claim.head is None else claim.head
+        step = opened.step if claim.step is None else claim.step
+        if (head, step) == (opened.head, opened.step):
+            continue
+        shown = opened.replace(head=head, step=step)
+        query = compute_view(shown)["tokens"]["queries"][step]
+        where = f"{strings['step']} {step + 1} · “{query}”"
+        title = where if head == opened.head else f"{strings['head']} {head} · {where}"
+        links.append({"title": title, "link": shown.share_path()})
+    return links

@@ -246,11 +246,11 @@ PRESETS = [
     },
     {
         "id": "general",
-        "title": {"en": "general qᵀWk with its matrix W", "zh": "general qᵀWk 及其矩阵 W"},
+        "title": {"en": "general qᵀWk with its matrix W", "zh": "一般形式 qᵀWk 及其矩阵 W"},
         "lesson": {
             "en": "Luong's general score puts a matrix between query and key: s = qᵀWk. W here is drawn at random "
             "(3 × 3, under “The head's matrices”); bank looks at {key0} ({weight0}).",
-            "zh": "Luong 的 general 分数在查询和键之间放一个矩阵：s = qᵀWk。这里的 W 是随机抽取的矩阵"
+            "zh": "Luong 的一般形式（general）分数在查询和键之间放一个矩阵：s = qᵀWk。这里的 W 是随机抽取的矩阵"
             "（3 × 3，见“这个头的矩阵”）；bank 最关注 {key0}（{weight0}）。",
         },
         "params": {"source": "walk by river bank", "score": "general", "step": "3"},

@@ -46,6 +46,7 @@ from app.live.rooms import (
 )
 from app.live.store import get_rooms
 from app.settings import get_settings
+from app.view.i18n import STRINGS
 from app.view.links import state_from_query
 from app.web import routes
 from app.web.assets import asset_url
@@ -353,9 +354,11 @@ async def room_events(
 # ---------------------------------------------------------------------------
 
 
-def follow_url(request: Request, code: str) -> str:
-    """The absolute link students open (scheme and host as the browser sees them, through a proxy too)."""
-    return str(request.base_url).rstrip("/") + routes.LIVE.format(code=code)
+def follow_url(request: Request, code: str, lang: str | None = None) -> str:
+    """The absolute link students open (scheme and host as the browser sees them, through a proxy too), in the
+    teacher's language when `lang` is given (a room's views carry none; each student may then switch)."""
+    link = str(request.base_url).rstrip("/") + routes.LIVE.format(code=code)
+    return f"{link}?lang={lang}" if lang in STRINGS else link
 
 
 def qr_svg(text: str) -> bytes:
@@ -369,10 +372,10 @@ def qr_svg(text: str) -> bytes:
     responses={200: {"content": {"image/svg+xml": {}}, "description": "An SVG QR code."}, **ROOM_ERRORS},
     summary="QR code of the follow link",
 )
-async def room_qr(request: Request, code: str) -> Response:
-    """An SVG QR code of the absolute follow link. Cacheable: the link never changes."""
+async def room_qr(request: Request, code: str, lang: str | None = None) -> Response:
+    """An SVG QR code of the absolute follow link (with `lang`, in that language). Cacheable: the link never changes."""
     room = await existing_room(get_rooms(), code)
-    return cached(qr_svg(follow_url(request, room.code)), "image/svg+xml", max_age=86400)
+    return cached(qr_svg(follow_url(request, room.code, lang)), "image/svg+xml", max_age=86400)
 
 
 @router.get(routes.LIVE, response_class=HTMLResponse, include_in_schema=False)

@@ -6,6 +6,10 @@ import { fmt, textUnits } from "./format.js";
 
 export const MANY = 24; // above this many rows or columns a heatmap is large: no values, thinned labels
 const MIN_VALUE_FONT = 10; // px: values smaller than this are left to the data table
+const MIN_PROJECTED_FONT = 14; // px: the same in presentation mode, read from the back of a room
+
+/** A cell's value in at most two decimals (0.0076 → 0.01, 6.812 → 6.81): when the usual digits do not fit. */
+const compact = (x) => String(Number(x.toFixed(Math.abs(x) >= 10 ? 1 : 2)));
 
 const COLORSCALE = "Viridis"; // perceptually uniform and colour-blind safe
 const CONFIG = { displayModeBar: false, responsive: false }; // sizes come from the page (ResizeObserver)
@@ -42,7 +46,7 @@ const widest = (labels, font) => Math.max(2, ...labels.map((label) => textUnits(
  * the cells. `height` is a budget (null: as tall as the cells need); `fill` lets the cells grow to it.
  * `dims` names a column axis of unnamed dimensions (d0, d1...): it is summarised by numbers, not labelled.
  */
-function geometry({ rows, cols, width, height, fill, font, dims, valueWidth }) {
+function geometry({ rows, cols, width, height, fill, font, dims, valueWidth, minValueFont = MIN_VALUE_FONT }) {
   const many = rows.length > MANY || cols.length > MANY;
   const thin = (count, cell, need) => (count > MANY ? niceStride(Math.ceil(need / cell)) : 1); // thinned only when many
   const left = Math.min(width * 0.3, widest(rows, font) + 18);
@@ -51,9 +55,15 @@ function geometry({ rows, cols, width, height, fill, font, dims, valueWidth }) {
   const cellW = plotWidth / cols.length;
   const summarise = Boolean(dims) && cols.length > 16;
   const labelWidth = widest(cols, font);
-  const rotate = !summarise && labelWidth > cellW - 4; // slanted labels; upright when they must be thinned
-  const strideX = summarise ? niceStride(Math.ceil((font * 4) / cellW)) : rotate ? thin(cols.length, cellW, font * 1.3) : 1;
-  const angle = !rotate ? 0 : strideX > 1 ? -90 : -45;
+  const rotate = !summarise && labelWidth > cellW - 4;
+  // Labels wider than their column are slanted; where slanted ones would touch (they stand cellW·sin 45° apart),
+  // upright; where even upright ones would touch, every so many is written.
+  const line = font * 1.2;
+  let strideX = 1;
+  let angle = 0;
+  if (summarise) strideX = niceStride(Math.ceil((font * 4) / cellW));
+  else if (rotate && cellW * Math.SQRT1_2 >= line) angle = -45;
+  else if (rotate) [angle, strideX] = [-90, cellW >= line ? 1 : niceStride(Math.ceil((font * 1.3) / cellW))];
   const slanted = angle === -90 ? labelWidth : labelWidth * 0.72 + font;
   const bottom = summarise ? font * 3.4 + 12 : rotate ? Math.min(width * 0.35, slanted) + 12 : font * 1.6 + 12;
   const top = 8;
@@ -62,8 +72,19 @@ function geometry({ rows, cols, width, height, fill, font, dims, valueWidth }) {
   const cellH = Math.max(2, fill && Number.isFinite(room) ? Math.min(room, Math.max(natural, cellW), font * 5) : Math.min(natural, room));
   const strideY = thin(rows.length, cellH, font * 1.2);
   const valueFont = Math.floor(Math.min(font * 0.85, cellH / 1.3, (cellW - 6) / valueWidth)); // smaller in small cells
-  const values = !many && valueFont >= MIN_VALUE_FONT;
+  const values = !many && valueFont >= minValueFont;
   return { left, right: colorbar, bottom, top, cellH, angle, summarise, strideX, strideY, values, valueFont, height: rows.length * cellH + bottom + top };
+}
+
+/**
+ * Cells too small for numbers still show which keys are hidden: a × alone fits where "0.25" does not.
+ * Returns {text, font} (empty strings for the visible cells) or null when even a × would be too small.
+ */
+function hiddenMarks(mask, g, font, width, count, minFont) {
+  const cellW = Math.max(40, width - g.left - g.right) / count;
+  const size = Math.floor(Math.min(font * 0.85, g.cellH / 1.2, cellW / 0.8));
+  if (size < minFont || !mask.some((row) => row.some((visible) => !visible))) return null;
+  return { text: mask.map((row) => row.map((visible) => (visible ? "" : "×"))), font: size };
 }
 
 /**
@@ -75,9 +96,17 @@ export function heatmap(el, { z, rows, cols, step = null, mask = null, zmin, zma
   height = null, fill = false, dims = null }) {
   const t = theme(dark);
   const few = rows.length <= MANY && cols.length <= MANY;
-  const text = few ? z.map((row, i) => row.map((x, j) => (mask && !mask[i][j] ? "×" : fmt(x, 2)))) : null;
-  const valueWidth = few ? Math.max(2, ...text.flat().map((s) => textUnits(s))) : Infinity;
-  const g = geometry({ rows, cols, width, height, fill, font, dims, valueWidth });
+  const texts = (write) => (few ? z.map((row, i) => row.map((x, j) => (mask && !mask[i][j] ? "×" : write(x)))) : null);
+  const widthOf = (text) => (text ? Math.max(2, ...text.flat().map((s) => textUnits(s))) : Infinity);
+  const minValueFont = dark ? MIN_PROJECTED_FONT : MIN_VALUE_FONT;
+  let text = texts((x) => fmt(x, 2));
+  let g = geometry({ rows, cols, width, height, fill, font, dims, valueWidth: widthOf(text), minValueFont });
+  if (few && !g.values) { // two decimals take less room than two significant digits (0.0076, 2.6e-5)
+    const shorter = texts(compact);
+    const h = geometry({ rows, cols, width, height, fill, font, dims, valueWidth: widthOf(shorter), minValueFont });
+    if (h.values) [text, g] = [shorter, h];
+  }
+  const marks = g.values || !mask ? null : hiddenMarks(mask, g, font, width, cols.length, minValueFont);
   const shown = z.map((row, i) => row.map((x, j) => (mask && !mask[i][j] ? null : x)));
   const data = [{
     type: "heatmap", z: shown, x: cols.map((_, j) => j), y: rows.map((_, i) => i),
@@ -100,7 +129,10 @@ export function heatmap(el, { z, rows, cols, step = null, mask = null, zmin, zma
     yaxis: { ...axis, ...ticks(rows, g.strideY), autorange: "reversed" },
     paper_bgcolor: t.paper, plot_bgcolor: t.plot,
   };
-  el.heatmapValues = { text: g.values ? text : null, font: g.valueFont, ink: t.ink, scaleFont: Math.round(font * 0.8) };
+  el.heatmapValues = marks
+    ? { text: marks.text, font: marks.font, ink: t.ink, scaleFont: Math.round(font * 0.8) }
+    : { text: g.values ? text : null, font: g.valueFont, ink: t.ink, scaleFont: Math.round(font * 0.8) };
+  el.rowLabels = g.strideY > 1 ? { rows, font, ink: t.ink, paper: t.paper } : null; // thinned: the step's own label
   el.dataset.step = step === null || step === undefined ? "" : String(step);
   return Plotly.react(el, data, layout, CONFIG).then(() => {
     if (!el.dataset.watched) {
@@ -148,6 +180,38 @@ export function moveOutline(el, step) {
     top: `${size.t + step * rowHeight - 3}px`, height: `${rowHeight + 6}px`,
   });
   box.hidden = false;
+  labelRow(el, step, size.t + (step + 0.5) * rowHeight, size.l);
+}
+
+/**
+ * With thinned row labels the outlined row may have no label of its own, and the nearest one names another
+ * word: the step's word is written beside its row, and the thinned labels it would touch are hidden.
+ */
+function labelRow(el, step, middle, right) {
+  const wrap = el.parentElement;
+  let label = wrap.querySelector(".row-label");
+  const ticks = [...el.querySelectorAll(".ytick text")];
+  ticks.forEach((tick) => { tick.style.visibility = ""; });
+  const rows = el.rowLabels;
+  if (!rows || step === null || step >= rows.rows.length) {
+    if (label) label.hidden = true;
+    return;
+  }
+  if (!label) {
+    label = document.createElement("div");
+    label.className = "row-label";
+    label.setAttribute("aria-hidden", "true");
+    wrap.append(label);
+  }
+  label.textContent = rows.rows[step];
+  Object.assign(label.style, { right: `${wrap.clientWidth - right + 4}px`, top: `${middle}px`, fontSize: `${rows.font}px`,
+    color: rows.ink, background: rows.paper });
+  label.hidden = false;
+  const own = label.getBoundingClientRect();
+  for (const tick of ticks) {
+    const r = tick.getBoundingClientRect();
+    if (r.bottom > own.top - 2 && r.top < own.bottom + 2) tick.style.visibility = "hidden";
+  }
 }
 
 /** Viridis is dark at its low end and bright at its high end: dark text from about the middle up. */
@@ -183,6 +247,7 @@ function drawValues(el) {
   layer.setAttribute("viewBox", `0 0 ${size.w} ${size.h}`);
   const texts = [];
   values.text.forEach((row, i) => row.forEach((label, j) => {
+    if (!label) return;
     const x = z[i][j];
     const node = document.createElementNS(SVG, "text");
     node.setAttribute("x", String((j + 0.5) * w));

@@ -116,7 +116,8 @@ function moveFocus(delta) {
 function onKey(event) {
   if (event.altKey || event.ctrlKey || event.metaKey) return;
   const inControl = event.target.closest && event.target.closest("input, textarea, select, [contenteditable]");
-  if (event.key === "Tab" && !inControl) {
+  const onFocusable = event.target.closest && event.target.closest("button, a[href], summary, [tabindex='0']");
+  if (event.key === "Tab" && !inControl && !onFocusable) { // on a button or link, Tab moves the focus on as usual
     event.preventDefault();
     const other = state.body().params.pane === "a" ? "b" : "a";
     go(state.withChanges({ pane: other === "a" ? null : other }), { push: false }).then(() => $(`pane-${other}`).focus());
@@ -158,7 +159,10 @@ function wire() {
   $("focus").addEventListener("change", (event) => go(state.withChanges({ focus: event.target.value })));
   $("preset").addEventListener("change", (event) => {
     const preset = page.presets.find((p) => p.id === event.target.value);
-    if (preset) go(preset.link.split("?")[1] || "");
+    if (!preset) return;
+    const query = new URLSearchParams(preset.link.split("?")[1] || "");
+    if (state.body().params.present) query.set("present", "true"); // an example keeps the screen's mode
+    go(query.toString());
   });
   $("present-toggle").addEventListener("click", () => go(state.withChanges({ present: state.body().params.present ? null : "true" }), { push: false }));
   $("help-toggle").addEventListener("click", () => toggleHelp());

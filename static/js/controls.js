@@ -121,8 +121,10 @@ export function clearErrors() {
 /** An error answer next to the control it names (or at the end of the form). */
 export function showError(body) {
   const field = Array.isArray(body.detail) ? body.detail[0].field : "form";
-  const slot = document.getElementById(`${field}-error`) || document.getElementById("form-error");
-  slot.textContent = body.message || String(body.detail);
+  const own = document.getElementById(`${field}-error`);
+  const slot = own || document.getElementById("form-error");
+  // beside its own box the message needs no field name (the API's message starts with it, in English)
+  slot.textContent = own && body.detail[0].msg ? body.detail[0].msg : body.message || String(body.detail);
   const control = form().elements.namedItem(field);
   if (control && control.setAttribute) control.setAttribute("aria-invalid", "true");
 }

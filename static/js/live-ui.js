@@ -14,16 +14,31 @@ function roomView(query) {
     .join("&");
 }
 
+/**
+ * The link students open, in the teacher's language: a room's views carry no language, so the follow
+ * link does; a student who switches language afterwards keeps their own.
+ */
+function followLink(room) {
+  return `${room.followLink}?lang=${state.page.lang}`;
+}
+
+/** The room's code, link and QR code shown in full, or folded to one line (the code and the buttons). */
+function fold(folded) {
+  $("live-panel").classList.toggle("folded", folded);
+  $("live-fold").setAttribute("aria-expanded", String(!folded));
+}
+
 function showTeacher(room, t) {
   $("live-code").textContent = room.code;
   const link = $("live-link");
-  link.textContent = room.followLink;
-  link.setAttribute("href", room.followLink);
+  const href = followLink(room);
+  link.textContent = href;
+  link.setAttribute("href", href);
   const qr = document.createElement("img"); // made here: a page without a room has no image at all
   qr.className = "live-qr";
   qr.width = qr.height = 180;
-  qr.alt = `${t.live_qr} ${room.followLink}`;
-  qr.src = room.qrUrl;
+  qr.alt = `${t.live_qr} ${href}`;
+  qr.src = `${room.qrUrl}?lang=${state.page.lang}`;
   $("live-qr").replaceChildren(qr);
   $("live-panel").hidden = false;
   $("live-start").hidden = true;
@@ -41,6 +56,7 @@ function drive(room, t) {
     },
   });
   showTeacher(room, t);
+  status.textContent = t.live_live; // the room is live from its start (the teacher reports changes only)
   teacher.publish(roomView(state.currentQuery()));
   state.onUrlChange(() => teacher.publish(roomView(state.currentQuery())));
   $("live-stop").addEventListener("click", () => stopDriving(teacher, t), { once: true });
@@ -57,6 +73,7 @@ function stopDriving(teacher, t) {
 
 /** The teacher's side: a button that starts a room, and a room kept across reloads of this tab. */
 function setupTeacher(t) {
+  $("live-fold").addEventListener("click", () => fold($("live-fold").getAttribute("aria-expanded") === "true"));
   const saved = loadRoom();
   if (saved) drive(saved, t);
   $("live-start").addEventListener("click", async () => {

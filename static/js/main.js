@@ -14,6 +14,8 @@ const $ = (id) => document.getElementById(id);
 const TYPING_PAUSE_MS = 50; // typing is debounced (a pause between keys); choices (selects, checkboxes) apply at once
 const PLAY_INTERVAL_MS = 1200;
 const PRESENT_CHART_SHARE = 0.55; // presentation mode: a heatmap at most this share of the screen's height
+const PRESENT_CELL = 40; // px: a column wide enough for a two-decimal value in 14 px type, when projected
+const PRESENT_CHROME = 300; // px: a projected heatmap's row labels, colour scale and card around its cells
 
 // ---------------------------------------------------------------- loading views
 
@@ -46,7 +48,11 @@ function scheduleRecompute(event) {
 /** Open a link (an example, Back/Forward) in place: the form shows its settings. */
 async function openLink(query, { push }) {
   document.body.dataset.ready = "false";
+  clearTimeout(state.timers().typing);
+  $("status").textContent = t.loading;
   const result = await state.load(query, { push, keepFields: false });
+  if (result.aborted) return; // a newer request clears the status
+  $("status").textContent = "";
   document.body.dataset.ready = "true";
   if (!result.ok) return;
   const view = state.view();
@@ -85,6 +91,7 @@ function autoHeads() {
 }
 
 function setStage(stage) {
+  if (state.field("slide")) stageBeforeSlides = stage;
   state.setFields(state.field("slide") ? { stage, slide: stage } : { stage });
   applyScreen();
   const article = $(`stage${stage}`);
@@ -115,11 +122,19 @@ function slidePanels() {
   return [...document.querySelectorAll("[data-slide-panel]")];
 }
 
+/**
+ * The stage in focus when slide mode began (or chosen with 1 2 3 in it): leaving slide mode returns to it,
+ * so paging through the panels with ↑ ↓ leaves no stage behind in the link.
+ */
+let stageBeforeSlides = null;
+
 /** Show panel `slide` (0: leave slide mode); a stage's panel makes that stage current too. */
 function setSlide(slide) {
   const panels = slidePanels();
   const next = Math.max(0, Math.min(panels.length, slide));
-  const stage = next ? Number(panels[next - 1].dataset.stage) : 0;
+  if (stageBeforeSlides === null) stageBeforeSlides = state.field("stage");
+  const stage = next ? Number(panels[next - 1].dataset.stage) : stageBeforeSlides;
+  if (!next) stageBeforeSlides = null;
   state.setFields(stage ? { slide: next, stage } : { slide: next });
   applyScreen();
   if (next) panels[next - 1].focus({ preventScroll: true });
@@ -296,7 +311,21 @@ function watchSizes() {
   };
   const observer = new ResizeObserver((entries) => entries.forEach((entry) => redrawIfResized(entry.target)));
   for (const target of redraws.keys()) observer.observe(target);
-  window.addEventListener("resize", () => redraws.forEach((_, target) => redrawIfResized(target))); // height budgets
+  window.addEventListener("resize", () => {
+    stackStages();
+    redraws.forEach((_, target) => redrawIfResized(target)); // height budgets
+    requestAnimationFrame(fitArithmetic);
+  });
+}
+
+/**
+ * Presentation mode puts stages 1 and 2 side by side, unless half the screen is too narrow for their columns'
+ * numbers (14 px and more): then one above the other, each the screen's width.
+ */
+function stackStages() {
+  const keys = state.view().tokens.keys.length;
+  const half = (document.documentElement.clientWidth - 60) / 2 - PRESENT_CHROME;
+  document.body.classList.toggle("stacked", Boolean(state.field("present")) && keys * PRESENT_CELL > half);
 }
 
 /** Everything that depends on the current step only; the heatmaps just move their outline. */
@@ -331,7 +360,7 @@ function drawBars() {
   if (!recordBox(slot, box)) return;
   const weights = view.head.weights[state.field("step")];
   bars(slot, { labels: view.tokens.keys, values: weights, font: box.font, width: box.width, height: box.height,
-    ranked: Boolean(state.field("rank")), many: isLarge(view), t });
+    ranked: Boolean(state.field("rank")), many: isLarge(view), fill: box.fill, t });
 }
 
 function drawAlignment() {
@@ -357,7 +386,25 @@ async function drawArithmetic() {
   if (!board || board.step !== state.field("step") || view !== state.view()) return;
   arithmetic($("arithmetic"), { board, keys: view.tokens.keys, query: view.tokens.queries[board.step], t,
     names: { vectors: view.names.vectors && view.names.vectors.map(label), values: view.names.values && view.names.values.map(label) } });
+  fitArithmetic();
   performance.mark("attention-arithmetic");
+}
+
+const MIN_SLIDE_FONT = 14; // px: the arithmetic as a slide is never written smaller
+
+/**
+ * The arithmetic as a slide holds every row: its type shrinks until the table fits the screen (the keyboard's
+ * ↑ ↓ change slides, so nothing may hide in a scroll area), down to MIN_SLIDE_FONT.
+ */
+function fitArithmetic() {
+  const slot = $("arithmetic");
+  slot.style.fontSize = "";
+  if (!onePanel() || !slot.closest(".current-panel")) return;
+  let size = parseFloat(getComputedStyle(slot).fontSize);
+  while (slot.scrollHeight > slot.clientHeight + 1 && size > MIN_SLIDE_FONT) {
+    size = Math.max(MIN_SLIDE_FONT, size - 1);
+    slot.style.fontSize = `${size}px`;
+  }
 }
 
 /** What stage n's heatmap shows: its matrix, rows and columns (stage 3: the output's features). */
@@ -459,11 +506,13 @@ function applyScreen() {
   body.classList.toggle("one-panel", Boolean(current));
   body.classList.toggle("many", isLarge(state.view()));
   body.dataset.stage = String(state.field("stage"));
+  stackStages();
   panels.forEach((panel, i) => panel.classList.toggle("current-panel", i + 1 === current));
   $("present-toggle").setAttribute("aria-pressed", String(present));
   $("slide-toggle").setAttribute("aria-pressed", String(Boolean(slide)));
   $("panel-prev").disabled = slide <= 1;
   $("panel-next").disabled = slide >= panels.length;
+  fitArithmetic();
 }
 
 function render() {
@@ -563,7 +612,7 @@ function onModeChange() {
 function wire() {
   const form = $("controls");
   form.addEventListener("input", (event) => {
-    if (event.target.name === "_mode") return;
+    if (event.target.name === "_mode" || event.target.id === "preset") return; // an example opens its own link
     if (event.target.dataset.mirrors) controls.syncMirrors(event.target);
     else controls.syncMirrors();
     if (event.target.tagName === "SELECT") controls.applyMode(controls.activeMode()); // a choice may meet a requirement
@@ -583,7 +632,10 @@ function wire() {
   });
   $("preset").addEventListener("change", (event) => {
     const preset = page.presets.find((p) => p.id === event.target.value);
-    if (preset) openLink(preset.link.slice(preset.link.indexOf("?") + 1), { push: true });
+    if (!preset) return;
+    const query = new URLSearchParams(preset.link.slice(preset.link.indexOf("?") + 1));
+    if (state.field("present")) query.set("present", "true"); // an example keeps the screen's mode
+    openLink(query.toString(), { push: true });
   });
   $("heads-auto").addEventListener("click", autoHeads);
   $("prev").addEventListener("click", () => setStep(state.field("step") - 1));

@@ -91,7 +91,11 @@ export function arithmetic(slot, { board, keys, query, t, names }) {
     const body = el("tbody");
     keys.forEach((key, j) => {
       const tr = el("tr", { class: board.mask[j] ? (board.weights[j] === best ? "best" : "") : "masked" }, el("th", { scope: "row", text: key }));
-      columns.slice(1).forEach(([, cell]) => tr.append(cellOf(cell(j))));
+      columns.slice(1).forEach(([name, cell]) => {
+        const td = cellOf(cell(j));
+        td.dataset.label = name; // a phone writes each row as a card of labelled numbers
+        tr.append(td);
+      });
       body.append(tr);
     });
     const sumRow = el("tr", {}, el("th", { scope: "row", text: t.sum }));
@@ -122,7 +126,7 @@ const LABELLED_BARS = 10; // with many keys, the bars are ranked and only the la
  * the panel's width with type of `font` px. With many keys the bars are ranked, the largest named and
  * the rest drawn thin without names (every weight is in the pairs below and in the stage 2 table).
  */
-export function bars(slot, { labels: given, values: weights, font = 14, width = 600, height = null, ranked = false, many = false, t }) {
+export function bars(slot, { labels: given, values: weights, font = 14, width = 600, height = null, ranked = false, many = false, fill = false, t }) {
   const order = given.map((_, j) => j);
   if (ranked || many) order.sort((a, b) => weights[b] - weights[a] || a - b); // largest first, ties in sentence order
   const labels = order.map((j) => given[j]);
@@ -131,13 +135,18 @@ export function bars(slot, { labels: given, values: weights, font = 14, width = 
   const usable = Math.max(width - 20, font * 4);
   const tail = labels.length - labelled;
   const labelledShare = tail ? 0.7 : 1; // the unnamed bars share the rest of the width
-  const barWidth = Math.max(font * 1.6, Math.min(font * 6, (usable * labelledShare) / labelled));
-  const thinWidth = tail ? Math.max(1, Math.min(barWidth, (usable - labelled * barWidth) / tail)) : 0;
+  const widest = fill ? usable : font * 6; // a slide's bars spread over the whole screen
   const labelWidth = Math.max(...labels.slice(0, labelled).map((label) => textUnits(label))) * font;
-  const rotate = labelWidth > barWidth - 4;
+  const fits = (w) => labelWidth <= w - 4;
+  let barWidth = Math.max(font * 1.6, Math.min(widest, (usable * labelledShare) / labelled));
+  const rotate = !fits(barWidth);
+  // a slanted label reaches left of its bar's middle: the first one needs that much room before it
+  const lead = rotate ? Math.max(10, Math.min(labelWidth, font * 8) * 0.8 + font - barWidth / 2) : 10;
+  if (rotate) barWidth = Math.max(font * 1.6, Math.min(widest, (usable * labelledShare - lead + 10) / labelled));
+  const thinWidth = tail ? Math.max(1, Math.min(barWidth, (usable - lead + 10 - labelled * barWidth) / tail)) : 0;
   const bottom = (rotate ? Math.min(labelWidth, font * 8) * 0.75 : 0) + font + 12;
   const chartHeight = Math.max(font * 4, (height || font * 12 + bottom + font + 8) - bottom - font - 8);
-  const svgWidth = 20 + labelled * barWidth + tail * thinWidth;
+  const svgWidth = lead + 10 + labelled * barWidth + tail * thinWidth;
   const svgHeight = chartHeight + bottom + font + 8;
   const root = svg("svg", { viewBox: `0 0 ${svgWidth} ${svgHeight}`, width: svgWidth, height: svgHeight, role: "img",
     "aria-label": labels.map((l, j) => `${l} ${fmt(values[j], 2)}`).join(", ") });
@@ -145,7 +154,7 @@ export function bars(slot, { labels: given, values: weights, font = 14, width = 
   const best = values.indexOf(Math.max(...values));
   values.forEach((v, j) => {
     const isLabelled = j < labelled;
-    const x = 10 + (isLabelled ? j * barWidth : labelled * barWidth + (j - labelled) * thinWidth);
+    const x = lead + (isLabelled ? j * barWidth : labelled * barWidth + (j - labelled) * thinWidth);
     const w = isLabelled ? barWidth : thinWidth;
     const h = Math.max(0, v) * chartHeight;
     const gap = w > 8 ? 3 : 0;
@@ -156,7 +165,7 @@ export function bars(slot, { labels: given, values: weights, font = 14, width = 
       "text-anchor": rotate ? "end" : "middle", transform: rotate ? `rotate(-45 ${x + w / 2} ${base + font + 2})` : "" }, labels[j]));
   });
   if (tail) {
-    const x = 10 + labelled * barWidth + (tail * thinWidth) / 2;
+    const x = lead + labelled * barWidth + (tail * thinWidth) / 2;
     root.append(svg("text", { x, y: base + font + 2, "text-anchor": "middle", "font-size": font * 0.8, class: "bar-label" },
       t.more_keys.replace("{count}", String(tail))));
   }

@@ -13,9 +13,9 @@ def test_the_student_follows_the_teacher_and_can_stop_following(new_context):
     code = teacher.locator("#live-code").inner_text()
     assert len(code) == 6
     link = teacher.locator("#live-link").get_attribute("href")
-    assert link.endswith(f"/live/{code}")
+    assert link.endswith(f"/live/{code}?lang=en")  # the teacher's language
     qr = teacher.locator("#live-qr img")
-    expect(qr).to_have_attribute("src", f"/api/rooms/{code}/qr.svg")
+    expect(qr).to_have_attribute("src", f"/api/rooms/{code}/qr.svg?lang=en")
     assert qr.evaluate("(img) => img.decode().then(() => img.naturalWidth > 0)")
 
     student = new_context().new_page()

@@ -266,7 +266,7 @@ def test_phone_one_column_and_a_small_step_bar(new_context):
         assert chart["svg"]["w"] >= 0.85 * PHONE["width"], f"{chart['id']} is {chart['svg']['w']} px wide on a phone"
     first = min(chart["svg"]["t"] for chart in found["charts"])
     assert first < 2 * PHONE["height"], f"the first chart starts {first} px down: beyond two screens"
-    page.locator("#stage2").scroll_into_view_if_needed()
+    page.locator("#arithmetic-panel").scroll_into_view_if_needed()
     bar = page.locator(".stepper").bounding_box()
     assert bar["y"] <= 1 and bar["height"] <= PHONE["height"] / 10, f"the sticky step bar: {bar}"
     press_present(page)

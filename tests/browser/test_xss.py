@@ -115,8 +115,12 @@ def assert_axis_shows(page, chart, axis, tokens):
     shown = tick_labels(page, chart, axis)
     wrong = {i: text for i, text in shown.items() if tokens[i] != text}
     assert shown and not wrong, f"{chart} {axis}: labels differ from the text (index: shown): {wrong}"
-    if len(tokens) <= THINNED_ABOVE:
-        assert sorted(shown) == list(range(len(tokens))), f"{chart} {axis}: not every token is labelled"
+    indices = sorted(shown)
+    if len(tokens) <= THINNED_ABOVE and axis == "y":
+        assert indices == list(range(len(tokens))), f"{chart} {axis}: not every token is labelled"
+    else:  # columns narrower than a line of type (or a long axis) label every k-th token
+        stride = indices[1] - indices[0] if len(indices) > 1 else 1
+        assert indices == list(range(0, len(tokens), stride)), f"{chart} {axis}: labels {indices}"
 
 
 def assert_tokens_shown_as_text(page, queries, keys):
@@ -181,9 +185,9 @@ def test_payloads_as_exercise_labels_show_as_text(page, batch):
     expect(page.locator("#key_labels")).to_have_value(",".join(labels))
     data = page_data(page)["view"]
     assert data["tokens"]["keys"] == labels
-    shown = tick_texts(page, "chart-stage2", "x")
-    wrong = [(label, text) for label, text in zip(labels, shown, strict=False) if label != text]
-    assert not wrong and len(shown) == n, f"axis labels not shown as the text typed (label, shown): {wrong}"
+    shown = tick_labels(page, "chart-stage2", "x")  # crowded columns: every so many written, as typed
+    wrong = [(labels[j], text) for j, text in shown.items() if labels[j] != text]
+    assert not wrong and shown and 0 in shown, f"axis labels not shown as the text typed (label, shown): {wrong}"
     assert_tokens_shown_as_text(page, [labels[0]], labels)
     bars = page.evaluate("[...document.querySelectorAll('#chart-bars .bar-label')].map((e) => e.textContent)")
     assert bars == labels, "bar chart labels not shown as text"

@@ -1,0 +1,220 @@
+"""The projector budget: every page a class meets, at the screens a classroom has, in every mode it offers,
+with and without a live class running, measured in the drawn page.
+
+For each page (/, /compare, /learn, /live/<code>, /embed) at 1024×768, 1280×720 and 1920×1080:
+
+- the first chart's top is inside the first screen, with at least a third of a screen of chart below it
+  (a page without charts, /learn, has its first lesson's link on the first screen instead);
+- in presentation mode (and in slide mode and /embed, which are sized for projecting) no text is drawn
+  under 14 px: HTML text by its computed size, SVG text by its size times the SVG's scale on the screen;
+- no inner scroll area hides rows: a box that scrolls or clips vertically holds everything it has;
+- nothing is clipped: the page does not scroll sideways, no box clips its content sideways, and every
+  label of a chart or bar picture lies inside its picture.
+
+One page load per (page, screen, live class); the modes are switched in place with the page's own keys
+(P, S, Esc), as a teacher does. Each state is saved as a screenshot in docs/screenshots/budget/.
+
+Modes: / and /live/<code> have normal, presentation and slide mode; /compare normal and presentation
+(it has no slides); /embed is one panel sized to its frame, plain and in presentation mode; /learn is
+a reading page with one mode.
+"""
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from app.view.presets import PRESETS
+from tests.browser.harness import ROOT, poll
+
+SHOTS = ROOT / "docs" / "screenshots" / "budget"
+SIZES = {"1024x768": (1024, 768), "1280x720": (1280, 720), "1920x1080": (1920, 1080)}
+TRANSLATE = next(p for p in PRESETS if p["id"] == "translate")
+COMPARE = "/compare?a.source=I+sat+by+the+river+bank&b.source=I+put+money+in+the+bank"
+EMBED = "/embed?source=Tom+chase+Jerry&target=%E6%B1%A4%E5%A7%86+%E8%BF%BD%E9%80%90+%E6%9D%B0%E7%91%9E&step=2&stage=2"
+MIN_TEXT_PX = 14
+
+PAGES = {
+    "main": ("/?" + "&".join(f"{k}={v}" for k, v in TRANSLATE["params"].items()), ["normal", "present", "slide"]),
+    "compare": (COMPARE, ["normal", "present"]),
+    "learn": ("/learn", ["normal"]),
+    "live": (None, ["normal", "present", "slide"]),  # the student's page of a running class
+    "embed": (EMBED, ["normal", "present"]),
+}
+CASES = [
+    (page, size, live)
+    for page in PAGES
+    for size in SIZES
+    for live in ((False, True) if page == "main" else (page == "live",))
+]
+
+# Everything the budget is about, read from the drawn page in one go.
+MEASURE = """(minText) => {
+  const visible = (e) => {
+    if (!e.getClientRects().length) return false;
+    const style = getComputedStyle(e);
+    return style.visibility !== 'hidden' && style.display !== 'none' && Number(style.opacity) > 0;
+  };
+  const box = (r) => ({ l: Math.round(r.left), t: Math.round(r.top), r: Math.round(r.right), b: Math.round(r.bottom) });
+  const name = (e) => e.id ? `#${e.id}` : `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}`;
+  const where = (e) => {
+    const parts = [];
+    for (let n = e; n && parts.length < 3; n = n.parentElement) parts.push(name(n));
+    return parts.join(' < ');
+  };
+  const doc = document.documentElement;
+  const charts = [...document.querySelectorAll('.chart')].filter((c) => visible(c) && c.querySelector('.main-svg'))
+    .map((c) => ({ id: c.id, ...box(c.getBoundingClientRect()) }));
+  const small = [];
+  const seen = new Set();
+  // HTML text: every element with a text node of its own.
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const e = node.parentElement;
+    if (!node.textContent.trim() || !e || seen.has(e) || e.closest('svg, script, style, [hidden], .skip')) continue;
+    seen.add(e);
+    if (!visible(e)) continue;
+    const r = e.getBoundingClientRect();
+    if (r.right <= 0) continue;
+    const size = parseFloat(getComputedStyle(e).fontSize);
+    if (size < minText - 0.01) small.push(`${where(e)} "${node.textContent.trim().slice(0, 20)}" ${size.toFixed(1)}px`);
+  }
+  // SVG text: its font size times the picture's scale on the screen.
+  for (const e of document.querySelectorAll('svg text')) {
+    if (!e.textContent.trim() || !visible(e) || e.closest('[hidden]')) continue;
+    const matrix = e.getScreenCTM();
+    const scale = matrix ? Math.hypot(matrix.a, matrix.b) : 1;
+    const size = parseFloat(getComputedStyle(e).fontSize) * scale;
+    if (size < minText - 0.01) small.push(`${where(e)} "${e.textContent.trim().slice(0, 20)}" ${size.toFixed(1)}px`);
+  }
+  // Boxes that scroll or clip: vertically they must hold what they have; sideways, clip nothing.
+  const hiding = [];
+  const clipped = [];
+  for (const e of document.querySelectorAll('body *')) {
+    if (!visible(e) || e.closest('svg') || e.matches('textarea, select, input, .controls, .help')) continue;
+    if (e.clientWidth <= 1 || e.clientHeight <= 1) continue; // text for screen readers only
+    const style = getComputedStyle(e);
+    if (style.overflowY !== 'visible' && e.scrollHeight > e.clientHeight + 2 && e.clientHeight > 0) {
+      hiding.push(`${where(e)} shows ${e.clientHeight} of ${e.scrollHeight} px (${style.overflowY})`);
+    }
+    if ((style.overflowX === 'hidden' || style.overflowX === 'clip') && e.scrollWidth > e.clientWidth + 2) {
+      clipped.push(`${where(e)} clips ${e.scrollWidth - e.clientWidth} px sideways`);
+    }
+  }
+  // Labels of pictures: inside their picture (Plotly's main SVG, a bar or alignment picture).
+  for (const e of document.querySelectorAll('.main-svg text, .bars svg text, .cell-values text')) {
+    if (!e.textContent.trim() || !visible(e)) continue;
+    const picture = e.closest('.cell-values') ? e.closest('.chart-wrap') : e.closest('svg');
+    const p = picture.getBoundingClientRect();
+    const r = e.getBoundingClientRect();
+    if (r.width && (r.left < p.left - 1 || r.right > p.right + 1 || r.top < p.top - 1 || r.bottom > p.bottom + 1)) {
+      const text = e.textContent.slice(0, 20);
+      clipped.push(`${where(e)} "${text}" ${JSON.stringify(box(r))} outside ${JSON.stringify(box(p))}`);
+    }
+  }
+  if (doc.scrollWidth > doc.clientWidth) clipped.push(`the page scrolls sideways: ${doc.scrollWidth} px`);
+  const firstLink = document.querySelector('.lessons a');
+  return { charts, small, hiding, clipped, innerHeight, scrollY,
+    firstLink: firstLink ? box(firstLink.getBoundingClientRect()) : null,
+    ready: document.body.dataset.ready };
+}"""
+
+
+@pytest.fixture(scope="module")
+def room(app_server):
+    """One live class for the whole matrix: started through the API as the teacher's page starts it."""
+    import httpx
+
+    view = "&".join(f"{k}={v}" for k, v in TRANSLATE["params"].items())
+    answer = httpx.post(app_server.base + "/api/rooms", json={"view": view}, timeout=10)
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def wait_drawn(page, kind):
+    if kind == "learn":  # a reading page: no script, no charts
+        return
+    page.locator("body[data-ready=true]").wait_for(state="attached")
+    # every displayed chart drawn at its box's current width
+    poll(
+        page,
+        """() => [...document.querySelectorAll('.chart')].filter((c) => c.offsetParent !== null)
+              .every((c) => { const s = c.querySelector('.main-svg');
+                              return s && Math.abs(parseFloat(s.getAttribute('width')) - c.clientWidth) <= 1; })""",
+    )
+    page.wait_for_timeout(150)  # the frame after the last redraw (outlines, values)
+
+
+def switch(page, kind, mode):
+    """Put the page in `mode` from normal mode, with the page's own keys."""
+    body = page.locator("body")
+    if mode == "present":
+        page.keyboard.press("p")
+        expect(body).to_have_class(re.compile(r"\bpresent\b"))
+    elif mode == "slide":
+        page.keyboard.press("s")
+        expect(body).to_have_class(re.compile(r"\bslides\b"))
+
+
+def leave(page, mode):
+    body = page.locator("body")
+    if mode == "present":
+        page.keyboard.press("p")
+        expect(body).not_to_have_class(re.compile(r"\bpresent\b"))
+    elif mode == "slide":
+        page.keyboard.press("Escape")
+        expect(body).not_to_have_class(re.compile(r"\bslides\b"))
+
+
+def check(found, kind, mode, where):
+    problems = []
+    height = found["innerHeight"]
+    if found["charts"]:
+        first = min(found["charts"], key=lambda c: c["t"])
+        budget = height - min(first["b"] - first["t"], height // 3)
+        if not 0 <= first["t"] <= budget:
+            problems.append(f"first chart {first['id']} starts {first['t']} px down (budget {budget} px)")
+    elif kind == "learn":
+        if not found["firstLink"] or found["firstLink"]["b"] > height:
+            problems.append(f"the first lesson's link is off the first screen: {found['firstLink']}")
+    else:
+        problems.append("no chart is drawn")
+    if mode != "normal" or kind == "embed":
+        problems += [f"text under {MIN_TEXT_PX} px: {s}" for s in found["small"][:8]]
+    problems += [f"inner scroll hides rows: {s}" for s in found["hiding"][:8]]
+    problems += [f"clipped: {s}" for s in found["clipped"][:8]]
+    return [f"{where}: {p}" for p in problems]
+
+
+@pytest.mark.parametrize(
+    ("kind", "size", "live"),
+    CASES,
+    ids=[f"{kind}-{size}-{'+'.join(PAGES[kind][1])}-{'live' if live else 'no-class'}" for kind, size, live in CASES],
+)
+def test_projector_budget(new_context, room, kind, size, live):
+    width, height = SIZES[size]
+    context = new_context(viewport={"width": width, "height": height})
+    if live and kind == "main":  # the teacher's tab drives the room (the page keeps it in sessionStorage)
+        saved = json.dumps(json.dumps(room))
+        context.add_init_script(f"try {{ sessionStorage.setItem('attention-lens:live-room', {saved}); }} catch {{}}")
+    page = context.new_page()
+    path, modes = PAGES[kind]
+    page.goto(f"/live/{room['code']}" if kind == "live" else path)
+    wait_drawn(page, kind)
+    if live and kind == "main":
+        expect(page.locator("#live-panel")).to_be_visible()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    problems = []
+    for mode in modes:
+        switch(page, kind, mode)
+        wait_drawn(page, kind)
+        where = f"{kind} {size} {mode}{' live' if live else ''}"
+        found = page.evaluate(MEASURE, MIN_TEXT_PX)
+        problems += check(found, kind, mode, where)
+        name = f"{kind}-{size}-{mode}{'-live' if live else ''}"
+        page.screenshot(path=str(SHOTS / f"{name}.png"))
+        first = min((c["t"] for c in found["charts"]), default=None)  # the first chart's top, px (for the README)
+        (SHOTS / f"{name}.top").write_text(f"{first}\n", encoding="utf-8")
+        leave(page, mode)
+    assert not problems, "\n".join(problems)
