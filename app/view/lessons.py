@@ -167,15 +167,16 @@ LESSONS = [
     {
         "title": {"en": "12. Why the word vectors have length 4", "zh": "12. 为什么词向量的长度是 4"},
         "text": {
-            "en": "Each word vector here has length √16 = 4, a unit vector times √d. Then the scaled dot product of two "
-            "word vectors is √d times their cosine, between −4 and 4: the spread a trained model's scores have, so "
+            "en": "Each word's meaning here has length √16 = 4, a unit vector times √d. Then the scaled dot product of "
+            "two meanings is √d times their cosine, between −4 and 4: the spread a trained model's scores have, so "
             "the weights show contrast at temperature 1. This view compares the word vectors themselves (the "
-            "identity projection, Q = K = X): every score in stage 1 is one of those cosines times 4. With unit "
-            "vectors every score would lie between −0.25 and 0.25 and every row would look uniform.",
-            "zh": "这里每个词向量的长度都是 √16 = 4，即单位向量乘以 √d。这样两个词向量的缩放点积等于 √d 乘以它们的余弦，"
+            "identity projection, Q = K = X: meaning, role and position code together, divided by √d_k): every "
+            "score in stage 1 lies between −4 and 4. With unit vectors every score would lie between −0.25 and "
+            "0.25 and every row would look uniform.",
+            "zh": "这里每个词义向量的长度都是 √16 = 4，即单位向量乘以 √d。这样两个词义的缩放点积等于 √d 乘以它们的余弦，"
             "在 −4 到 4 之间：和训练好的模型的分数范围差不多，所以温度为 1 时权重也有明显的对比。这个视图直接比较词向量本身"
-            "（恒等投影，Q = K = X）：阶段一的每个分数都是这样一个余弦乘以 4。如果用单位向量，每个分数都在 −0.25 到 0.25 "
-            "之间，每一行看起来都差不多均匀。",
+            "（恒等投影，Q = K = X：词义、词性和位置编码一起，再除以 √d_k）：阶段一的每个分数都在 −4 到 4 之间。"
+            "如果用单位向量，每个分数都在 −0.25 到 0.25 之间，每一行看起来都差不多均匀。",
         },
         "preset": "river-bank",
         "view": {"projection": "identity"},
@@ -300,6 +301,6 @@ def claim_links(lesson: dict, opened: State, lang: str) -> list[dict]:
         shown = opened.replace(head=head, step=step)
         query = compute_view(shown)["tokens"]["queries"][step]
         where = f"{strings['step']} {step + 1} · “{query}”"
-        title = where if head == opened.head else f"{strings['head']} {head} · {where}"
+        title = where if head == opened.head else f"{strings['head']} {head + 1} · {where}"  # counted from 1
         links.append({"title": title, "link": shown.share_path()})
     return links

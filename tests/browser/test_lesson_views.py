@@ -16,7 +16,7 @@ import pytest
 from app.view.compare import COMPARE_PRESETS, compare_presets_for
 from app.view.lessons import LESSONS, lessons_for
 from app.view.presets import PRESETS, preset_numbers
-from tests.browser.harness import arithmetic_rows, open_tables, open_view, page_data
+from tests.browser.harness import arithmetic_rows, current_view, open_tables, open_view, page_data
 
 PROJECTOR = {"width": 1280, "height": 720}
 BY_ID = {preset["id"]: preset for preset in PRESETS}
@@ -33,9 +33,14 @@ def link_params(link):
     return {name: values[-1] for name, values in parse_qs(urlsplit(link).query).items()}
 
 
+def link_head(params):
+    """The head a link names (None: each step shows the head its word asks)."""
+    return int(params["head"]) if "head" in params else None
+
+
 def shows(link, head, step):
     params = link_params(link)
-    return int(params.get("head", 0)) == head and int(params.get("step", 0)) == step
+    return link_head(params) == head and int(params.get("step", 0)) == step
 
 
 def shown_view(page):
@@ -50,7 +55,7 @@ def shown_view(page):
     return {
         "label": label,
         "query": re.search(r"“(.*?)”", label).group(1),
-        "head": int(head.group(1)) if head else 0,
+        "head": int(head.group(1)) - 1 if head else 0,  # the label counts heads from 1
         "stage": page.evaluate("document.body.dataset.stage"),
         "weights": weights,
     }
@@ -124,14 +129,15 @@ def test_lesson_claims_on_the_view_its_link_opens_at_1280x720_normal_mode(new_co
     opened = link_params(main)
     for claim_index in quoted(lesson):
         claim = preset["claims"][claim_index]
-        head = int(opened.get("head", 0)) if claim.head is None else claim.head
+        head = link_head(opened) if claim.head is None else claim.head
         step = int(opened.get("step", 0)) if claim.step is None else claim.step
         links = [main] + [more["link"] for more in item["more"]]
         link = next((link for link in links if shows(link, head, step)), None)
         assert link, f"{where}: claim {claim_index} (head {head}, step {step}) is on no link the lesson gives: {links}"
         open_view(page, link)
         seen = shown_view(page)
-        assert seen["head"] == head, f"{where}: claim {claim_index} is about head {head}, the page shows {seen}"
+        expected = current_view(page)["focus"]["head"] if head is None and current_view(page)["focus"] else head or 0
+        assert seen["head"] == expected, f"{where}: claim {claim_index} is about head {expected}, the page shows {seen}"
         check_claim(claim, filled, claim_index, seen, f"{where}, claim {claim_index}")
 
     open_view(page, main)
