@@ -300,6 +300,7 @@ function watchSizes() {
     [$("chart-rollout").parentElement, drawRollout],
     [$("bars-panel"), drawBars],
     [$("alignment-panel"), drawAlignment],
+    [$("chart-every-head").parentElement, drawEveryHead],
   ]);
   const redrawIfResized = (target) => {
     if (target.dataset.pending) return;

@@ -287,7 +287,7 @@ export function matrixGrid({ name, rows, cols, z, skipZeroRows = true, t }) {
     body.append(tr);
   }
   table.append(body);
-  const parts = [el("div", { class: "scroll" }, table)];
+  const parts = [el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": name }, table)]; // wide: keys scroll it
   if (kept.length < z.length) parts.push(el("p", { class: "stage-help", text: t.zero_rows_hidden.replace("{count}", String(z.length - kept.length)) }));
   return el("figure", { class: "matrix" }, ...parts);
 }

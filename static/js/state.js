@@ -21,8 +21,10 @@ const state = {
 export const page = data; // read-only facts: strings, parameter declarations, routes, presets, models
 export const VIEW_PARAMS = data.params.filter((p) => p.view);
 
-function adoptFields(params) {
-  for (const p of VIEW_PARAMS) state.fields[p.name] = params[p.name];
+/** Take the view fields of an answer; `changed` names fields the user changed while it was on its way
+ * (a stage or presentation chosen while the next step's head was fetched): those stay as they are now. */
+function adoptFields(params, changed = new Set()) {
+  for (const p of VIEW_PARAMS) if (!changed.has(p.name)) state.fields[p.name] = params[p.name];
 }
 adoptFields(data.view.params);
 
@@ -123,6 +125,7 @@ export async function load(query, { push = true, keepFields = true } = {}) {
   state.requests.view?.abort();
   const controller = new AbortController();
   state.requests.view = controller;
+  const sent = { ...state.fields };
   let response;
   let text;
   try {
@@ -141,7 +144,8 @@ export async function load(query, { push = true, keepFields = true } = {}) {
   if (!response.ok) return { ok: false, body };
   state.view = body;
   state.arithmetic = body.arithmetic;
-  adoptFields(body.params);
+  const changed = new Set(VIEW_PARAMS.map((p) => p.name).filter((name) => state.fields[name] !== sent[name]));
+  adoptFields(body.params, changed);
   state.stale = false;
   writeUrl(push);
   return { ok: true, body };

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from app.view.i18n import STRINGS
 from app.view.presets import PRESETS
-from tests.browser.harness import open_view, poll, url_params
+from tests.browser.harness import current_view, open_view, poll, url_params
 
 MULTI_HEAD = next(p for p in PRESETS if p["id"] == "multi-head")
 VISIBLE_PANELS = (
@@ -46,7 +46,8 @@ def assert_view(page, *, present, slide, stage, head, step):
         ]
     label = page.locator("#step-label")  # the current head is named beside the step
     expect(label).to_contain_text(f"Step {int(step or 0) + 1} of ")
-    expect(label).to_contain_text(f"Head {head or 0}")
+    shown = int(head) if head is not None else current_view(page)["focus"]["head"]  # no head: the step's own
+    expect(label).to_contain_text(f"Head {shown + 1}")  # counted from 1 on the page
 
 
 def test_back_and_forward_restore_every_view_field_in_place(new_context):

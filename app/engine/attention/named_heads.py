@@ -142,10 +142,10 @@ PRONOUN = NamedHead(
         "en": "Which noun does this pronoun point to? (it asks for an animal or a thing, he and she for a person)",
         "zh": "这个代词指的是哪个名词？（“它”找动物或事物，“他”“她”找人）",
     },
-    asks={kind: {kind: 1.0} for kind in ("animal", "person", "object")} | {"noun": {"pronoun": ROLE}},
+    asks={kind: {kind: 1.0} for kind in ("animal", "person", "object")} | {"noun": {"pronoun": 1.0}},
     # Another pronoun is no antecedent: pronouns answer less; a noun answers the pronoun's "which noun?".
     answers={kind: {kind: 1.0, "pronoun": -1.0} for kind in ("animal", "person", "object")}
-    | {"noun": {"noun": ROLE / 2, "pronoun": -ROLE / 2}},
+    | {"noun": {"noun": 2.0, "pronoun": -1.0}},
     asked_by=("pronoun",),
 )
 PREVIOUS = NamedHead(
