@@ -74,12 +74,9 @@ function setStep(step) {
   const n = view.tokens.queries.length;
   const next = Math.max(0, Math.min(n - 1, step));
   state.setFields({ step: next });
+  renderStep(); // the outline, the label and the step's own sentence move at once
   // No head named in the link: each word shows the head whose question it asks, computed by the server.
-  if (view.focus && view.focus.auto && view.focus.heads[next] !== view.focus.head) {
-    recompute(state.currentQuery(), { push: false });
-    return;
-  }
-  renderStep();
+  if (view.focus && view.focus.auto && view.focus.heads[next] !== view.focus.head) recompute(state.currentQuery(), { push: false });
 }
 
 /** Back to the head each word asks (no head in the link). */
