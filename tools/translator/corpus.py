@@ -181,7 +181,6 @@ TIMES = [
     (("now",), ("现在",), ("progressive",)),
     (("today",), ("今天",), ("progressive", "past", "future")),
 ]
-BE_PAST = {"am": "was", "is": "was", "are": "were"}
 
 # ---------------------------------------------------------------------------
 # Building a pair: English tokens and Chinese tokens that point at them
