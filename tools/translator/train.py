@@ -431,6 +431,7 @@ def train_one(name, train, val, test, tgt_vocab, n_src, n_tgt, seed):
     total_steps = s["epochs"] * math.ceil(len(train) / s["batch"])
     curve = []
     started = time.time()
+    cpu_started = time.process_time()
     for epoch in range(s["epochs"]):
         model.train()
         total = count = 0
@@ -459,8 +460,10 @@ def train_one(name, train, val, test, tgt_vocab, n_src, n_tgt, seed):
         )  # fmt: skip
         print(name, curve[-1], flush=True)
     seconds = time.time() - started
+    cpu_seconds = time.process_time() - cpu_started
     figures = evaluate(name, model, test, tgt_vocab)
-    return model, {"settings": s, "seed": seed, "train_seconds": round(seconds, 1), "curve": curve, "test": figures}
+    report = {"settings": s, "seed": seed, "train_seconds": round(seconds, 1), "cpu_seconds": round(cpu_seconds, 1)}
+    return model, report | {"curve": curve, "test": figures}
 
 
 def export(model, name):
