@@ -24,7 +24,7 @@ from bench.common import machine, print_preamble
 
 REPO = Path(__file__).resolve().parents[1]
 SENTENCE_20 = (
-    "the cat that chased jerry ate three delicious cakes in the kitchen yesterday because the boys are singing"
+    "the fat cat that chased jerry ate three delicious cakes in the kitchen yesterday because the boys are singing now"
 )
 
 
