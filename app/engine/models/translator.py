@@ -1,0 +1,468 @@
+"""Three trained English→Chinese translators, run in numpy through the engine's stage functions.
+
+The weights were trained by tools/translator/train.py on the generated corpus of
+tools/translator/corpus.py (about 250 English and 160 Chinese words; sentences of up to 25 words),
+and are committed in ``mt/`` as float32 ``.npz``, each pinned by size and sha256 (checked on load).
+
+    rnnencdec       the encoder squeezes the sentence into ONE context vector c; every step uses it
+    rnnsearch       additive attention: e_ij = vᵀ tanh(W s_{i-1} + U h_j), a_i = softmax(e_i),
+                    c_i = Σ_j a_ij h_j  (stages.additive_scores, softmax_weights, weighted_sum)
+    transformer-mt  scaled dot-product attention with several heads (stages.scaled_dot_scores …):
+                    encoder self-attention, decoder masked self-attention over the words produced so
+                    far (its keys and values cached, one row more per word), cross-attention
+
+    model = load("rnnsearch")
+    result = translate(model, "Tom chase Jerry")                  # greedy; beam=3 for beam search
+    result.target          # ['汤姆', '追逐', '杰瑞']
+    result.steps[2].attention.weights    # (n_source,) where 杰瑞 looked
+    forced(model, "Tom chase Jerry", "汤姆 追逐 杰瑞")            # each given word's probability
+
+Everything is computed in float64 from the float32 weights (the upcast is exact), so the numbers
+match the PyTorch reference run in float64 to rounding (tests/test_translator.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from app.engine.attention.stages import additive_scores, scaled_dot_scores, softmax_weights, weighted_sum
+
+DIRECTORY = Path(__file__).parent / "mt"
+MAX_SOURCE_WORDS = 30  # the corpus has sentences of up to 25 words; longer input is refused
+MAX_TARGET_WORDS = 40
+PAD, BOS, EOS, UNK = 0, 1, 2, 3  # target vocabulary
+SOURCE_UNK = 1
+# name -> its weights file and what the page calls it
+MODELS = {
+    "rnnencdec": {"file": "rnnencdec.npz", "label": "RNNencdec (no attention)"},
+    "rnnsearch": {"file": "rnnsearch.npz", "label": "RNNsearch (additive attention)"},
+    "transformer-mt": {"file": "transformer-mt.npz", "label": "Transformer (4 heads)", "heads": 4},
+}
+VOCAB_FILE = "vocab.json"
+# file -> (size in bytes, sha256): the committed files, checked on every load
+PINNED = {
+    "rnnencdec.npz": (1825690, "9cf85813af5e9573392a732998905ecbb8ff76db134b629971572d0c0e1705bc"),
+    "rnnsearch.npz": (1958018, "949839ca803cdc9498cfb77e85a9e7155c122728213e511ade4830a1d9713e3f"),
+    "transformer-mt.npz": (2976706, "2ba35472c1689865e697d79f70a34897b390fe7fe5ed934ea3de39bde54bbf5a"),
+    "vocab.json": (3811, "fe8132dd78e4db788a8ad404269268b9f8f7230fe11300a9ea3df1318220dd78"),
+}
+
+
+class TranslatorUnavailable(Exception):
+    """A weights file is missing or not the committed one."""
+
+
+# ---------------------------------------------------------------------------
+# Files
+# ---------------------------------------------------------------------------
+
+
+def _verified_bytes(name: str, directory: Path) -> bytes:
+    path = directory / name
+    if not path.is_file():
+        raise TranslatorUnavailable(f"{name} is missing")
+    data = path.read_bytes()
+    size, sha256 = PINNED[name]
+    if len(data) != size or hashlib.sha256(data).hexdigest() != sha256:
+        raise TranslatorUnavailable(f"{name} is not the committed file (size or sha256 differ)")
+    return data
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    source: list[str]
+    target: list[str]
+
+    def __post_init__(self):
+        object.__setattr__(self, "_source_index", {w: i for i, w in enumerate(self.source)})
+
+    def source_id(self, word: str) -> int:
+        return self._source_index.get(word, SOURCE_UNK)
+
+    def knows(self, word: str) -> bool:
+        return word in self._source_index and self._source_index[word] >= 2
+
+
+def read_vocabulary(directory: Path = DIRECTORY, verify: bool = True) -> Vocabulary:
+    data = _verified_bytes(VOCAB_FILE, directory) if verify else (directory / VOCAB_FILE).read_bytes()
+    raw = json.loads(data)
+    return Vocabulary(raw["source"], raw["target"])
+
+
+def read_weights(name: str, directory: Path = DIRECTORY, verify: bool = True) -> dict[str, np.ndarray]:
+    file = MODELS[name]["file"]
+    if verify:
+        _verified_bytes(file, directory)
+    with np.load(directory / file) as npz:
+        return {key: npz[key].astype(np.float64) for key in npz.files}  # float32 -> float64 is exact
+
+
+# ---------------------------------------------------------------------------
+# Building blocks
+# ---------------------------------------------------------------------------
+
+
+def sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def gru_step(x: np.ndarray, h: np.ndarray, w_ih, w_hh, b_ih, b_hh) -> np.ndarray:
+    """One GRU step (PyTorch's gate order r, z, n):
+    r = σ(W_ir x + b_ir + W_hr h + b_hr), z = σ(…), n = tanh(W_in x + b_in + r ⊙ (W_hn h + b_hn)),
+    h' = (1 − z) ⊙ n + z ⊙ h."""
+    # x (d_in,), h (d_h,), w_ih (3 d_h, d_in), w_hh (3 d_h, d_h)
+    gi = w_ih @ x + b_ih  # (3 d_h,)
+    gh = w_hh @ h + b_hh  # (3 d_h,)
+    i_r, i_z, i_n = np.split(gi, 3)
+    h_r, h_z, h_n = np.split(gh, 3)
+    r = sigmoid(i_r + h_r)
+    z = sigmoid(i_z + h_z)
+    n = np.tanh(i_n + r * h_n)
+    return (1.0 - z) * n + z * h  # (d_h,)
+
+
+def bidirectional_gru(x: np.ndarray, p: dict, prefix: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Annotations h_j = [forward_j; backward_j] (n, 2 d_h), the forward's last and the backward's first state."""
+    n = x.shape[0]
+    d_h = p[prefix + "weight_hh_l0"].shape[1]
+    forward = np.zeros((n, d_h))
+    backward = np.zeros((n, d_h))
+    h = np.zeros(d_h)
+    for j in range(n):
+        h = gru_step(x[j], h, *(p[prefix + f"{w}_l0"] for w in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")))
+        forward[j] = h
+    h = np.zeros(d_h)
+    for j in reversed(range(n)):
+        names = ("weight_ih", "weight_hh", "bias_ih", "bias_hh")
+        h = gru_step(x[j], h, *(p[prefix + f"{w}_l0_reverse"] for w in names))
+        backward[j] = h
+    return np.concatenate([forward, backward], axis=1), forward[-1], backward[0]
+
+
+def log_softmax(logits: np.ndarray) -> np.ndarray:
+    shifted = logits - logits.max()
+    return shifted - np.log(np.exp(shifted).sum())
+
+
+def layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float = 1e-5) -> np.ndarray:
+    mean = x.mean(-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * weight + bias
+
+
+def sinusoidal_positions(n: int, d: int) -> np.ndarray:
+    """PE[pos, 2i] = sin(pos / 10000^(2i/d)), PE[pos, 2i+1] = cos(…) (computed in float32, as in training)."""
+    pos = np.arange(n)[:, None]
+    i = np.arange(0, d, 2)[None, :]
+    angle = pos / np.power(10000.0, i / d)
+    code = np.zeros((n, d), dtype=np.float32)
+    code[:, 0::2] = np.sin(angle)
+    code[:, 1::2] = np.cos(angle)
+    return code.astype(np.float64)
+
+
+# ---------------------------------------------------------------------------
+# What one decoding step shows
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Attention:
+    """Stage 1 scores, stage 2 weights, stage 3 context of one target word over the source words.
+
+    rnnsearch: scores/weights (n_source,), context (2 d_h,), query s_{i-1} (d_h,).
+    transformer-mt: scores/weights (layers, heads, n_source) of the cross-attention, and the decoder's
+    masked self-attention over the words so far, self_weights (layers, heads, i+1).
+    """
+
+    scores: np.ndarray
+    weights: np.ndarray
+    context: np.ndarray | None = None
+    query: np.ndarray | None = None
+    self_weights: np.ndarray | None = None
+
+
+@dataclass
+class Step:
+    token: str
+    token_id: int
+    probability: float  # of this word, given the words before it
+    logits: np.ndarray  # (n_target_vocab,)
+    attention: Attention | None  # None for rnnencdec: every step has the same c
+
+
+@dataclass
+class Translation:
+    model: str
+    source: list[str]  # the words the model read
+    unknown: list[str]  # words not in its vocabulary (read as <unk>)
+    target: list[str]  # the words it produced (without </s>)
+    steps: list[Step]  # one per target word, and one for </s>
+    log_probability: float
+    extra: dict = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------------------
+# The three models: encode once, then one step at a time from a small state
+# ---------------------------------------------------------------------------
+
+
+class RNNSearch:
+    def __init__(self, p: dict):
+        self.p = p
+
+    def start(self, source_ids: list[int]) -> dict:
+        p = self.p
+        x = p["encoder.embed.weight"][source_ids]  # (n, d_emb)
+        h, _, backward_first = bidirectional_gru(x, p, "encoder.gru.")
+        s0 = np.tanh(p["init.weight"] @ backward_first + p["init.bias"])  # (d_h,)
+        return {"h": h, "s": s0}
+
+    def step(self, state: dict, y_prev: int) -> tuple[np.ndarray, dict, Attention]:
+        p = self.p
+        h = state["h"]  # (n, 2 d_h): keys and values
+        s_prev = state["s"]  # (d_h,): the query
+        # stage 1: e_j = vᵀ tanh(W s_{i-1} + U h_j)
+        scores = additive_scores(s_prev[None, :], h, p["W.weight"], p["U.weight"], p["v.weight"][0])  # (1, n)
+        # stage 2 and 3
+        weights = softmax_weights(scores, np.ones(scores.shape, dtype=bool))  # (1, n)
+        context = weighted_sum(weights, h)[0]  # (2 d_h,)
+        e = p["embed.weight"][y_prev]
+        s = gru_step(np.concatenate([e, context]), s_prev, p["cell.weight_ih"], p["cell.weight_hh"],
+                     p["cell.bias_ih"], p["cell.bias_hh"])  # fmt: skip
+        logits = p["out.weight"] @ np.concatenate([s, context, e]) + p["out.bias"]
+        attention = Attention(scores=scores[0], weights=weights[0], context=context, query=s_prev)
+        return logits, {"h": h, "s": s}, attention
+
+
+class RNNEncDec:
+    def __init__(self, p: dict):
+        self.p = p
+
+    def start(self, source_ids: list[int]) -> dict:
+        p = self.p
+        x = p["encoder.embed.weight"][source_ids]
+        _, forward_last, backward_first = bidirectional_gru(x, p, "encoder.gru.")
+        c = np.concatenate([forward_last, backward_first])  # (2 d_h,): the whole sentence in one vector
+        return {"c": c, "s": np.tanh(p["init.weight"] @ c + p["init.bias"])}
+
+    def step(self, state: dict, y_prev: int) -> tuple[np.ndarray, dict, None]:
+        p = self.p
+        c = state["c"]
+        e = p["embed.weight"][y_prev]
+        s = gru_step(np.concatenate([e, c]), state["s"], p["cell.weight_ih"], p["cell.weight_hh"],
+                     p["cell.bias_ih"], p["cell.bias_hh"])  # fmt: skip
+        logits = p["out.weight"] @ np.concatenate([s, c, e]) + p["out.bias"]
+        return logits, {"c": c, "s": s}, None
+
+
+class TransformerMT:
+    def __init__(self, p: dict, heads: int):
+        self.p = p
+        self.heads = heads
+        self.d = p["src_embed.weight"].shape[1]
+        self.layers = len({k.split(".")[1] for k in p if k.startswith("dec.")})
+        self.positions = sinusoidal_positions(64, self.d)
+
+    def project(self, prefix: str, name: str, x: np.ndarray) -> np.ndarray:
+        """x (n, d) -> (heads, n, d_head) through the layer's W_name."""
+        y = x @ self.p[f"{prefix}.{name}.weight"].T + self.p[f"{prefix}.{name}.bias"]
+        return y.reshape(x.shape[0], self.heads, -1).transpose(1, 0, 2)
+
+    def attend(self, prefix: str, q: np.ndarray, k: np.ndarray, v: np.ndarray):
+        """Scaled dot-product attention of every head: the three stages, then W_O."""
+        scores = scaled_dot_scores(q, k)  # (heads, n_q, n_k)
+        weights = softmax_weights(scores, np.ones(scores.shape[-2:], dtype=bool))  # (heads, n_q, n_k)
+        out = weighted_sum(weights, v)  # (heads, n_q, d_head)
+        joined = out.transpose(1, 0, 2).reshape(q.shape[1], self.d)  # (n_q, d)
+        return joined @ self.p[f"{prefix}.o.weight"].T + self.p[f"{prefix}.o.bias"], scores, weights
+
+    def feed_forward(self, prefix: str, x: np.ndarray) -> np.ndarray:
+        p = self.p
+        y = layer_norm(x, p[f"{prefix}.ln3.weight"], p[f"{prefix}.ln3.bias"])
+        y = np.maximum(y @ p[f"{prefix}.ff1.weight"].T + p[f"{prefix}.ff1.bias"], 0.0)
+        return x + y @ p[f"{prefix}.ff2.weight"].T + p[f"{prefix}.ff2.bias"]
+
+    def start(self, source_ids: list[int]) -> dict:
+        p = self.p
+        n = len(source_ids)
+        x = p["src_embed.weight"][source_ids] * math.sqrt(self.d) + self.positions[:n]  # (n, d)
+        for layer in range(self.layers):
+            pre = f"enc.{layer}"
+            y = layer_norm(x, p[f"{pre}.ln1.weight"], p[f"{pre}.ln1.bias"])
+            a, _, _ = self.attend(f"{pre}.self_attn", *(self.project(f"{pre}.self_attn", w, y) for w in "qkv"))
+            x = self.feed_forward(pre, x + a)
+        memory = layer_norm(x, p["enc_ln.weight"], p["enc_ln.bias"])
+        cross = [
+            (self.project(f"dec.{layer}.cross_attn", "k", memory), self.project(f"dec.{layer}.cross_attn", "v", memory))
+            for layer in range(self.layers)
+        ]  # the source's keys and values for every decoder layer, computed once
+        cache = [(np.zeros((self.heads, 0, self.d // self.heads)),) * 2 for _ in range(self.layers)]
+        return {"cross": cross, "cache": cache, "position": 0}
+
+    def step(self, state: dict, y_prev: int) -> tuple[np.ndarray, dict, Attention]:
+        p = self.p
+        x = p["tgt_embed.weight"][[y_prev]] * math.sqrt(self.d) + self.positions[[state["position"]]]  # (1, d)
+        cache = []
+        cross_scores, cross_weights, self_weights = [], [], []
+        for layer in range(self.layers):
+            pre = f"dec.{layer}"
+            y = layer_norm(x, p[f"{pre}.ln1.weight"], p[f"{pre}.ln1.bias"])
+            q, k, v = (self.project(f"{pre}.self_attn", w, y) for w in "qkv")
+            keys = np.concatenate([state["cache"][layer][0], k], axis=1)  # (heads, i+1, d_head): one row more
+            values = np.concatenate([state["cache"][layer][1], v], axis=1)
+            cache.append((keys, values))
+            a, _, w_self = self.attend(f"{pre}.self_attn", q, keys, values)  # only the past: causal by construction
+            x = x + a
+            y = layer_norm(x, p[f"{pre}.ln2.weight"], p[f"{pre}.ln2.bias"])
+            q = self.project(f"{pre}.cross_attn", "q", y)
+            a, scores, weights = self.attend(f"{pre}.cross_attn", q, *state["cross"][layer])
+            x = self.feed_forward(pre, x + a)
+            cross_scores.append(scores[:, 0])
+            cross_weights.append(weights[:, 0])
+            self_weights.append(w_self[:, 0])
+        out = layer_norm(x, p["dec_ln.weight"], p["dec_ln.bias"])[0]
+        logits = p["out.weight"] @ out + p["out.bias"]
+        attention = Attention(
+            scores=np.stack(cross_scores), weights=np.stack(cross_weights), self_weights=np.stack(self_weights)
+        )  # (layers, heads, n_source), (layers, heads, i+1)
+        return logits, {"cross": state["cross"], "cache": cache, "position": state["position"] + 1}, attention
+
+
+@dataclass
+class Translator:
+    name: str
+    vocabulary: Vocabulary
+    network: RNNSearch | RNNEncDec | TransformerMT
+
+
+def load(name: str, directory: Path = DIRECTORY, verify: bool = True) -> Translator:
+    """The model called ``name`` (one of MODELS), its files checked against their pinned size and sha256."""
+    if name not in MODELS:
+        raise KeyError(f"unknown translator {name!r}; one of {', '.join(MODELS)}")
+    vocabulary = read_vocabulary(directory, verify)
+    p = read_weights(name, directory, verify)
+    if name == "rnnsearch":
+        network = RNNSearch(p)
+    elif name == "rnnencdec":
+        network = RNNEncDec(p)
+    else:
+        network = TransformerMT(p, MODELS[name]["heads"])
+    return Translator(name, vocabulary, network)
+
+
+# ---------------------------------------------------------------------------
+# Reading English, decoding Chinese
+# ---------------------------------------------------------------------------
+
+
+def source_words(text: str) -> list[str]:
+    """Lower-case words as the corpus writes them: "Tom's mother." -> ['tom', "'s", 'mother']."""
+    text = text.lower().replace("’", "'")
+    text = re.sub(r"(\w)'s\b", r"\1 's", text)
+    return re.findall(r"'s|[a-z0-9]+(?:'[a-z]+)?", text)
+
+
+def _prepare(model: Translator, text: str) -> tuple[list[str], list[int], list[str]]:
+    words = source_words(text)
+    if not words:
+        raise ValueError("the source sentence has no English words")
+    if len(words) > MAX_SOURCE_WORDS:
+        raise ValueError(f"the source sentence has {len(words)} words; the translators take at most {MAX_SOURCE_WORDS}")
+    ids = [model.vocabulary.source_id(w) for w in words]
+    unknown = [w for w in words if not model.vocabulary.knows(w)]
+    return words, ids, unknown
+
+
+def _record(model: Translator, token_id: int, logits: np.ndarray, attention) -> Step:
+    log_p = log_softmax(logits)
+    return Step(model.vocabulary.target[token_id], token_id, float(np.exp(log_p[token_id])), logits, attention)
+
+
+def translate(model: Translator, text: str, beam: int = 1, max_words: int = MAX_TARGET_WORDS) -> Translation:
+    """Greedy decoding (beam=1) or beam search of the given width; every step's attention is kept."""
+    words, ids, unknown = _prepare(model, text)
+    net = model.network
+    state = net.start(ids)
+    if beam <= 1:
+        steps: list[Step] = []
+        y = BOS
+        total = 0.0
+        for _ in range(max_words + 1):
+            logits, state, attention = net.step(state, y)
+            y = int(np.argmax(logits))
+            steps.append(_record(model, y, logits, attention))
+            total += math.log(steps[-1].probability)
+            if y == EOS:
+                break
+    else:
+        steps, total = _beam_search(model, state, beam, max_words)
+    target = [s.token for s in steps if s.token_id != EOS]
+    return Translation(model.name, words, unknown, target, steps, total, {"beam": max(beam, 1)})
+
+
+def _beam_search(model: Translator, state: dict, width: int, max_words: int) -> tuple[list[Step], float]:
+    """Keep the ``width`` most probable partial translations; stop when the best finished one beats every open one.
+
+    Log-probabilities only fall as words are added, so a finished hypothesis that scores above every
+    open one cannot be overtaken.
+    """
+    net = model.network
+    beams = [(0.0, [], BOS, state)]  # (log p, steps, last word, state)
+    finished: list[tuple[float, list[Step]]] = []
+    for _ in range(max_words + 1):
+        candidates = []
+        for score, steps, y, st in beams:
+            logits, new_state, attention = net.step(st, y)
+            log_p = log_softmax(logits)
+            for token_id in np.argsort(-log_p, kind="stable")[:width]:
+                step = Step(model.vocabulary.target[token_id], int(token_id), float(np.exp(log_p[token_id])), logits,
+                            attention)  # fmt: skip
+                candidates.append((score + float(log_p[token_id]), steps + [step], int(token_id), new_state))
+        candidates.sort(key=lambda c: -c[0])  # stable: ties keep the earlier beam's order
+        beams = []
+        for candidate in candidates[:width]:
+            if candidate[2] == EOS:
+                finished.append((candidate[0], candidate[1]))
+            else:
+                beams.append(candidate)
+        best_finished = max((f[0] for f in finished), default=-math.inf)
+        if not beams or best_finished >= beams[0][0]:
+            break
+    if not finished:  # nothing ended within max_words: the best open one
+        finished = [(beams[0][0], beams[0][1])]
+    score, steps = max(finished, key=lambda f: f[0])
+    return steps, score
+
+
+def forced(model: Translator, text: str, target: str) -> Translation:
+    """The model made to produce ``target`` (Chinese words separated by spaces).
+
+    Shows the attention it pays and the probability of each given word.
+    """
+    words, ids, unknown = _prepare(model, text)
+    index = {w: i for i, w in enumerate(model.vocabulary.target)}
+    target_words = target.split()
+    target_ids = [index.get(w, UNK) for w in target_words] + [EOS]
+    net = model.network
+    state = net.start(ids)
+    steps = []
+    total = 0.0
+    y = BOS
+    for token_id in target_ids:
+        logits, state, attention = net.step(state, y)
+        step = _record(model, token_id, logits, attention)
+        if token_id != EOS:
+            step.token = target_words[len(steps)]
+        steps.append(step)
+        total += float(log_softmax(logits)[token_id])
+        y = token_id
+    unknown_target = [w for w in target_words if w not in index]
+    return Translation(model.name, words, unknown, target_words, steps, total, {"unknown_target": unknown_target})

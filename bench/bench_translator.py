@@ -1,0 +1,113 @@
+"""Benchmark the three trained translators in numpy: one sentence with every step's attention, loading, memory.
+
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python -m bench.bench_translator          # prints a markdown table
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python -m bench.bench_translator --json bench/out/translator.json
+
+Latency: p50/p95 wall and CPU time of ``translate()`` (greedy, every step's scores, weights and
+context kept) for a 20-word sentence, and of beam search of width 4, over many runs after a
+warm-up. Loading and memory: a FRESH child process reads and verifies all three models (sha256
+included) and reports the time, and its resident set before and after (VmRSS, /proc/self/status).
+Goals: a 20-word sentence ≤ 50 ms on one core; all three loaded ≤ 1 s and ≤ 60 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bench.common import machine, print_preamble
+
+REPO = Path(__file__).resolve().parents[1]
+SENTENCE_20 = (
+    "the fat cat that chased jerry ate three delicious cakes in the kitchen yesterday because the boys are singing now"
+)
+
+
+def proc_status_mb(field: str) -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def load_child() -> None:
+    """Runs in a fresh process: numpy imported, then the three models loaded and verified."""
+    import numpy  # noqa: F401, PLC0415
+
+    from app.engine.models import translator  # noqa: PLC0415
+
+    before = proc_status_mb("VmRSS")
+    start = time.perf_counter()
+    models = [translator.load(name) for name in translator.MODELS]
+    seconds = time.perf_counter() - start
+    after = proc_status_mb("VmRSS")
+    assert len(models) == 3
+    print(json.dumps({"load_s": seconds, "rss_before_mb": before, "rss_after_mb": after, "added_mb": after - before}))
+
+
+def timings(function, runs: int) -> dict:
+    function()  # warm-up
+    wall, cpu = [], []
+    for _ in range(runs):
+        w, c = time.perf_counter(), time.process_time()
+        function()
+        wall.append((time.perf_counter() - w) * 1000)
+        cpu.append((time.process_time() - c) * 1000)
+    wall.sort()
+    return {
+        "p50_ms": statistics.median(wall),
+        "p95_ms": wall[int(0.95 * (len(wall) - 1))],
+        "cpu_p50_ms": statistics.median(cpu),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=50)
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        load_child()
+        return
+    from app.engine.models import translator  # noqa: PLC0415
+
+    info = machine()
+    assert len(SENTENCE_20.split()) == 20
+    figures: dict = {"machine": info, "sentence": SENTENCE_20, "models": {}}
+    for name in translator.MODELS:
+        model = translator.load(name)
+        result = translator.translate(model, SENTENCE_20)
+        figures["models"][name] = {
+            "target_words": len(result.target),
+            "greedy": timings(lambda m=model: translator.translate(m, SENTENCE_20), args.runs),
+            "beam4": timings(lambda m=model: translator.translate(m, SENTENCE_20, beam=4), max(5, args.runs // 5)),
+        }
+    child = subprocess.run([sys.executable, "-m", "bench.bench_translator", "--child"], cwd=REPO,
+                           capture_output=True, text=True, check=True)  # fmt: skip
+    figures["load"] = json.loads(child.stdout)
+    print_preamble(info, ["OPENBLAS_NUM_THREADS=1 .venv/bin/python -m bench.bench_translator"])
+    print(f"A {len(SENTENCE_20.split())}-word sentence, every step's attention kept ({args.runs} runs):\n")
+    print("| model | Chinese words | greedy p50 | p95 | CPU p50 | beam 4 p50 |")
+    print("|---|---|---|---|---|---|")
+    for name, f in figures["models"].items():
+        g, b = f["greedy"], f["beam4"]
+        print(f"| {name} | {f['target_words']} | {g['p50_ms']:.1f} ms | {g['p95_ms']:.1f} ms | "
+              f"{g['cpu_p50_ms']:.1f} ms | {b['p50_ms']:.1f} ms |")  # fmt: skip
+    load = figures["load"]
+    print(
+        f"\nLoading all three (fresh process, sha256 checked): {load['load_s'] * 1000:.0f} ms, "
+        f"+{load['added_mb']:.1f} MB resident ({load['rss_before_mb']:.0f} → {load['rss_after_mb']:.0f} MB)"
+    )
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(figures, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

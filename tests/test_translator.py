@@ -1,0 +1,176 @@
+"""The numpy translators (app/engine/models/translator.py) against PyTorch, and what they translate.
+
+tests/fixtures/translator/ was written by tools/translator/reference.py (separate torch venv): the
+PyTorch models of tools/translator/train.py, loaded from the same committed .npz weights and run
+in float64, decoding a few sentences greedily; every step's logits and attention weights.
+
+Tolerance: both sides evaluate the same formulas in float64 on the same (float32-exact) weights;
+they differ only in the order of summation. One dot product of n terms differs by at most about
+n · 2⁻⁵³ · Σ|terms| (n ≤ 512, Σ|terms| ≲ 10³ here: ~6e-11), and 40 recurrent steps of tanh/sigmoid
+(slope ≤ 1) and softmax do not amplify it beyond a small factor. TOLERANCE = 1e-8 leaves a wide margin
+and is far below the 1e-5 the comparison asks for; a wrong gate order, a missing bias or a transposed
+matrix moves the numbers by 1e-2 or more.
+"""
+
+import json
+import math
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from app.engine.models import translator as mt
+
+FIXTURES = Path(__file__).parent / "fixtures" / "translator"
+CASES = json.loads((FIXTURES / "cases.json").read_text(encoding="utf-8"))
+TOLERANCE = 1e-8
+NAMES = list(mt.MODELS)
+
+
+@pytest.fixture(scope="module")
+def models():
+    return {name: mt.load(name) for name in NAMES}
+
+
+def test_fixtures_are_small_and_from_the_pinned_torch():
+    assert CASES["torch"].startswith("2.13.0")
+    assert sum(f.stat().st_size for f in FIXTURES.iterdir()) < 1_500_000
+    assert set(CASES["models"]) == set(NAMES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_step_matches_pytorch(models, name):
+    model = models[name]
+    arrays = np.load(FIXTURES / f"{name}.npz")
+    for k, case in enumerate(CASES["sentences"]):
+        result = mt.translate(model, case["text"])
+        assert [model.vocabulary.source_id(w) for w in result.source] == case["ids"]
+        expected = CASES["models"][name][k]
+        assert [s.token_id for s in result.steps] == expected["ids"], case["text"]
+        logits = np.stack([s.logits for s in result.steps])
+        np.testing.assert_allclose(logits, arrays[f"{k}.logits"], rtol=0, atol=TOLERANCE)
+        if name == "rnnencdec":
+            assert all(s.attention is None for s in result.steps)
+            continue
+        weights = np.stack([s.attention.weights for s in result.steps])
+        np.testing.assert_allclose(weights, arrays[f"{k}.weights"], rtol=0, atol=TOLERANCE)
+        if name == "transformer-mt":
+            expected_self = arrays[f"{k}.self_weights"]  # (steps, layers, heads, steps), zero above the diagonal
+            for i, step in enumerate(result.steps):
+                assert step.attention.self_weights.shape[-1] == i + 1  # the cache grew by one row per word
+                np.testing.assert_allclose(step.attention.self_weights, expected_self[i, :, :, : i + 1], atol=TOLERANCE)
+                assert np.all(expected_self[i, :, :, i + 1 :] == 0)
+
+
+def test_rnnsearch_uses_the_engines_additive_score(models):
+    """Stage 1 is vᵀ tanh(W s_{i-1} + U h_j), written out here by hand; stage 2 its softmax; stage 3 Σ a_j h_j."""
+    model = models["rnnsearch"]
+    p = model.network.p
+    result = mt.translate(model, "tom chase jerry")
+    state = model.network.start([model.vocabulary.source_id(w) for w in result.source])
+    h = state["h"]
+    for step in result.steps:
+        s = step.attention.query
+        by_hand = np.array([p["v.weight"][0] @ np.tanh(p["W.weight"] @ s + p["U.weight"] @ h_j) for h_j in h])
+        np.testing.assert_allclose(step.attention.scores, by_hand, atol=1e-12)
+        e = np.exp(by_hand - by_hand.max())
+        np.testing.assert_allclose(step.attention.weights, e / e.sum(), atol=1e-12)
+        np.testing.assert_allclose(step.attention.context, step.attention.weights @ h, atol=1e-12)
+
+
+def test_the_texts_sentence(models):
+    result = mt.translate(models["rnnsearch"], "Tom chase Jerry")
+    assert result.target == ["汤姆", "追逐", "杰瑞"]
+    jerry = result.steps[2].attention.weights
+    assert result.source[int(np.argmax(jerry))] == "jerry"
+
+
+@pytest.mark.parametrize("name", ["rnnsearch", "transformer-mt"])
+def test_both_senses_of_bank(models, name):
+    money = mt.translate(models[name], "I put money in the bank").target
+    river = mt.translate(models[name], "we sat on the river bank").target
+    assert "银行" in money and "河岸" not in money
+    assert "河岸" in river and "银行" not in river
+
+
+def test_files_are_pinned(tmp_path):
+    assert set(mt.PINNED) == {m["file"] for m in mt.MODELS.values()} | {mt.VOCAB_FILE}
+    for file, (size, _) in mt.PINNED.items():
+        assert size == (mt.DIRECTORY / file).stat().st_size
+    assert sum(size for size, _ in mt.PINNED.values()) < 12_000_000
+    shutil.copytree(mt.DIRECTORY, tmp_path / "mt")
+    path = tmp_path / "mt" / "rnnsearch.npz"
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 1
+    path.write_bytes(bytes(data))
+    with pytest.raises(mt.TranslatorUnavailable, match="rnnsearch.npz"):
+        mt.load("rnnsearch", tmp_path / "mt")
+    (tmp_path / "mt" / "vocab.json").unlink()
+    with pytest.raises(mt.TranslatorUnavailable, match="vocab.json is missing"):
+        mt.load("rnnencdec", tmp_path / "mt")
+
+
+def test_source_words():
+    assert mt.source_words("Tom's mother, she READS!") == ["tom", "'s", "mother", "she", "reads"]
+    assert mt.source_words("the boy’s   cat") == ["the", "boy", "'s", "cat"]
+
+
+def test_unknown_words_and_limits(models):
+    result = mt.translate(models["rnnsearch"], "tom chased a zebra")
+    assert result.unknown == ["zebra"]
+    with pytest.raises(ValueError, match="at most 30"):
+        mt.translate(models["rnnsearch"], " ".join(["tom"] * 31))
+    with pytest.raises(ValueError, match="no English words"):
+        mt.translate(models["rnnsearch"], "?!")
+    with pytest.raises(KeyError):
+        mt.load("gpt")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_forced_decoding_scores_the_given_target(models, name):
+    model = models[name]
+    free = mt.translate(model, "the boys ate three apples yesterday")
+    made = mt.forced(model, "the boys ate three apples yesterday", " ".join(free.target))
+    assert [s.token_id for s in made.steps] == [s.token_id for s in free.steps]
+    assert made.log_probability == pytest.approx(free.log_probability, abs=1e-9)
+    other = mt.forced(model, "the boys ate three apples yesterday", "男孩 们 吃 了 香蕉 火星")
+    assert other.extra["unknown_target"] == ["火星"]
+    assert other.log_probability < free.log_probability
+    for step in other.steps:
+        p = np.exp(step.logits - step.logits.max())
+        assert step.probability == pytest.approx(p[step.token_id] / p.sum(), rel=1e-12)
+
+
+class TableNetwork:
+    """A made-up decoder whose next-word log-probabilities depend only on the previous word.
+
+    From <s>: A 0.6, B 0.4. After A: </s> 0.3, A 0.35, B 0.35 (A's continuations are all poor).
+    After B: </s> 0.9. Greedy takes A then (A or B) …; the best sentence is B </s> (0.4 · 0.9 = 0.36).
+    """
+
+    table = {
+        mt.BOS: {4: 0.6, 5: 0.4},
+        4: {mt.EOS: 0.3, 4: 0.35, 5: 0.35},
+        5: {mt.EOS: 0.9, 4: 0.05, 5: 0.05},
+    }
+
+    def start(self, ids):
+        return {}
+
+    def step(self, state, y_prev):
+        logits = np.full(6, -1e9)
+        for token, p in self.table[y_prev].items():
+            logits[token] = math.log(p)
+        return logits, state, None
+
+
+def test_beam_search_finds_what_greedy_misses():
+    vocabulary = mt.Vocabulary(["<pad>", "<unk>", "x"], ["<pad>", "<s>", "</s>", "<unk>", "A", "B"])
+    model = mt.Translator("table", vocabulary, TableNetwork())
+    greedy = mt.translate(model, "x", max_words=3)
+    assert greedy.target[0] == "A"
+    beam = mt.translate(model, "x", beam=2)
+    assert beam.target == ["B"]
+    assert beam.log_probability == pytest.approx(math.log(0.4 * 0.9))
+    assert beam.log_probability > greedy.log_probability
