@@ -521,7 +521,7 @@ function render() {
   const unknown = $("unknown");
   unknown.hidden = !view.unknown_tokens.length;
   const unknownLabel = view.mode === "model" ? t.unknown_model : t.unknown;
-  const guesses = (view.guessed_roles || []).map((g) => `${g.word} → ${t.role_names?.[g.role] || g.role} (${g.how})`);
+  const guesses = (view.guessed_roles || []).map((g) => `${g.word} → ${label(g.role)} (${g.how})`);
   unknown.textContent = view.unknown_tokens.length ? `${unknownLabel} ${view.unknown_tokens.join(", ")}` : "";
   if (guesses.length) unknown.textContent += ` ${t.guessed} ${guesses.join("; ")}`;
   const readAs = (view.read_as || []).map((r) => `${r.word} → ${r.sense}`);
