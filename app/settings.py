@@ -83,9 +83,6 @@ class Settings(BaseSettings):
     access_log: bool = Field(
         True, description="ACCESS_LOG: one JSON object per line per request on stderr; 0 turns it off."
     )
-    minilm_dir: Path | None = Field(
-        None, description="MINILM_DIR: folder with all-MiniLM-L6-v2's files (default: the installed package)."
-    )
     frontend_modules: Path = Field(
         ROOT / "frontend" / "node_modules",
         description="FRONTEND_MODULES: where `npm ci --prefix frontend` installed the page's libraries "

@@ -1,4 +1,4 @@
-"""Hostile clients: huge request headers and idle connections (issue 11: 3 and 4). Not a test.
+"""Hostile clients: huge request headers and idle connections. Not a test.
 
     python -m bench.bench_clients [--idle 10000] [--json out.json]
 

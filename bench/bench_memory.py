@@ -1,4 +1,4 @@
-"""Memory of the app's workers under hostile or heavy traffic (issue 11: 1, 5 and 7). Not a test.
+"""Memory of the app's workers under hostile or heavy traffic. Not a test.
 
     python -m bench.bench_memory [--links 30000] [--json out.json]
 

@@ -1,4 +1,4 @@
-"""A class opening one new link at once, and /healthz while the app works hard (issue 11: 2 and 6). Not a test.
+"""A class opening one new link at once, and /healthz while the app works hard. Not a test.
 
     python -m bench.bench_stampede [--seconds 20] [--rounds 3] [--json out.json]
 

@@ -1,5 +1,5 @@
 """The access log: one JSON object per line, nothing a client sends can forge a line or write a control
-character (issue 11, defect 8). Fuzzed in process with hypothesis; checked on the real server's output."""
+character. Fuzzed in process with hypothesis; checked on the real server's output."""
 
 import io
 import json

@@ -1,4 +1,4 @@
-"""Simultaneous requests for one new link compute it once (app.web.coalesce.Coalesce; issue 11, defect 2).
+"""Simultaneous requests for one new link compute it once (app.web.coalesce.Coalesce).
 
 Deterministic: the computation is held at a gate until every request has arrived, then counted. The CPU
 time of 16 simultaneous requests against one is measured by bench/bench_stampede.py.

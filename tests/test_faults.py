@@ -198,14 +198,14 @@ def web():
 @pytest.fixture
 def model_missing(monkeypatch, tmp_path):
     """The model's package points at an empty folder: get_model() raises ModelUnavailable."""
-    from app.engine.models import minilm
+    from app.engine.models import minilm, registry
     from app.view import models
 
     monkeypatch.setattr(minilm, "default_model_dir", lambda: tmp_path)
-    minilm._reset_cache_for_tests()
+    registry.reset_for_tests("minilm")
     models.run.cache_clear()
     yield tmp_path
-    minilm._reset_cache_for_tests()  # the next test loads the real model again
+    registry.reset_for_tests("minilm")  # the next test loads the real model again
     models.run.cache_clear()
 
 
@@ -251,9 +251,9 @@ def test_toy_engine_keeps_working_without_the_model(web, model_missing):
 
 def test_the_real_model_is_back_after_the_fault(web):
     """The fixture above restores the process: the model loads again (the tests can tell the difference)."""
-    from app.engine.models import minilm
+    from app.engine.models import registry
 
-    minilm._reset_cache_for_tests()
+    registry.reset_for_tests("minilm")
     response = web.get("/api/attention?model=minilm&source=the+cat+sat&head=0")
     assert response.status_code == 200, response.text[:300]
     assert response.json()["mode"] == "model"

@@ -1,4 +1,4 @@
-"""HTTP details (issue 11: 5, 10, 13): HEAD on every GET route, conditional requests by RFC 9110, gzip by
+"""HTTP details: HEAD on every GET route, conditional requests by RFC 9110, gzip by
 q-value, no redirect built from the Host header, large answers sent in pieces, and the security headers on
 every error answer, whoever writes it (the app, its framework's 500, the HTTP server's own 400).
 """

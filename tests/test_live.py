@@ -1,4 +1,4 @@
-"""Live classes (issue 13): rooms, the teacher's updates, students' Server-Sent Events, on one worker
+"""Live classes: rooms, the teacher's updates, students' Server-Sent Events, on one worker
 (rooms in the process) and on several workers and machines sharing a real redis-server.
 
 Every server here is a real process on a loopback port: the app (tests.support.live_server) and

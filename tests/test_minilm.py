@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from app.engine.models import base, bert, minilm, registry
-from app.engine.models.minilm import ModelUnavailable, get_model
+from app.engine.models.minilm import ModelUnavailable
 from tests.support.float32 import recomputation_bounds
 
 FIXTURES = Path(__file__).parent / "fixtures" / "minilm"
@@ -31,7 +31,7 @@ CASES = {c["name"]: c for c in META["cases"]}
 
 @pytest.fixture(scope="module")
 def model() -> minilm.MiniLM:
-    return get_model()
+    return registry.get_model("minilm")
 
 
 @pytest.fixture(scope="module")
@@ -282,8 +282,8 @@ def test_injected_path_loads_a_good_copy(real_dir, tmp_path):
 
 
 def test_get_model_returns_the_same_cached_instance(model):
-    assert get_model() is model
-    assert get_model() is get_model()
+    assert registry.get_model("minilm") is model
+    assert registry.get_model("minilm") is registry.get_model("minilm")
 
 
 @pytest.fixture
@@ -291,7 +291,7 @@ def isolated_cache():
     """Run with an empty cache, then put the real cached model back."""
     slot = registry._slots["minilm"]
     saved = (slot.model, slot.error)
-    minilm._reset_cache_for_tests()
+    registry.reset_for_tests("minilm")
     yield
     slot.model, slot.error = saved
 
@@ -307,7 +307,7 @@ def test_concurrent_first_calls_load_once(monkeypatch, isolated_cache):
 
     monkeypatch.setattr(minilm, "load_model", slow_load)
     results = []
-    threads = [threading.Thread(target=lambda: results.append(get_model())) for _ in range(8)]
+    threads = [threading.Thread(target=lambda: results.append(registry.get_model("minilm"))) for _ in range(8)]
     for t in threads:
         t.start()
     for t in threads:
@@ -326,5 +326,5 @@ def test_failure_is_cached_and_reraised(monkeypatch, isolated_cache):
     monkeypatch.setattr(minilm, "load_model", failing_load)
     for _ in range(3):
         with pytest.raises(ModelUnavailable, match="sha256"):
-            get_model()
+            registry.get_model("minilm")
     assert len(calls) == 1

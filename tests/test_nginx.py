@@ -1,4 +1,4 @@
-"""The production path: Debian's nginx running deploy/nginx.conf in front of scripts/serve (issue 11: 2-5, 13).
+"""The production path: Debian's nginx running deploy/nginx.conf in front of scripts/serve.
 
 Each test starts the real things on free loopback ports (tests/support: LiveServer, Nginx) and stops them
 by process id. nginx faces the clients: oversized heads and bodies get its own answers (with the app's

@@ -30,7 +30,7 @@ def test_both_models_by_name_with_their_own_shapes():
     assert small.max_pieces == multi.max_pieces == 128
     assert not small.quantized and small.weights_note is None and small.prefix == ""
     assert small.special_tokens == {"first": "[CLS]", "last": "[SEP]", "unknown": "[UNK]"}
-    assert registry.get_model("e5") is multi and minilm.get_model() is small
+    assert registry.get_model("e5") is multi and registry.get_model("minilm") is small
     assert registry.model_status("e5") == "loaded"
     with pytest.raises(KeyError, match="unknown model 'gpt'"):
         registry.get_model("gpt")

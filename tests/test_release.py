@@ -1,4 +1,4 @@
-"""Freed memory goes back to the system once large answers stop (app.web.release; issue 11, defect 7).
+"""Freed memory goes back to the system once large answers stop (app.web.release).
 
 The effect on a worker's memory is measured by bench/bench_memory.py; here, when the trim happens."""
 

@@ -74,7 +74,7 @@ def test_errors_are_not_kept(fresh_client, monkeypatch):
 
 
 # ---------------------------------------------------------------------------
-# The bound: keys and every byte an entry costs (issue 11, defect 1)
+# The bound: keys and every byte an entry costs
 # ---------------------------------------------------------------------------
 
 PAD = 15_000
@@ -175,7 +175,7 @@ def test_a_large_answer_is_kept_up_to_a_quarter_of_the_bound():
 
 
 # ---------------------------------------------------------------------------
-# The language: the key reads Accept-Language as the page does (issue 11, defect 9)
+# The language: the key reads Accept-Language as the page does
 # ---------------------------------------------------------------------------
 
 # The same first 300 bytes; the end decides the language.

@@ -1,4 +1,4 @@
-"""A worker computes at most THREADS requests at once; /healthz needs no thread (issue 11, defect 6).
+"""A worker computes at most THREADS requests at once; /healthz needs no thread.
 
 With 40 threads computing, the event loop waits behind them for Python's GIL and /healthz took over a
 second under 100 concurrent heavy requests; bench/bench_stampede.py measures that. Here: the bound holds,

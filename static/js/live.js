@@ -1,4 +1,4 @@
-// Live class: the teacher's page drives a room, students' pages follow it (issue 13).
+// Live class: the teacher's page drives a room, students' pages follow it.
 //
 // A view is the canonical query string of a link ("source=tom+chases+jerry&step=2"). The server
 // checks and stores it; students receive it through Server-Sent Events (EventSource). No build step,

