@@ -78,7 +78,8 @@ STRINGS = {
         "bright1": "Colour: brighter = a higher score (more similar).",
         "bright2": "Colour: brighter = more weight (0 to 1).",
         "bright3": "Colour: brighter = a larger value.",
-        "head_counting": "Heads are counted from 1 here; the link counts from 0 (head=0 is Head 1).",
+        "head_counting": "Named heads are counted from 1 here and from 0 in the link (head=0 is Head 1); a real "
+        "model's layers and heads from 0, as its papers count them.",
         "identity_note": "Identity projection: Q = K = X, and a word's vector is most similar to itself, so each word "
         "looks most at itself. Named heads ask questions that point elsewhere.",
         "matrices": "The head's matrices",
@@ -313,7 +314,7 @@ STRINGS = {
         "bright1": "颜色：越亮 = 分数越高（越相似）。",
         "bright2": "颜色：越亮 = 权重越大（0 到 1）。",
         "bright3": "颜色：越亮 = 数值越大。",
-        "head_counting": "这里的头从 1 开始数；链接里从 0 开始（head=0 即头 1）。",
+        "head_counting": "命名头在这里从 1 开始数，链接里从 0 开始（head=0 即头 1）；真实模型的层和头都从 0 开始，和论文一样。",
         "identity_note": "恒等投影：Q = K = X，一个词的向量和它自己最相似，所以每个词最关注自己。有名字的头提出的问题会指向别的词。",
         "matrices": "这个头的矩阵",
         "matrices_help": "行：查询（W_Q）或键（W_K、W_V）的某个特征贡献多少；列：这个头的维度。全为零的行不显示。",

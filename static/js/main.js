@@ -247,8 +247,10 @@ function renderMatrices(view) {
 function stepLabel(view, step) {
   const queries = view.tokens.queries;
   const parts = [`${t.step} ${step + 1} ${t.of} ${queries.length} · ${t.query_word}${t.colon}“${queries[step]}”`];
-  const shown = view.focus ? view.focus.head : state.field("head") || 0;
-  if (view.n_heads > 1) parts.push(`${t.head} ${shown + 1}${view.model ? ` · ${t.layer} ${view.params.layer}` : ""}`);
+  // named heads are counted from 1, beside their names; a real model's heads and layers as the model's papers and
+  // the link count them, from 0 (layer 5, head 11)
+  const shown = view.focus ? view.focus.head + 1 : state.field("head") || 0;
+  if (view.n_heads > 1) parts.push(`${t.head} ${shown}${view.model ? ` · ${t.layer} ${view.params.layer}` : ""}`);
   if (view.params.hide_special) parts.push(t.renormalised);
   return parts.join(" · ");
 }

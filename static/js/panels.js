@@ -241,7 +241,9 @@ export function download(filename, text, type) {
 export function overviewGrid(slot, { overview, layer, head, onPick, t }) {
   const table = el("table", { class: "model-grid" });
   const top = el("tr", {}, el("th", { scope: "col", text: overview.layers > 1 ? `${t.layer} \\ ${t.head}` : t.head }));
-  overview.maps[0].forEach((_, h) => top.append(el("th", { scope: "col", text: String(h) })));
+  // the teaching engine's heads are counted from 1 (Head 1 is head=0), a real model's from 0, as its papers do
+  const number = (h) => (overview.layers > 1 ? h : h + 1);
+  overview.maps[0].forEach((_, h) => top.append(el("th", { scope: "col", text: String(number(h)) })));
   table.append(el("thead", {}, top));
   const body = el("tbody");
   overview.maps.forEach((row, l) => {
@@ -253,7 +255,7 @@ export function overviewGrid(slot, { overview, layer, head, onPick, t }) {
       const image = ctx.createImageData(overview.cols, overview.rows);
       bytes.forEach((w, i) => image.data.set([255 - w, 255 - w, 255, 255], i * 4));
       ctx.putImageData(image, 0, 0);
-      const name = overview.layers > 1 ? `${t.layer} ${l}, ${t.head} ${h}` : `${t.head} ${h}`;
+      const name = overview.layers > 1 ? `${t.layer} ${l}, ${t.head} ${h}` : `${t.head} ${number(h)}`;
       const chosen = l === layer && h === head;
       const button = el("button", { type: "button", class: "map-button", "aria-pressed": chosen ? "true" : "false",
         "aria-label": name, title: name }, canvas);

@@ -55,7 +55,7 @@ def shown_view(page):
     return {
         "label": label,
         "query": re.search(r"“(.*?)”", label).group(1),
-        "head": int(head.group(1)) - 1 if head else 0,  # the label counts heads from 1
+        "head": (int(head.group(1)) - (1 if "Layer" not in label else 0)) if head else 0,  # named heads from 1
         "stage": page.evaluate("document.body.dataset.stage"),
         "weights": weights,
     }
