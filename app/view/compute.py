@@ -17,7 +17,7 @@ from app.engine.attention import HeadResult, multi_head_attention, single_head_a
 from app.engine.attention.arithmetic import step_arithmetic
 from app.engine.attention.focus import Asker, focus_heads
 from app.engine.attention.masks import attention_mask
-from app.engine.attention.named_heads import PREVIOUS, named_heads
+from app.engine.attention.named_heads import PREVIOUS, NamedHead, named_heads
 from app.engine.attention.stages import softmax_weights, weighted_sum
 from app.engine.attention.summaries import attention_rollout, head_statistics
 from app.engine.models.words import (
@@ -28,7 +28,7 @@ from app.engine.models.words import (
     punctuation_mask,
     unit_punctuation_mask,
 )
-from app.engine.text.embed import LEXICON_DIM, column_names, embed_tokens, read_in_context
+from app.engine.text.embed import LEXICON_DIM, MEANING_DIM, column_names, embed_tokens, read_in_context
 from app.engine.text.lexicon import FEATURES, load_lexicon
 from app.engine.text.roles import main_role, meanings, token_roles
 from app.engine.text.tokenize import Token, tokenize
@@ -148,21 +148,27 @@ def askers(tokens: tuple[Token, ...], roles: np.ndarray) -> list[Asker]:
     return found
 
 
-def focus_of(state: State, tokens: tuple[Token, ...], weights: np.ndarray) -> list[int | None]:
+def focus_of(
+    state: State, heads: tuple[NamedHead, ...], tokens: tuple[Token, ...], x_q: np.ndarray, weights: np.ndarray
+) -> list[int | None]:
     """The head in focus at each step when the link names none: the named head whose question the word asks
-    (encoder-decoder: the counterpart head for every word); head 0 for the other projections."""
+    (encoder-decoder: the counterpart head for every word); head 0 for the other projections.
+
+    x_q (n_q, d_model): the queries' word vectors, whose columns MEANING_DIM..LEXICON_DIM are their roles.
+    """
     n = len(tokens)
     if state.projection != "named":
         return [0] * n
     if state.mode == "cross":
         return [0] * n  # every target word asks for its counterpart
-    roles, _ = token_roles(tokens)  # (n, n_roles)
-    return focus_heads(named_heads(state.mode, state.n_heads), weights, askers(tokens, roles), self_attention=True)
+    roles = x_q[:, MEANING_DIM:LEXICON_DIM]  # (n, n_roles) named heads need the lexicon's vectors
+    return focus_heads(heads, weights, askers(tokens, roles), self_attention=True)
 
 
-def focus_notes(state: State, tokens: tuple[Token, ...], focus: list[int | None], shown: list[int]) -> list[dict]:
+def focus_notes(
+    state: State, heads: tuple[NamedHead, ...], tokens: tuple[Token, ...], focus: list[int | None], shown: list[int]
+) -> list[dict]:
     """Per step, one sentence per language: the question the word asks, or that no head's question applies."""
-    heads = named_heads(state.mode, state.n_heads)
     notes = []
     for token, chosen, index in zip(tokens, focus, shown, strict=True):
         note = {}
@@ -211,17 +217,19 @@ def sentence_view(state: State) -> dict:
         kind=state.mode,
     )
     weights = np.stack([h.weights for h in result.heads])  # (n_heads, n_q, n_k)
-    focus = focus_of(state, target_tokens, weights)  # per step: the head whose question the word asks
     computed = named_heads(state.mode, n_heads) if state.projection == "named" else ()
+    focus = focus_of(state, computed, target_tokens, x_q, weights)  # per step: the head whose question the word asks
     fallback = computed.index(PREVIOUS) if PREVIOUS in computed and state.mode == "self" else 0  # no question asked
     shown = [state.head if state.head is not None else (h if h is not None else fallback) for h in focus]
     index = shown[state.step]
     head = result.heads[index]
-    guessed = token_roles(target_tokens)[1] + (token_roles(source_tokens)[1] if state.mode == "cross" else [])
+    guessed = []  # words the lexicon lacks, with the role guessed for each
+    if state.embedding == "lexicon":
+        guessed = token_roles(target_tokens)[1] + (token_roles(source_tokens)[1] if state.mode == "cross" else [])
     return {
         "tokens": {"queries": [t.text for t in target_tokens], "keys": [t.text for t in source_tokens]},
         "unknown_tokens": unknown,
-        "guessed_roles": [vars(g) for g in guessed] if state.embedding == "lexicon" else [],
+        "guessed_roles": [vars(g) for g in guessed],
         "read_as": read_as,
         "features": list(inputs) if state.embedding == "lexicon" else None,
         "embeddings": {"queries": x_q, "keys": x_kv},
@@ -233,8 +241,8 @@ def sentence_view(state: State) -> dict:
             "head": index,
             "heads": shown,
             "asks": focus,
-            "names": [h.name for h in named_heads(state.mode, n_heads)] if state.projection == "named" else None,
-            "notes": focus_notes(state, target_tokens, focus, shown) if state.projection == "named" else None,
+            "names": [h.name for h in computed] if computed else None,
+            "notes": focus_notes(state, computed, target_tokens, focus, shown) if computed else None,
             "rows": weights if weights.size <= ALL_HEADS_NUMBERS else None,  # (n_heads, n_q, n_k) every head's weights
         },
         "names": head_names(state, inputs, head, index),

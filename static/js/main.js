@@ -521,7 +521,6 @@ function render() {
   document.body.classList.toggle("has-heads", Boolean(view.overview));
   document.body.classList.toggle("has-embeddings", Boolean(view.embeddings));
   const unknown = $("unknown");
-  unknown.hidden = !view.unknown_tokens.length;
   const unknownLabel = view.mode === "model" ? t.unknown_model : t.unknown;
   const guesses = (view.guessed_roles || []).map((g) => `${g.word} → ${label(g.role)} (${g.how})`);
   unknown.textContent = view.unknown_tokens.length ? `${unknownLabel} ${view.unknown_tokens.join(", ")}` : "";
@@ -532,7 +531,6 @@ function render() {
   const hasChinese = /[\u3400-\u9fff]/.test(view.params.source || "");
   const modelNote = view.model ? t[`model_note_${view.model.name}`] || "" : "";
   $("model-note").textContent = view.model && view.model.name === "minilm" && !hasChinese ? "" : modelNote;
-  renderHeadQuestion(view);
   renderMatrices(view);
   renderSummaries(view, { summary: state.field("summary"), t, onPick: pickHead,
     setSummary: (summary) => { state.setFields({ summary }); render(); } });

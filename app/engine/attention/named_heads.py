@@ -123,6 +123,7 @@ def grammar_head(
 
 BEFORE = {-1: 1.0, -2: 0.6, -3: 0.3}  # nearby, before the word: the nearest first
 AFTER = {1: 1.0, 2: 0.6, 3: 0.3}  # nearby, after the word
+NEXT = {1: 1.0, 2: 0.8, 3: 0.4}  # the next few words, a word or two between them mattering less (the old red book)
 AROUND = {-1: 0.6, 1: 1.0, 2: 0.4, -2: 0.3}  # nearby on either side, after a little more
 
 SENSE = NamedHead(
@@ -186,7 +187,7 @@ DESCRIBES = grammar_head(
     },
     asked_by=("adjective", "determiner"),
     answered_by={"noun": 1.0},
-    shifts={1: 1.0, 2: 0.8, 3: 0.4},
+    shifts=NEXT,
 )
 PLACE_OF = grammar_head(
     "preposition",
@@ -196,7 +197,7 @@ PLACE_OF = grammar_head(
     },
     asked_by=("preposition",),
     answered_by={"noun": 1.0},
-    shifts={1: 1.0, 2: 0.8, 3: 0.4},
+    shifts=NEXT,
 )
 VERB = grammar_head(
     "verb",

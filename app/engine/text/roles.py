@@ -13,14 +13,13 @@ download, and the guess says how it was made, so the page can list it:
 from __future__ import annotations
 
 import functools
-import logging
 import threading
 from dataclasses import dataclass
 
 import numpy as np
 
 from app.engine.text.lexicon import ROLES, load_lexicon, role_vector
-from app.engine.text.tokenize import Token
+from app.engine.text.tokenize import Token, chinese_segmenter
 
 FUNCTION_WORDS = {  # English words too common to be missing, whatever the lexicon holds
     "determiner": "the a an this that these those my your his her its our their some any each every no",
@@ -67,18 +66,23 @@ def guess_role(token: Token) -> Guess:
     return Guess(token.text, "noun", "no rule: noun")
 
 
-_posseg_lock = threading.Lock()
+_tagger = None
+_tagger_lock = threading.Lock()
 
 
 @functools.lru_cache(maxsize=4096)
 def jieba_tag(word: str) -> str:
-    """jieba's part-of-speech tag of a Chinese word (of its last piece, when jieba cuts it)."""
-    import jieba
+    """jieba's part-of-speech tag of a Chinese word (of its last piece, when jieba cuts it).
+
+    The tagger wraps the segmenter tokenize.py already keeps (one dictionary in memory, not a second one).
+    """
+    global _tagger
     import jieba.posseg
 
-    with _posseg_lock:
-        jieba.setLogLevel(logging.WARNING)
-        pairs = list(jieba.posseg.cut(word, HMM=True))
+    with _tagger_lock:
+        if _tagger is None:
+            _tagger = jieba.posseg.POSTokenizer(chinese_segmenter())
+        pairs = list(_tagger.cut(word, HMM=True))
     return pairs[-1].flag if pairs else "n"
 
 
