@@ -45,6 +45,9 @@ def warm_up() -> None:
     for name in models.MODEL_NAMES:
         with contextlib.suppress(Exception):  # a missing model is reported per request (503), not at start-up
             models.run(name, "warm up")
+    for name in models.TRANSLATOR_NAMES:
+        with contextlib.suppress(Exception):
+            models.translator(name)
 
 
 LIGHT_CHARACTERS = 80  # sentences this short take the teaching engine well under a millisecond
@@ -53,7 +56,7 @@ LIGHT_CHARACTERS = 80  # sentences this short take the teaching engine well unde
 def is_light(state: State) -> bool:
     """A view computed faster than a worker thread is handed it: the teaching engine (no real model) on
     short sentences, or an exercise (at most 32x32). The web layer computes these in line."""
-    return state.mode != "model" and len(state.source) + len(state.target or "") <= LIGHT_CHARACTERS
+    return state.mode not in ("model", "translate") and len(state.source) + len(state.target or "") <= LIGHT_CHARACTERS
 
 
 def compute_view(state: State) -> dict:
@@ -63,6 +66,8 @@ def compute_view(state: State) -> dict:
         body = exercise_view(state)
     elif mode == "model":
         body = model_view(state)
+    elif mode == "translate":
+        body = translation_view(state)
     else:
         body = sentence_view(state)
     return {
@@ -90,8 +95,8 @@ def stages_of(head: HeadResult | ModelHead) -> dict:
 
 def arithmetic_of(state: State, head: HeadResult | ModelHead) -> dict:
     """The current step's arithmetic, written out by the engine from the head's own numbers."""
-    score = "scaled_dot" if state.mode == "model" else state.score
-    temperature = 1.0 if state.mode == "model" else state.temperature
+    score = {"model": "scaled_dot", "translate": TRANSLATOR_SCORES.get(state.model)}.get(state.mode, state.score)
+    temperature = 1.0 if state.mode in ("model", "translate") else state.temperature
     board = step_arithmetic(head, state.step, score=score, temperature=temperature, hard=state.hard)
     return {"step": state.step, "score": score, **board}
 
@@ -380,4 +385,139 @@ def model_view(state: State) -> dict:
             "rollout": attention_rollout(weights)[layer],  # (n, n) through layers 0 .. layer
         },
         "sentence_embedding": run.embedding,
+    }
+
+
+# ---------------------------------------------------------------------------
+# The trained translators: the words they produce, each step's attention over the English words
+# ---------------------------------------------------------------------------
+
+TRANSLATOR_SCORES = {"rnnsearch": "additive", "transformer-mt": "scaled_dot"}  # rnnencdec: no scores at all
+END = "</s>"  # the end of the translation, a word of the target vocabulary
+ONE_CONTEXT = "C"  # rnnencdec's one context vector, the only thing its decoder reads of the sentence
+
+
+def translation_view(state: State) -> dict:
+    """A trained translator: greedy or beam decoding (empty Target) or forced decoding (Target given).
+
+    Each generated (or given) Chinese word is a query step; the keys and values are the encoder's
+    vectors of the English words. rnnsearch: the query is the decoder state s_{i-1}, stage 1 the
+    additive score; transformer-mt: one head of one layer of the cross-attention (scaled dot product),
+    with the decoder's masked self-attention over the words so far beside it; rnnencdec has no
+    attention: every step reads the same context vector C, which the view shows as it is.
+    """
+    info = models.info(state.model)
+    result = models.translation(state.model, state.source, state.target, state.beam)
+    last = result.extra["state"]  # the decoder's last state: the encoder's vectors, the cached keys and values
+    n_q = max(1, len(result.target))
+    steps = result.steps[:n_q]  # one per Chinese word (the last, </s>, only when nothing was produced)
+    queries = list(result.target) or [END]
+    keys = list(result.source)
+    layer, h = state.layer, state.head or 0
+    self_attention = None
+    overview_maps = None
+    context_vector = None
+    if state.model == "rnnsearch":
+        annotations = last["h"]  # (n_k, 2 d_h): h_j = [forward_j; backward_j], keys and values
+        p = models.translator(state.model).network.p
+        head = ModelHead(
+            np.stack([s.attention.query for s in steps]),  # (n_q, d_h) s_{i-1}
+            annotations,
+            annotations,
+            np.stack([s.attention.scores for s in steps]),  # (n_q, n_k)
+            np.stack([s.attention.weights for s in steps]),  # (n_q, n_k)
+            np.stack([s.attention.context for s in steps]),  # (n_q, 2 d_h) c_i
+        )
+        head.parameters = {"W1": p["W.weight"], "W2": p["U.weight"], "v": p["v.weight"][0]}  # for the arithmetic
+    elif state.model == "transformer-mt":
+        cross_k, cross_v = last["cross"][layer]  # (heads, n_k, d_head) each, computed once from the source
+        head = ModelHead(
+            np.stack([s.attention.query[layer, h] for s in steps]),  # (n_q, d_head)
+            cross_k[h],
+            cross_v[h],
+            np.stack([s.attention.scores[layer, h] for s in steps]),  # (n_q, n_k)
+            np.stack([s.attention.weights[layer, h] for s in steps]),
+            np.stack([s.attention.context[layer, h] for s in steps]),  # (n_q, d_head)
+        )
+        every = np.stack([s.attention.weights for s in steps], axis=2)  # (layers, heads, n_q, n_k)
+        overview_maps = overview(every)
+        self_attention = decoder_self_attention(steps, last, layer, h, queries)
+    else:
+        c = last["c"]  # (2 d_h,) [forward_last; backward_first]: the whole sentence in one vector
+        head = ModelHead(np.zeros((n_q, 0)), c[None, :], c[None, :], None, np.ones((n_q, 1)), np.tile(c, (n_q, 1)))
+        keys = [ONE_CONTEXT]
+        context_vector = c
+    learned = None if state.model == "rnnencdec" else [int(row.argmax()) for row in head.weights]
+    gold_target, gold_align = models.GOLD.get(" ".join(result.source), (None, None))
+    vocabulary = models.translator(state.model).vocabulary
+    stages = stages_of(head)
+    stages["parameters"] = {}  # W and U are 128 x 128 and 128 x 256: the arithmetic gives W s and U h_j instead
+    return {
+        "model": {
+            "name": info.name,
+            "label": info.label,
+            "languages": info.languages,
+            "weights": info.weights_note,
+            "n_layers": info.n_layers,
+            "n_heads": info.n_heads,
+            "units": "words",
+        },
+        "tokens": {"queries": queries, "keys": keys},
+        "unknown_tokens": list(result.unknown) + list(result.extra.get("unknown_target", [])),
+        "guessed_roles": [],
+        "read_as": [],
+        "features": None,
+        "embeddings": None,
+        "d_model": info.d_model,
+        "d_k": head.k.shape[1],
+        "n_heads": info.n_heads,
+        "focus": None,
+        "names": NO_NAMES,
+        "head": stages,
+        "arithmetic": arithmetic_of(state, head) if state.model != "rnnencdec" else None,
+        "output": None,
+        "parameters": {},
+        "overview": overview_maps,
+        "translation": {
+            "decoding": result.extra["decoding"],
+            "beam": state.beam if result.extra["decoding"] == "beam" else 1,
+            "source": list(result.source),
+            "unknown_source": list(result.unknown),
+            "unknown_target": list(result.extra.get("unknown_target", [])),
+            "vocabulary": {
+                "source": sum(vocabulary.knows(w) for w in vocabulary.source),
+                "target": len(vocabulary.target) - 4,  # <pad> <s> </s> <unk>
+                "max_source_words": info.max_pieces,
+            },
+            "target": list(result.target),
+            "probabilities": [s.probability for s in steps] if result.target else [],
+            "end_probability": result.steps[-1].probability,  # of </s> after the last word
+            "log_probability": result.log_probability,
+            "learned_alignment": learned,
+            "gold": {"target": gold_target, "alignment": gold_align} if gold_target else None,
+            "context_vector": context_vector,
+            "self_attention": self_attention,
+        },
+    }
+
+
+def decoder_self_attention(steps: list, last: dict, layer: int, h: int, queries: list[str]) -> dict:
+    """The decoder's masked self-attention of one head: step i reads the words fed in so far, <s> and the
+    first i words, whose keys and values are cached, one row more per word (the KV cache)."""
+    n_q = len(steps)
+    keys, values = last["cache"][layer]  # (heads, n_steps, d_head): every row cached by the end
+    weights = np.zeros((n_q, n_q))  # (n_q, n_q) zero above the diagonal: later words do not exist yet
+    scores = np.zeros((n_q, n_q))
+    for i, step in enumerate(steps):
+        weights[i, : i + 1] = step.attention.self_weights[layer, h]  # (i+1,)
+        scores[i, : i + 1] = step.attention.self_scores[layer, h]
+    return {
+        "keys": ["<s>", *queries[: n_q - 1]],  # what step i was fed: <s>, then each word produced before it
+        "q": np.stack([s.attention.self_query[layer, h] for s in steps]),  # (n_q, d_head)
+        "k": keys[h, :n_q],  # (n_q, d_head) the cache: step i reads rows 0..i
+        "v": values[h, :n_q],
+        "scores": scores,
+        "mask": np.tril(np.ones((n_q, n_q), dtype=bool)),
+        "weights": weights,
+        "output": np.stack([s.attention.self_context[layer, h] for s in steps]),  # (n_q, d_head)
     }

@@ -16,8 +16,15 @@ MODE_NAMES = {
         "cross": "encoder–decoder attention",
         "exercise": "the exercise (q, k, v)",
         "model": "real models",
+        "translate": "the trained translators",
     },
-    "zh": {"self": "自注意力", "cross": "编码器–解码器注意力", "exercise": "练习（q、k、v）", "model": "真实模型"},
+    "zh": {
+        "self": "自注意力",
+        "cross": "编码器–解码器注意力",
+        "exercise": "练习（q、k、v）",
+        "model": "真实模型",
+        "translate": "训练好的翻译模型",
+    },
 }
 
 TEMPLATES: dict[str, dict[str, str]] = {
@@ -81,6 +88,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "layer_range": "{model} has {count} layers (0 to {last})",
         "exercise_model": "the exercise uses the teaching engine: leave model at toy",
         "view_too_large": "at most {limit} bytes",
+        "too_many_words": "{model} translates at most {limit} English words (got {count})",
+        "no_english_words": "the translators read English words; none found",
+        "too_many_target_words": "at most {limit} Chinese words, separated by spaces (got {count})",
     },
     "zh": {
         "greater_than_equal": "不能小于 {ge}",
@@ -140,6 +150,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "layer_range": "{model} 有 {count} 层（0 到 {last}）",
         "exercise_model": "练习使用教学引擎：model 请保持为 toy",
         "view_too_large": "最多 {limit} 字节",
+        "too_many_words": "{model} 最多翻译 {limit} 个英文词（现在 {count} 个）",
+        "no_english_words": "翻译模型读英文词；这里没有英文词",
+        "too_many_target_words": "最多 {limit} 个中文词，用空格分开（现在 {count} 个）",
     },
 }
 assert TEMPLATES["en"].keys() == TEMPLATES["zh"].keys()

@@ -9,10 +9,24 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from app.engine.models import translator as mt
 from app.engine.models.base import TEXT, EncoderModel, ModelRun
 from app.engine.models.registry import MODEL_NAMES, ModelUnavailable, get_model
 
-__all__ = ["MODEL_NAMES", "ModelInfo", "ModelUnavailable", "count_pieces", "count_queries", "get", "info", "run"]
+__all__ = [
+    "GOLD",
+    "MODEL_NAMES",
+    "TRANSLATOR_NAMES",
+    "ModelInfo",
+    "ModelUnavailable",
+    "count_pieces",
+    "count_queries",
+    "get",
+    "info",
+    "run",
+    "translation",
+    "translator",
+]
 
 RUNS_KEPT = 2  # a shared link asks for the same sentence again and again; an e5 run at 128 pieces is ~31 MB
 
@@ -36,6 +50,8 @@ def get(name: str) -> EncoderModel:
 
 
 def info(name: str) -> ModelInfo:
+    if name in TRANSLATOR_NAMES:
+        return translator_info(name)
     model = get(name)
     return ModelInfo(
         name=name,
@@ -76,3 +92,74 @@ def shown_pieces(kinds: list[str], hide_special: bool) -> list[int]:
 def run(name: str, text: str) -> ModelRun:
     """All layers of a model for one sentence, computed once; a shared link asks for it repeatedly."""
     return get(name).run(text)
+
+
+# ---------------------------------------------------------------------------
+# The trained English→Chinese translators (app/engine/models/translator.py)
+# ---------------------------------------------------------------------------
+
+TRANSLATOR_NAMES = ("rnnsearch", "transformer-mt", "rnnencdec")  # the order the model select offers them
+TRANSLATIONS_KEPT = 16  # a translation is a few kB; stepping through one asks for it once per step
+
+# The corpus's own translation and word alignment of the seed text's sentences (tools/translator/corpus.py
+# writes these pairs; tests/test_translator_view.py finds each in a generated corpus): lower-case English
+# as the models read it -> (Chinese words, the English positions of each Chinese word).
+GOLD = {
+    "tom chase jerry": (["汤姆", "追逐", "杰瑞"], [[0], [1], [2]]),
+    "i put money in the bank": (["我", "把", "钱", "放", "在", "银行", "里"], [[0], [1], [2], [1], [3], [5], [3]]),
+    "we sat on the river bank": (["我们", "坐", "在", "河岸", "上"], [[0], [1], [2], [4, 5], [2]]),
+    "i read books in the library": (["我", "在", "图书馆", "看", "书"], [[0], [3], [5], [1], [2]]),
+}
+
+
+@functools.lru_cache(maxsize=len(TRANSLATOR_NAMES))
+def translator(name: str) -> mt.Translator:
+    """A trained translator, its files checked against their pins (a missing or changed file: 503)."""
+    try:
+        return mt.load(name)
+    except mt.TranslatorUnavailable as error:
+        raise ModelUnavailable(f"{name}: {error.args[0]}.") from None
+
+
+def translator_info(name: str) -> ModelInfo:
+    net = translator(name).network
+    label = mt.MODELS[name]["label"]
+    if isinstance(net, mt.TransformerMT):
+        layers, heads, d_model, d_head = net.layers, net.heads, net.d, net.d // net.heads
+    else:
+        d_model = net.p["cell.weight_hh"].shape[1]  # the decoder state s
+        layers, heads, d_head = 1, 1, d_model
+    return ModelInfo(
+        name=name,
+        label=label,
+        languages="English → Chinese",
+        weights_note="trained here on a generated corpus",
+        n_layers=layers,
+        n_heads=heads,
+        d_model=d_model,
+        d_head=d_head,
+        max_pieces=mt.MAX_SOURCE_WORDS,
+    )
+
+
+def source_words(text: str) -> list[str]:
+    """The words a translator reads (lower case, 's apart)."""
+    return mt.source_words(text)
+
+
+@functools.lru_cache(maxsize=TRANSLATIONS_KEPT)
+def translation(name: str, source: str, target: str | None, beam: int) -> mt.Translation:
+    """The model's translation of `source` (target None: greedy or beam search) or its forced decoding of `target`.
+
+    A generated translation is decoded once more, forced, on its own words: the same computation step by
+    step (the same numbers), which also returns the last state, whose cached keys and values the view shows.
+    """
+    model = translator(name)
+    if target is not None:
+        result = mt.forced(model, source, target)
+        result.extra["decoding"] = "forced"
+        return result
+    generated = mt.translate(model, source, beam=beam)
+    result = mt.forced(model, source, " ".join(generated.target))
+    result.extra.update(decoding="greedy" if beam <= 1 else "beam", beam=beam)
+    return result

@@ -21,9 +21,10 @@ import annotated_types
 from pydantic import BaseModel
 
 # The kinds of view. A view's mode is derived from its parameters (State.mode).
-MODES = ("self", "cross", "exercise", "model")
-SELF, CROSS, EXERCISE, MODEL = (frozenset({mode}) for mode in MODES)
-SENTENCES = SELF | CROSS | MODEL  # a sentence is typed
+# translate: a trained English→Chinese translator (encoder-decoder; the page offers it in the cross mode's model select)
+MODES = ("self", "cross", "exercise", "model", "translate")
+SELF, CROSS, EXERCISE, MODEL, TRANSLATE = (frozenset({mode}) for mode in MODES)
+SENTENCES = SELF | CROSS | MODEL | TRANSLATE  # a sentence is typed
 TOY = SELF | CROSS  # the teaching engine on word vectors
 ENGINE = TOY | EXERCISE  # the teaching engine's own stage settings (score, temperature, ...)
 EVERY_MODE = frozenset(MODES)

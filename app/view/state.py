@@ -20,6 +20,7 @@ from urllib.parse import quote_plus, urlencode
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo, model_validator
 from pydantic_core import PydanticCustomError
 
+from app.engine.models.translator import MAX_SOURCE_WORDS as MAX_TRANSLATOR_WORDS
 from app.view import models
 from app.view.spec import (
     CROSS,
@@ -30,6 +31,7 @@ from app.view.spec import (
     SELF,
     SENTENCES,
     TOY,
+    TRANSLATE,
     Choices,
     Control,
     ParamSpec,
@@ -183,10 +185,12 @@ class State(BaseModel):
         f"self-attention. At most {MAX_CHARACTERS} characters and {MAX_TOKENS} words (real models: their own "
         "limit of word pieces).",
     )
-    target: Annotated[Sentence | None, BeforeValidator(blank_is_none), Control("textarea", CROSS)] = Field(
+    target: Annotated[Sentence | None, BeforeValidator(blank_is_none), Control("textarea", CROSS | TRANSLATE)] = Field(
         None,
         description="The Target sentence. Given and not blank: encoder-decoder (cross) attention, each target word "
-        "queries the source words. Absent or empty: self-attention over the source.",
+        "queries the source words. Absent or empty: self-attention over the source. With a trained translator "
+        "(model=rnnsearch, transformer-mt, rnnencdec): absent or empty, the model translates the source; given "
+        "(Chinese words separated by spaces), the model is made to produce it.",
     )
     q: Matrix = Field(None, description="Queries (n_queries rows). " + MATRIX_HELP)
     k: Matrix = Field(None, description="Keys (n_keys rows, as many columns as q). " + MATRIX_HELP)
@@ -194,16 +198,35 @@ class State(BaseModel):
     query_labels: Labels = Field(None, description="Names of the query rows. " + LABELS_HELP)
     key_labels: Labels = Field(None, description="Names of the key rows. " + LABELS_HELP)
     model: Annotated[
-        Literal["toy", "minilm", "e5"],
-        Control("select", MODEL, group="model", choice_modes={"toy": SELF | CROSS | EXERCISE}),
+        Literal["toy", "minilm", "e5", "rnnsearch", "transformer-mt", "rnnencdec"],
+        Control(
+            "select",
+            MODEL | CROSS | TRANSLATE,
+            group="model",
+            choice_modes={
+                "toy": SELF | CROSS | EXERCISE,
+                "minilm": MODEL,
+                "e5": MODEL,
+                **dict.fromkeys(models.TRANSLATOR_NAMES, CROSS | TRANSLATE),
+            },
+        ),
     ] = Field(
         "toy",
         description="toy: the teaching engine on word vectors. Real pretrained models, self-attention over the "
         "source, every layer and head: minilm is all-MiniLM-L6-v2 (English word pieces, 6 layers x 12 heads); e5 is "
-        "multilingual-e5-small with 4-bit weights (Chinese, English and about 100 languages, 12 layers x 12 heads).",
+        "multilingual-e5-small with 4-bit weights (Chinese, English and about 100 languages, 12 layers x 12 heads). "
+        "Trained English→Chinese translators (encoder-decoder, trained here on a generated corpus of about 250 "
+        f"English words, at most {MAX_TRANSLATOR_WORDS} words a sentence): rnnsearch (additive attention, Bahdanau "
+        "et al.), transformer-mt (a small Transformer, 2 layers x 4 heads, cross-attention and the decoder's masked "
+        "self-attention), rnnencdec (no attention: one context vector for every step).",
     )
-    layer: Annotated[int, Control("select", MODEL, group="model")] = Field(
-        0, ge=0, description="Real models: which layer (from 0; the model's config says how many)."
+    layer: Annotated[int, Control("select", MODEL | TRANSLATE, group="model")] = Field(
+        0, ge=0, description="Real models and translators: which layer (from 0; the model's config says how many)."
+    )
+    beam: Annotated[int, *in_choices(1, 2, 3, 4, 5), Control("select", TRANSLATE, group="model")] = Field(
+        1,
+        description="Translators with an empty Target: 1 decodes greedily (the most probable word at each step); "
+        "2 to 5 keep that many partial translations (beam search). Ignored when a Target is given.",
     )
     hide_special: Annotated[bool, Control("checkbox", MODEL, group="model")] = Field(
         False,
@@ -329,6 +352,8 @@ class State(BaseModel):
         """self, cross, exercise or model: which kind of view these parameters describe."""
         if self.q is not None or self.k is not None or self.v is not None:
             return "exercise"
+        if self.model in models.TRANSLATOR_NAMES:
+            return "translate"
         if self.model != "toy":
             return "model"
         return "cross" if self.target is not None else "self"
@@ -444,6 +469,8 @@ def check_sizes(state: State, mode: str) -> tuple[int, int]:
         return len(state.q), 1
     if not state.source.strip():
         raise error("empty_sentence", "must not be empty", field="source")
+    if mode == "translate":
+        return check_translation(state)
     if mode == "model":
         info = models.info(state.model)  # the model's own config (raises ModelUnavailable -> 503)
         if state.layer >= info.n_layers:
@@ -491,6 +518,44 @@ def check_sizes(state: State, mode: str) -> tuple[int, int]:
                 limit=available,
             )
     return n_queries, state.n_heads
+
+
+def check_translation(state: State) -> tuple[int, int]:
+    """A translator's limits: its number of words and layers. Returns (number of target words, heads)."""
+    from app.engine.models.translator import MAX_TARGET_WORDS
+
+    info = models.info(state.model)  # its files checked against their pins (ModelUnavailable -> 503)
+    count = len(models.source_words(state.source))
+    if count == 0:
+        raise error("no_english_words", "the translators read English words; none found", field="source")
+    if count > info.max_pieces:
+        raise error(
+            "too_many_words",
+            "{model} translates at most {limit} English words (got {count})",
+            field="source",
+            model=info.label,
+            limit=info.max_pieces,
+            count=count,
+        )
+    if state.target is not None and len(state.target.split()) > MAX_TARGET_WORDS:
+        raise error(
+            "too_many_target_words",
+            "at most {limit} Chinese words, separated by spaces (got {count})",
+            field="target",
+            limit=MAX_TARGET_WORDS,
+            count=len(state.target.split()),
+        )
+    if state.layer >= info.n_layers:
+        raise error(
+            "layer_range",
+            "{model} has {count} layers",
+            field="layer",
+            model=info.label,
+            count=info.n_layers,
+            last=info.n_layers - 1,
+        )
+    result = models.translation(state.model, state.source, state.target, state.beam)
+    return max(1, len(result.target)), info.n_heads
 
 
 def embedding_width(state: State) -> int:

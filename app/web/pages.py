@@ -22,7 +22,7 @@ from app.view.i18n import STRINGS, pick_language
 from app.view.lessons import lessons_for
 from app.view.links import fields_to_drop, lenient_state, query_values
 from app.view.presets import presets_for
-from app.view.spec import MODEL, MODES
+from app.view.spec import MODEL, MODES, TRANSLATE
 from app.view.state import DEFAULT_SOURCES, DEFAULT_STEPS, LINK_ORDER, MAX_CHARACTERS, SPECS, State, format_number
 from app.web import routes
 from app.web.assets import asset_url
@@ -33,7 +33,9 @@ from app.web.jsonio import dumps
 
 router = APIRouter()
 DEFAULT_COMPARISON = COMPARE_PRESETS[0]["query"]  # /compare with no parameters: the two banks
-MODEL_ONLY = frozenset({spec.name for spec in SPECS.values() if spec.control.modes == MODEL} | {"head"})
+MODEL_ONLY = frozenset(
+    {spec.name for spec in SPECS.values() if spec.control.modes <= MODEL | TRANSLATE} | {"head", "model"}
+)
 templates = Jinja2Templates(directory=ROOT / "templates")
 templates.env.globals["asset_url"] = asset_url
 templates.env.globals["routes"] = routes
@@ -49,7 +51,7 @@ def script_json(value: object) -> str:
 def available_models() -> dict[str, dict]:
     """The real models that load here, with their shape (a missing one is left out, the page says why)."""
     found = {}
-    for name in models.MODEL_NAMES:
+    for name in (*models.MODEL_NAMES, *models.TRANSLATOR_NAMES):
         try:
             info = models.info(name)
         except ModelUnavailable:

@@ -22,9 +22,9 @@ class Head(BaseModel):
     q: Matrix = Field(description="(n_queries, d_k) the head's queries.")
     k: Matrix = Field(description="(n_keys, d_k) the head's keys.")
     v: Matrix = Field(description="(n_keys, d_v) the head's values.")
-    scores: Matrix = Field(
+    scores: Matrix | None = Field(
         description="Stage 1: (n_queries, n_keys) similarity, after the √d_k scaling of scaled_dot, "
-        "before the temperature and the mask."
+        "before the temperature and the mask (null for rnnencdec, which has no attention and no scores)."
     )
     mask: list[list[bool]] = Field(description="(n_queries, n_keys) true where the query may see the key.")
     weights: Matrix = Field(description="Stage 2: (n_queries, n_keys) attention weights; each row sums to 1.")
@@ -124,13 +124,58 @@ class Focus(BaseModel):
     )
 
 
+class DecoderSelfAttention(BaseModel):
+    keys: list[str] = Field(description="What each step was fed: <s>, then every word produced before it.")
+    q: Matrix = Field(description="(n_queries, d_head) each step's query of the decoder's self-attention.")
+    k: Matrix = Field(description="(n_queries, d_head) the cached keys: step i reads rows 0..i (one row more a word).")
+    v: Matrix = Field(description="(n_queries, d_head) the cached values, likewise.")
+    scores: Matrix = Field(description="(n_queries, n_queries) stage 1, 0 above the diagonal (masked).")
+    mask: list[list[bool]] = Field(description="(n_queries, n_queries) true on and below the diagonal.")
+    weights: Matrix = Field(description="(n_queries, n_queries) stage 2, each row sums to 1 over rows 0..i.")
+    output: Matrix = Field(description="(n_queries, d_head) stage 3 of the head.")
+
+
+class GoldAlignment(BaseModel):
+    target: list[str] = Field(description="The corpus's translation of the sentence.")
+    alignment: list[list[int]] = Field(description="For each of its words, the English positions it translates.")
+
+
+class TranslatorVocabulary(BaseModel):
+    source: int = Field(description="English words the model knows (others are read as <unk>).")
+    target: int = Field(description="Chinese words it can write.")
+    max_source_words: int = Field(description="The most English words a sentence may have.")
+
+
+class TranslationFacts(BaseModel):
+    decoding: Literal["greedy", "beam", "forced"] = Field(
+        description="greedy or beam: the model translated (empty Target); forced: it was made to produce the Target."
+    )
+    beam: int = Field(description="The beam width (1: greedy or forced).")
+    source: list[str] = Field(description="The English words as the model read them (lower case).")
+    unknown_source: list[str] = Field(description="English words outside its vocabulary, read as <unk>.")
+    unknown_target: list[str] = Field(description="Target words outside its vocabulary (forced decoding).")
+    vocabulary: TranslatorVocabulary = Field(description="The model's vocabulary and limits.")
+    target: list[str] = Field(description="The Chinese words produced (or given), without </s>.")
+    probabilities: Vector = Field(description="Each word's probability given the words before it.")
+    end_probability: float = Field(description="The probability of </s> after the last word.")
+    log_probability: float = Field(description="The log-probability of the whole target, </s> included.")
+    learned_alignment: list[int] | None = Field(
+        description="For each word, the English position with the largest weight of the head shown (null: rnnencdec)."
+    )
+    gold: GoldAlignment | None = Field(description="The corpus's translation and word alignment, where known.")
+    context_vector: Vector | None = Field(description="rnnencdec: the one context vector C every step reads.")
+    self_attention: DecoderSelfAttention | None = Field(
+        description="transformer-mt: the decoder's masked self-attention of the layer and head shown."
+    )
+
+
 class AttentionResponse(BaseModel):
     params: dict[str, Any] = Field(description="The canonical parameters, defaults filled in.")
     share_path: str = Field(description="The canonical link to this view (the page); /api/attention takes its query.")
     query: str = Field(description="The canonical query string of what is computed, without the view state.")
-    mode: Literal["self", "cross", "exercise", "model"] = Field(
+    mode: Literal["self", "cross", "exercise", "model", "translate"] = Field(
         description="self: one sentence; cross: target words query source words; exercise: hand-typed q, k, v; "
-        "model: a real pretrained model."
+        "model: a real pretrained model; translate: a trained English→Chinese translator (queries: its Chinese words)."
     )
     model: ModelFacts | None = Field(None, description="Real models: which model, and its shape.")
     tokens: Tokens = Field(description="The row (query) and column (key) labels.")
@@ -158,6 +203,7 @@ class AttentionResponse(BaseModel):
     parameters: dict[str, Matrix] = Field(description="Parameters shared by the heads: W_O.")
     overview: Overview | None = Field(description="A small weight map of every layer and head (several heads only).")
     summaries: Summaries | None = Field(None, description="Real models: the whole model summarised.")
+    translation: TranslationFacts | None = Field(None, description="Translators: what was decoded, and how.")
     sentence_embedding: list[float] | None = Field(
         None,
         description="Real models: the mean-pooled, L2-normalised last hidden state, as the model's reference does.",

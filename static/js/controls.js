@@ -6,7 +6,11 @@ const form = () => document.getElementById("controls");
 
 /** The kind of view the form describes: the checked mode radio. */
 export function activeMode() {
-  return form().querySelector('input[name="_mode"]:checked').value;
+  const mode = form().querySelector('input[name="_mode"]:checked').value;
+  // a trained translator is encoder-decoder attention too: chosen in that mode's model select, it has its own controls
+  const chosen = form().elements.namedItem("model")?.selectedOptions?.[0];
+  if (mode === "cross" && chosen && modesOf(chosen).includes("translate")) return "translate";
+  return mode;
 }
 
 function modesOf(node) {
@@ -74,7 +78,8 @@ function setValue(control, value) {
 
 /** Show a computed view's settings in the form (after Back/Forward, an example, or a link). */
 export function fill(params, mode, models) {
-  const modeRadio = form().querySelector(`input[name="_mode"][value="${mode}"]`);
+  const radio = mode === "translate" ? "cross" : mode; // the translators are offered in encoder-decoder mode
+  const modeRadio = form().querySelector(`input[name="_mode"][value="${radio}"]`);
   if (modeRadio) modeRadio.checked = true;
   const layer = form().elements.namedItem("layer");
   if (layer && models[params.model]) layerOptions(layer, models[params.model].n_layers);

@@ -5,6 +5,7 @@ import * as controls from "./controls.js";
 import { fmt, fmtWeight } from "./format.js";
 import { alignment, arithmetic, bars, download, el, matrixGrid, matrixTable, overviewGrid, toCsv } from "./panels.js";
 import { setupLive } from "./live-ui.js";
+import { renderTranslation, renderTranslationStep } from "./translation.js";
 import { renderSummaries } from "./summaries.js";
 import * as state from "./state.js";
 
@@ -99,7 +100,7 @@ function setStage(stage) {
 /** Choosing a head is a new view (its matrices come from the server): a new history entry. */
 function pickHead(layer, head) {
   const query = new URLSearchParams(state.view().query);
-  if (state.view().mode === "model") query.set("layer", String(layer));
+  if (["model", "translate"].includes(state.view().mode)) query.set("layer", String(layer));
   query.set("head", String(head));
   const layerBox = document.getElementById("layer");
   if (layerBox) layerBox.value = String(layer);
@@ -247,6 +248,8 @@ function renderMatrices(view) {
 function stepLabel(view, step) {
   const queries = view.tokens.queries;
   const parts = [`${t.step} ${step + 1} ${t.of} ${queries.length} · ${t.query_word}${t.colon}“${queries[step]}”`];
+  const probability = view.translation && view.translation.probabilities[step];
+  if (probability !== undefined && probability !== null) parts.push(`p = ${fmtWeight(probability)}`); // the word's probability
   // named heads are counted from 1, beside their names; a real model's heads and layers as the model's papers and
   // the link count them, from 0 (layer 5, head 11)
   const shown = view.focus ? view.focus.head + 1 : state.field("head") || 0;
@@ -345,6 +348,7 @@ function renderStep() {
   drawEveryHead();
   drawAlignment();
   drawArithmetic();
+  renderTranslationStep(view, step, t, boxOf($("chart-cache")));
   performance.mark("attention-step"); // read by bench/bench_page.py
 }
 
@@ -372,14 +376,14 @@ function drawAlignment() {
   const { queries, keys } = view.tokens;
   const weights = view.head.weights;
   const strongest = keys[weights[step].indexOf(Math.max(...weights[step]))];
-  alignment(slot, { queries, keys, weights, step, font: box.font, height: box.height, queryOnTop: view.mode !== "cross",
+  alignment(slot, { queries, keys, weights, step, font: box.font, height: box.height, queryOnTop: !["cross", "translate"].includes(view.mode),
     label: `${t.alignment}${t.colon}${queries[step]} → ${strongest}` });
 }
 
 async function drawArithmetic() {
   const view = state.view();
-  if (view.arithmetic === null) { // a real model's word units: the arithmetic is the pieces'
-    $("arithmetic").textContent = t.units_words_note;
+  if (view.arithmetic === null) { // a real model's word units: the arithmetic is the pieces'; rnnencdec has none
+    $("arithmetic").textContent = view.translation ? t.mt_no_attention : t.units_words_note;
     return;
   }
   const board = await state.loadArithmetic();
@@ -422,7 +426,7 @@ function stageMatrix(n) {
 /** Stage n's heatmap at its box's current size (`box` when it was read already). */
 function drawStage(n, box = boxOf($(`chart-stage${n}`))) {
   const el = $(`chart-stage${n}`);
-  if (!recordBox(el, box)) return;
+  if (!recordBox(el, box) || (n === 1 && state.view().head.scores === null)) return; // rnnencdec: no scores
   heatmap(el, { ...stageMatrix(n), ...box, step: state.field("step") });
 }
 
@@ -444,7 +448,7 @@ function fillTables() {
   const keys = view.tokens.keys;
   const head = view.head;
   const open = (id) => $(id).closest("details").open;
-  if (open("table-stage1")) matrixTable($("table-stage1"), { rows: queries, cols: keys, z: head.scores, caption: t.stage1 });
+  if (open("table-stage1") && head.scores) matrixTable($("table-stage1"), { rows: queries, cols: keys, z: head.scores, caption: t.stage1 });
   if (open("table-stage2")) matrixTable($("table-stage2"), { rows: queries, cols: keys, z: head.weights, mask: head.mask, caption: t.stage2 });
   if (open("table-stage3")) matrixTable($("table-stage3"), { rows: queries, cols: outputColumns(head.output[0].length), z: head.output, caption: t.stage3 });
   if (open("table-embeddings") && view.embeddings) {
@@ -532,6 +536,7 @@ function render() {
   const modelNote = view.model ? t[`model_note_${view.model.name}`] || "" : "";
   $("model-note").textContent = view.model && view.model.name === "minilm" && !hasChinese ? "" : modelNote;
   renderMatrices(view);
+  renderTranslation(view, t, () => boxOf($("chart-self"))); // the box is read once the panel is shown
   renderSummaries(view, { summary: state.field("summary"), t, onPick: pickHead,
     setSummary: (summary) => { state.setFields({ summary }); render(); } });
   drawRollout();

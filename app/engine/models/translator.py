@@ -178,8 +178,10 @@ class Attention:
     """Stage 1 scores, stage 2 weights, stage 3 context of one target word over the source words.
 
     rnnsearch: scores/weights (n_source,), context (2 d_h,), query s_{i-1} (d_h,).
-    transformer-mt: scores/weights (layers, heads, n_source) of the cross-attention, and the decoder's
-    masked self-attention over the words so far, self_weights (layers, heads, i+1).
+    transformer-mt: scores/weights (layers, heads, n_source) of the cross-attention, its queries
+    query (layers, heads, d_head) and outputs context (layers, heads, d_head); and the decoder's masked
+    self-attention over the words so far: self_query (layers, heads, d_head), self_scores and
+    self_weights (layers, heads, i+1), self_context (layers, heads, d_head).
     """
 
     scores: np.ndarray
@@ -187,6 +189,9 @@ class Attention:
     context: np.ndarray | None = None
     query: np.ndarray | None = None
     self_weights: np.ndarray | None = None
+    self_scores: np.ndarray | None = None
+    self_query: np.ndarray | None = None
+    self_context: np.ndarray | None = None
 
 
 @dataclass
@@ -282,7 +287,7 @@ class TransformerMT:
         weights = softmax_weights(scores, np.ones(scores.shape[-2:], dtype=bool))  # (heads, n_q, n_k)
         out = weighted_sum(weights, v)  # (heads, n_q, d_head)
         joined = out.transpose(1, 0, 2).reshape(q.shape[1], self.d)  # (n_q, d)
-        return joined @ self.p[f"{prefix}.o.weight"].T + self.p[f"{prefix}.o.bias"], scores, weights
+        return joined @ self.p[f"{prefix}.o.weight"].T + self.p[f"{prefix}.o.bias"], scores, weights, out
 
     def feed_forward(self, prefix: str, x: np.ndarray) -> np.ndarray:
         p = self.p
@@ -297,7 +302,7 @@ class TransformerMT:
         for layer in range(self.layers):
             pre = f"enc.{layer}"
             y = layer_norm(x, p[f"{pre}.ln1.weight"], p[f"{pre}.ln1.bias"])
-            a, _, _ = self.attend(f"{pre}.self_attn", *(self.project(f"{pre}.self_attn", w, y) for w in "qkv"))
+            a, _, _, _ = self.attend(f"{pre}.self_attn", *(self.project(f"{pre}.self_attn", w, y) for w in "qkv"))
             x = self.feed_forward(pre, x + a)
         memory = layer_norm(x, p["enc_ln.weight"], p["enc_ln.bias"])
         cross = [
@@ -311,7 +316,8 @@ class TransformerMT:
         p = self.p
         x = p["tgt_embed.weight"][[y_prev]] * math.sqrt(self.d) + self.positions[[state["position"]]]  # (1, d)
         cache = []
-        cross_scores, cross_weights, self_weights = [], [], []
+        seen: dict[str, list] = {name: [] for name in ("scores", "weights", "query", "context")}
+        seen_self: dict[str, list] = {name: [] for name in ("scores", "weights", "query", "context")}
         for layer in range(self.layers):
             pre = f"dec.{layer}"
             y = layer_norm(x, p[f"{pre}.ln1.weight"], p[f"{pre}.ln1.bias"])
@@ -319,20 +325,21 @@ class TransformerMT:
             keys = np.concatenate([state["cache"][layer][0], k], axis=1)  # (heads, i+1, d_head): one row more
             values = np.concatenate([state["cache"][layer][1], v], axis=1)
             cache.append((keys, values))
-            a, _, w_self = self.attend(f"{pre}.self_attn", q, keys, values)  # only the past: causal by construction
+            a, s_self, w_self, o_self = self.attend(f"{pre}.self_attn", q, keys, values)  # only the past: causal
+            for name, value in zip(("scores", "weights", "query", "context"), (s_self, w_self, q, o_self), strict=True):
+                seen_self[name].append(value[:, 0])
             x = x + a
             y = layer_norm(x, p[f"{pre}.ln2.weight"], p[f"{pre}.ln2.bias"])
             q = self.project(f"{pre}.cross_attn", "q", y)
-            a, scores, weights = self.attend(f"{pre}.cross_attn", q, *state["cross"][layer])
+            a, scores, weights, out = self.attend(f"{pre}.cross_attn", q, *state["cross"][layer])
             x = self.feed_forward(pre, x + a)
-            cross_scores.append(scores[:, 0])
-            cross_weights.append(weights[:, 0])
-            self_weights.append(w_self[:, 0])
+            for name, value in zip(("scores", "weights", "query", "context"), (scores, weights, q, out), strict=True):
+                seen[name].append(value[:, 0])
         out = layer_norm(x, p["dec_ln.weight"], p["dec_ln.bias"])[0]
         logits = p["out.weight"] @ out + p["out.bias"]
-        attention = Attention(
-            scores=np.stack(cross_scores), weights=np.stack(cross_weights), self_weights=np.stack(self_weights)
-        )  # (layers, heads, n_source), (layers, heads, i+1)
+        stacked = {name: np.stack(values) for name, values in seen.items()}  # (layers, heads, …)
+        stacked_self = {f"self_{name}": np.stack(values) for name, values in seen_self.items()}
+        attention = Attention(**stacked, **stacked_self)  # cross (layers, heads, n_source); self (layers, heads, i+1)
         return logits, {"cross": state["cross"], "cache": cache, "position": state["position"] + 1}, attention
 
 
@@ -465,4 +472,5 @@ def forced(model: Translator, text: str, target: str) -> Translation:
         total += float(log_softmax(logits)[token_id])
         y = token_id
     unknown_target = [w for w in target_words if w not in index]
-    return Translation(model.name, words, unknown, target_words, steps, total, {"unknown_target": unknown_target})
+    extra = {"unknown_target": unknown_target, "state": state}  # the last state: the encoder's and the cached keys
+    return Translation(model.name, words, unknown, target_words, steps, total, extra)

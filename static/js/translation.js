@@ -1,0 +1,83 @@
+// A trained translator's view (mode translate): what it produced and how sure it was of each word, the
+// learned alignment beside the corpus's gold one, its vocabulary and limits, RNNencdec's one context vector C,
+// and for the Transformer the decoder's masked self-attention with its cache of keys and values, which grows by
+// one row per word. Every number comes from the server's answer (view.translation); nothing is computed here.
+import { heatmap, moveOutline } from "./charts.js";
+import { fmt, fmtVector, fmtWeight } from "./format.js";
+import { el } from "./panels.js";
+
+const $ = (id) => document.getElementById(id);
+const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
+
+/** Everything that changes with the view (not with the step). */
+export function renderTranslation(view, t, boxOf) {
+  const facts = view.translation;
+  document.body.classList.toggle("has-translation", Boolean(facts));
+  document.body.classList.toggle("no-attention", Boolean(facts) && view.head.scores === null);
+  if (!facts) return;
+  const model = view.model.label;
+  const produced = facts.target.length ? facts.target.join(" ") : "∅";
+  const how = facts.decoding === "forced" ? t.mt_forced : facts.decoding === "beam" ? fill(t.mt_beam, { beam: facts.beam }) : t.mt_greedy;
+  $("mt-summary").textContent = fill(t.mt_summary, { model, how, target: produced, end: fmtWeight(facts.end_probability) });
+  const limits = fill(t.mt_limits, { source: facts.vocabulary.source, target: facts.vocabulary.target, max: facts.vocabulary.max_source_words });
+  const unknown = [...facts.unknown_source, ...facts.unknown_target];
+  $("mt-limits").textContent = unknown.length ? `${limits} ${t.mt_unknown} ${unknown.join(", ")}` : limits;
+  renderWords(view, t);
+  const c = facts.context_vector;
+  $("mt-context").hidden = !c;
+  if (c) $("mt-context").textContent = fill(t.mt_context, { size: c.length, vector: fmtVector(c, 3, null, 8) });
+  drawSelfAttention(view, t, boxOf);
+}
+
+/** One row per produced word: its probability, where the head shown looks most, and the corpus's gold link. */
+function renderWords(view, t) {
+  const facts = view.translation;
+  const source = facts.source;
+  const gold = facts.gold;
+  const sameWords = gold && gold.target.join(" ") === facts.target.join(" ");
+  const head = el("tr", {}, ...[t.mt_word, t.mt_probability, t.mt_learned, t.mt_gold].map((text) => el("th", { scope: "col", text })));
+  const rows = facts.target.map((word, i) => {
+    const learned = facts.learned_alignment ? source[facts.learned_alignment[i]] : "—";
+    let goldText = "—";
+    if (sameWords) {
+      const links = gold.alignment[i];
+      const agrees = facts.learned_alignment && links.includes(facts.learned_alignment[i]);
+      goldText = `${links.map((j) => source[j]).join(" ")}${facts.learned_alignment ? (agrees ? " ✓" : " ✗") : ""}`;
+    }
+    return el("tr", { "data-step": i }, el("th", { scope: "row", text: word }), el("td", { text: fmtWeight(facts.probabilities[i]) }),
+      el("td", { text: learned }), el("td", { text: goldText }));
+  });
+  const caption = el("caption", { text: t.mt_words_caption });
+  $("mt-words").replaceChildren(el("table", { class: "data" }, caption, el("thead", {}, head), el("tbody", {}, ...rows)));
+  const note = !gold ? t.mt_no_gold : sameWords ? "" : fill(t.mt_gold_other, { target: gold.target.join(" ") });
+  $("mt-gold").textContent = note;
+  $("mt-gold").hidden = !note;
+}
+
+/** The Transformer's decoder self-attention (rows: steps; columns: what was fed in), masked above the diagonal. */
+function drawSelfAttention(view, t, boxOf) {
+  const self = view.translation.self_attention;
+  document.body.classList.toggle("has-self-attention", Boolean(self));
+  const box = self && boxOf();
+  if (!self || !box.width) return;
+  heatmap($("chart-self"), { z: self.weights, rows: view.tokens.queries, cols: self.keys, mask: self.mask, zmin: 0, zmax: 1,
+    ...box, height: null, fill: false });
+}
+
+/** What moves with the step: the outlined rows, the current word's row, and the cache as the step reads it. */
+export function renderTranslationStep(view, step, t, box) {
+  const facts = view.translation;
+  if (!facts) return;
+  for (const row of $("mt-words").querySelectorAll("tr[data-step]")) row.classList.toggle("current", Number(row.dataset.step) === step);
+  const self = facts.self_attention;
+  if (!self) return;
+  moveOutline($("chart-self"), step);
+  const rows = self.keys.slice(0, step + 1);
+  $("mt-cache-note").textContent = fill(t.mt_cache, { rows: step + 1, word: view.tokens.queries[step], width: self.k[0].length });
+  if (box && box.width) {
+    const cols = self.k[0].map((_, j) => `d${j}`);
+    heatmap($("chart-cache"), { z: self.k.slice(0, step + 1), rows, cols, ...box, height: null, fill: false, dims: fill(t.dimensions, { count: cols.length }) });
+  }
+  const weights = self.weights[step].slice(0, step + 1);
+  $("mt-self-pairs").textContent = rows.map((word, j) => `(${word}, ${fmt(weights[j], 2)})`).join(" ");
+}

@@ -1,0 +1,108 @@
+"""The trained translators on the page: a translation stepped word by word (three stages, arithmetic, alignment,
+each word's probability), the Transformer's masked self-attention with its cache growing a row per word,
+RNNencdec's one context vector without fake weights, and choosing a translator in the encoder-decoder form."""
+
+import json
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.harness import arithmetic_rows, chart_z, current_view, open_view, page_data, poll, url_params
+
+
+def rows_of(page, chart):
+    return json.loads(chart_z(page, chart))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def warm_pages(app_server):
+    """The first page computes every example (the real models' too): a busy machine may take longer than a goto."""
+    with urllib.request.urlopen(app_server.base + "/?source=Tom+chase+Jerry&model=rnnsearch", timeout=300) as answer:
+        assert answer.status == 200
+
+
+def test_rnnsearch_translation_steps_through_the_chinese_words(page):
+    open_view(page, {"source": "Tom chase Jerry", "model": "rnnsearch"})
+    view = page_data(page)["view"]
+    assert view["mode"] == "translate"
+    assert view["tokens"]["queries"] == ["汤姆", "追逐", "杰瑞"]
+    assert view["tokens"]["keys"] == ["tom", "chase", "jerry"]
+    expect(page.locator("#translation-panel")).to_be_visible()
+    expect(page.locator("#mt-summary")).to_contain_text("汤姆 追逐 杰瑞")
+    expect(page.locator("#mt-limits")).to_contain_text("at most 30 words")
+    # the encoder-decoder radio is checked and the select names the translator; the engine's settings are hidden
+    assert page.locator('input[name="_mode"][value="cross"]').is_checked()
+    assert page.locator("#model").input_value() == "rnnsearch"
+    expect(page.locator('[data-param="score"]')).to_be_hidden()
+    expect(page.locator('[data-param="beam"]')).to_be_visible()
+    for n in (1, 2, 3):
+        assert len(rows_of(page, f"chart-stage{n}")) == 3, f"stage {n}: one row per Chinese word"
+
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#step-label")).to_contain_text("“杰瑞”")
+    assert view["translation"]["probabilities"][2] > 0.9
+    expect(page.locator("#step-label")).to_contain_text("p = ")  # the word's probability, as weights are written
+    assert url_params(page)["step"] == "2"
+    poll(page, "() => document.querySelector('#arithmetic p.formula')?.textContent.includes('杰瑞')")
+    rows = arithmetic_rows(page)
+    assert [row["key"] for row in rows] == ["tom", "chase", "jerry"]
+    weights = view["head"]["weights"][2]
+    shown = [float(row["weight"].split(" ")[0]) for row in rows]
+    assert shown == pytest.approx(weights, rel=1e-3, abs=5e-5)
+    assert max(range(3), key=lambda j: weights[j]) == 2, "杰瑞 looks most at Jerry"
+    expect(page.locator("#alignment .align-word.current")).to_have_text("杰瑞")
+    # the gold alignment beside the learned one: the current word's row says jerry ✓
+    expect(page.locator("#mt-words tr.current")).to_contain_text("jerry ✓")
+
+
+def test_forced_target_shows_each_words_probability(page):
+    open_view(page, {"source": "I read books in the library", "model": "rnnsearch", "target": "我 在 图书馆 看 书"})
+    view = page_data(page)["view"]
+    assert view["translation"]["decoding"] == "forced"
+    assert view["tokens"]["queries"] == ["我", "在", "图书馆", "看", "书"]
+    expect(page.locator("#mt-summary")).to_contain_text("forced")
+    cells = page.locator("#mt-words tbody tr td:nth-child(2)").all_inner_texts()
+    assert len(cells) == 5 and all(cell for cell in cells)
+
+
+def test_transformer_shows_the_decoders_self_attention_and_its_cache(page):
+    open_view(page, {"source": "I read books in the library", "model": "transformer-mt", "layer": "1", "head": "2"})
+    view = page_data(page)["view"]
+    n = len(view["tokens"]["queries"])
+    assert view["n_heads"] == 4 and view["overview"]["layers"] == 2
+    expect(page.locator("#chart-self .main-svg").first).to_be_visible()
+    assert len(rows_of(page, "chart-self")) == n
+    assert len(rows_of(page, "chart-cache")) == 1, "at the first word the cache holds one row (<s>)"
+    page.keyboard.press("ArrowRight")
+    poll(page, "() => document.getElementById('chart-cache').data[0].z.length", lambda rows: rows == 2)
+    expect(page.locator("#mt-cache-note")).to_contain_text("2 keys")
+    self_weights = view["translation"]["self_attention"]["weights"][1]
+    assert sum(self_weights[:2]) == pytest.approx(1) and self_weights[2:] == [0] * (n - 2)
+
+
+def test_rnnencdec_has_one_context_vector_and_no_weights_to_show(page):
+    open_view(page, {"source": "Tom chase Jerry", "model": "rnnencdec"})
+    view = page_data(page)["view"]
+    assert view["head"]["scores"] is None and view["arithmetic"] is None
+    assert view["tokens"]["keys"] == ["C"]
+    expect(page.locator("#stage1")).to_be_hidden()
+    expect(page.locator("#mt-context")).to_be_visible()
+    expect(page.locator("#arithmetic")).to_contain_text("no attention")
+    rows = rows_of(page, "chart-stage3")
+    assert all(row == rows[0] for row in rows), "every step reads the same C"
+
+
+def test_choosing_a_translator_in_the_encoder_decoder_form(page):
+    open_view(page, {"source": "Tom chase Jerry", "target": "汤姆 追逐 杰瑞"})
+    assert page_data(page)["view"]["mode"] == "cross"
+    page.locator("#model").select_option("rnnsearch")
+    poll(page, "() => new URLSearchParams(location.search).get('model')", lambda model: model == "rnnsearch")
+    expect(page.locator('[data-param="score"]')).to_be_hidden()
+    page.locator("#target").fill("")
+    page.locator("#source").fill("we sat on the river bank")
+    poll(page, "() => location.search", lambda search: "river" in search and "target" not in search)
+    view = current_view(page)
+    assert view["tokens"]["queries"] == ["我们", "坐", "在", "河岸", "上"]
+    expect(page.locator("#mt-summary")).to_contain_text("河岸")
