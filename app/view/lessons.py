@@ -11,6 +11,8 @@ import functools
 import re
 from dataclasses import replace
 
+from app.engine.models import translator as mt
+from app.view import models
 from app.view.compare import COMPARE_PRESETS, COMPARE_QUERIES, compare_preset_numbers, comparison_from_query
 from app.view.compute import compute_view
 from app.view.i18n import STRINGS
@@ -30,6 +32,7 @@ LESSONS = [
             "所以每个目标词得到的上下文向量几乎相同（阶段三）。",
         },
         "preset": "temperature",
+        "translators": "encdec",
     },
     {
         "title": {"en": "2. Soft attention in translation", "zh": "2. 翻译中的软注意力"},
@@ -43,7 +46,8 @@ LESSONS = [
             "C_i = Σ_j a_ij · h_j：用 ← → 逐个查看目标词，看分布怎样变化。",
         },
         "preset": "translate",
-        "more": ["love"],
+        "more": ["love", "mt-tom", "mt-library"],
+        "translators": "search",
     },
     {
         "title": {
@@ -275,7 +279,15 @@ def lessons_for(lang: str) -> list[dict]:
             {"title": PRESET_TITLES[name][lang], "link": preset_state(name).replace(lang=lang).share_path()}
             for name in lesson.get("more", ())
         ]
-        found.append({"title": lesson["title"][lang], "text": text, "link": opened.share_path(), "more": more})
+        found.append(
+            {
+                "title": lesson["title"][lang],
+                "text": text,
+                "link": opened.share_path(),
+                "more": more,
+                "translators": translator_block(lesson.get("translators"), lang),
+            }
+        )
     return found
 
 
@@ -304,3 +316,156 @@ def claim_links(lesson: dict, opened: State, lang: str) -> list[dict]:
         title = where if head == opened.head else f"{strings['head']} {head + 1} · {where}"  # counted from 1
         links.append({"title": title, "link": shown.share_path()})
     return links
+
+
+# ---------------------------------------------------------------------------
+# Lessons 1 and 2 with the trained translators: the same sentences through RNNencdec and RNNsearch, and
+# their quality against sentence length on the held-out test set (the figures train.py wrote beside the weights)
+# ---------------------------------------------------------------------------
+
+# The seed text's sentence, one with the place moved before the verb, and a long one of the corpus's grammar
+TRANSLATOR_SENTENCES = (
+    "Tom chase Jerry",
+    "I read books in the library",
+    "a rabbit loves that fat man in the garden but tom drank the tea on sunday",
+)
+CHART_MODELS = ("rnnencdec", "rnnsearch", "transformer-mt")
+TRANSLATOR_TEXT = {
+    "encdec": {
+        "en": "The trained RNNencdec works exactly this way: its encoder's last states are one vector C of {size} "
+        "numbers, and every Chinese word is written from that same C. Short sentences fit: on the held-out test "
+        "sentences of 1–5 English words it translates {short} exactly; of 21–25 words only {long}. The same "
+        "sentences through both models:",
+        "zh": "训练好的 RNNencdec 就是这样工作的：编码器最后的状态是一个 {size} 个数的向量 C，每个中文词都由同一个 C "
+        "写出。短句装得下：在留出的测试句子中，1–5 个英文词的句子它完全译对 {short}；21–25 个词的只有 {long}。"
+        "同样的句子分别交给两个模型：",
+    },
+    "search": {
+        "en": "RNNsearch, the same encoder and decoder with additive attention, learned where to look from the sentence "
+        "pairs alone: {long} of the 21–25-word test sentences come out exactly ({short} of the 1–5-word ones), and "
+        "{aligned} of its target words put their largest weight on the English word the corpus aligns them with. "
+        "The chart is Bahdanau et al.'s Figure 2 for these models: without attention, quality falls with length.",
+        "zh": "RNNsearch 是同样的编码器和解码器加上加性注意力，只从句对中学会了看哪里：21–25 个词的测试句子它完全译对 "
+        "{long}（1–5 个词的 {short}），而且它的目标词中有 {aligned} 把最大的权重放在语料标注的对应英文词上。"
+        "这张图就是这些模型的 Bahdanau 等人的图 2：没有注意力时，质量随句长下降。",
+    },
+}
+LIMITS_TEXT = {
+    "en": "What they were trained on: {pairs} generated sentence pairs, {source} English and {target} Chinese words of "
+    "the lexicon, a small grammar (names, nouns with measure words, adjectives, possessives, relative clauses, "
+    "places and times before the verb, 把, but and because), at most 25 words a sentence. What they cannot translate: "
+    "any other word (read as <unk>, and replaced by some known word), any other construction (questions, negation, "
+    "longer sentences), and anything outside that small world. The Transformer is small and trained briefly: it "
+    "translates long sentences worse than RNNsearch.",
+    "zh": "它们学过的：{pairs} 个生成的句对，词表中的 {source} 个英文词和 {target} 个中文词，一套小语法（人名、带量词的名词、"
+    "形容词、所有格、关系从句、放到动词前的地点和时间、把字句、but 和 because），每句最多 25 个词。它们不会翻译的："
+    "任何其他的词（读作 <unk>，并换成某个认识的词）、任何其他句式（疑问、否定、更长的句子），以及这个小世界之外的一切。"
+    "Transformer 很小、训练时间短：长句译得不如 RNNsearch。",
+}
+
+
+def percent(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+@functools.cache
+def translator_figures() -> dict[str, dict]:
+    """Each translator's figures as train.py wrote them (app/engine/models/mt/<model>.json)."""
+    import json
+
+    return {name: json.loads((mt.DIRECTORY / f"{name}.json").read_text(encoding="utf-8")) for name in CHART_MODELS}
+
+
+def length_chart(lang: str) -> dict:
+    """Exact match on the test set against English length, one line per model, as SVG coordinates."""
+    figures = translator_figures()
+    buckets = list(figures["rnnsearch"]["test"]["by_length"])
+    width, height, left, bottom, top, right = 640, 320, 56, 44, 16, 150
+    plot_w, plot_h = width - left - right, height - top - bottom
+    x_of = {b: left + plot_w * (i + 0.5) / len(buckets) for i, b in enumerate(buckets)}
+    series = []
+    for index, name in enumerate(CHART_MODELS):
+        by_length = figures[name]["test"]["by_length"]
+        points = [
+            {
+                "bucket": b,
+                "value": by_length[b]["exact_match"],
+                "text": percent(by_length[b]["exact_match"]),
+                "sentences": by_length[b]["sentences"],
+                "x": round(x_of[b], 1),
+                "y": round(top + plot_h * (1 - by_length[b]["exact_match"]), 1),
+            }
+            for b in buckets
+        ]
+        series.append(
+            {
+                "model": name,
+                "label": mt.MODELS[name]["label"],
+                "points": points,
+                "path": " ".join(f"{p['x']},{p['y']}" for p in points),
+                "index": index,
+                "end": points[-1],
+            }
+        )
+    gap = 18  # px between two lines' labels at the right end, so that close lines keep readable names
+    placed = top
+    for line in sorted(series, key=lambda line: line["end"]["y"]):
+        line["label_y"] = round(max(line["end"]["y"] + 5, placed), 1)
+        placed = line["label_y"] + gap
+    ticks = [{"value": f"{v}%", "y": round(top + plot_h * (1 - v / 100), 1)} for v in (0, 25, 50, 75, 100)]
+    return {
+        "width": width,
+        "height": height,
+        "left": left,
+        "right": width - right,
+        "top": top,
+        "bottom": height - bottom,
+        "buckets": [{"label": b, "x": round(x_of[b], 1)} for b in buckets],
+        "ticks": ticks,
+        "series": series,
+        "caption": STRINGS[lang]["mt_chart_caption"],
+        "x_title": STRINGS[lang]["mt_chart_x"],
+        "y_title": STRINGS[lang]["mt_chart_y"],
+    }
+
+
+@functools.cache
+def translator_block(kind: str | None, lang: str) -> dict | None:
+    """Lesson 1 or 2's part with the trained translators (None: the lesson has none, or they are missing here)."""
+    if kind is None:
+        return None
+    try:
+        figures = translator_figures()
+        model = "rnnencdec" if kind == "encdec" else "rnnsearch"
+        by_length = figures[model]["test"]["by_length"]
+        numbers = {
+            "short": percent(by_length["1-5"]["exact_match"]),
+            "long": percent(by_length["21-25"]["exact_match"]),
+            "aligned": percent(figures["rnnsearch"]["test"].get("alignment_accuracy", 0.0)),
+            "size": len(models.translation("rnnencdec", TRANSLATOR_SENTENCES[0], None, 1).extra["state"]["c"]),
+        }
+        rows = []
+        for sentence in TRANSLATOR_SENTENCES:
+            cells = []
+            for name in ("rnnencdec", "rnnsearch"):
+                result = models.translation(name, sentence, None, 1)
+                state = State(source=sentence, model=name, lang=lang)
+                cells.append({"target": " ".join(result.target), "link": state.share_path()})
+            gold = models.GOLD.get(" ".join(mt.source_words(sentence)))
+            rows.append({"source": sentence, "cells": cells, "same": cells[0]["target"] == cells[1]["target"],
+                         "gold": " ".join(gold[0]) if gold else None})  # fmt: skip
+        vocabulary = models.translator("rnnsearch").vocabulary
+        limits = LIMITS_TEXT[lang].format(
+            pairs=f"{figures['rnnsearch']['train_pairs']:,}",
+            source=sum(vocabulary.knows(w) for w in vocabulary.source),
+            target=len(vocabulary.target) - 4,
+        )
+    except models.ModelUnavailable:
+        return None
+    return {
+        "kind": kind,
+        "text": TRANSLATOR_TEXT[kind][lang].format(**numbers),
+        "rows": rows if kind == "encdec" else [],
+        "chart": length_chart(lang) if kind == "search" else None,
+        "limits": limits if kind == "search" else None,
+    }

@@ -342,6 +342,73 @@ PRESETS = [
         "claims": (Claim("top", step=1, key="钓鱼", at_least=0.5),),
     },
     {
+        "id": "mt-tom",
+        "title": {"en": "Trained: Tom chase Jerry (RNNsearch)", "zh": "训练出的模型：Tom chase Jerry（RNNsearch）"},
+        "lesson": {
+            "en": "RNNsearch was trained, not told where to look: it translates Tom chase Jerry as 汤姆 追逐 杰瑞, and "
+            "producing 杰瑞 it puts {weight0} of its attention on {key0}; 汤姆 looks at {key1} ({weight1}), 追逐 at "
+            "{key2} ({weight2}). The alignment was learned from sentence pairs alone.",
+            "zh": "RNNsearch 是训练出来的，没有人告诉它看哪里：它把 Tom chase Jerry 译成 汤姆 追逐 杰瑞；生成“杰瑞”时，"
+            "{weight0} 的注意力在 {key0} 上；“汤姆”看 {key1}（{weight1}），“追逐”看 {key2}（{weight2}）。"
+            "对齐只从句对中学来。",
+        },
+        "params": {"source": "Tom chase Jerry", "model": "rnnsearch", "step": "2"},
+        "claims": (
+            Claim("top", step=2, key="jerry", at_least=0.9),
+            Claim("top", step=0, key="tom", at_least=0.9),
+            Claim("top", step=1, key="chase", at_least=0.9),
+        ),
+    },
+    {
+        "id": "mt-money-bank",
+        "title": {
+            "en": "Trained: I put money in the bank (银行)",
+            "zh": "训练出的模型：I put money in the bank（银行）",
+        },
+        "lesson": {
+            "en": "RNNsearch writes 我 把 钱 放 在 银行 里: bank with money is 银行. Producing 银行 it looks most at "
+            "{key0} ({weight0}); 钱 looks at {key1} ({weight1}). The word order changed (把 before the money), and "
+            "the attention follows the words, not the positions.",
+            "zh": "RNNsearch 译为 我 把 钱 放 在 银行 里：和钱一起的 bank 是“银行”。生成“银行”时最关注 {key0}（{weight0}）；"
+            "“钱”看 {key1}（{weight1}）。语序变了（把 在钱之前），注意力跟着词走，而不是跟着位置走。",
+        },
+        "params": {"source": "I put money in the bank", "model": "rnnsearch", "step": "5"},
+        "claims": (Claim("top", step=5, key="bank", at_least=0.5), Claim("top", step=2, key="money", at_least=0.5)),
+    },
+    {
+        "id": "mt-river-bank",
+        "title": {
+            "en": "Trained: we sat on the river bank (河岸)",
+            "zh": "训练出的模型：we sat on the river bank（河岸）",
+        },
+        "lesson": {
+            "en": "Beside river, bank becomes 河岸: RNNsearch writes 我们 坐 在 河岸 上, and producing 河岸 it looks most "
+            "at {key0} ({weight0}), the word that decides the meaning.",
+            "zh": "在 river 旁边，bank 成了“河岸”：RNNsearch 译为 我们 坐 在 河岸 上；生成“河岸”时最关注 {key0}"
+            "（{weight0}），正是决定词义的那个词。",
+        },
+        "params": {"source": "we sat on the river bank", "model": "rnnsearch", "step": "3"},
+        "claims": (Claim("top", step=3, key="river", at_least=0.5),),
+    },
+    {
+        "id": "mt-library",
+        "title": {"en": "Trained: I read books in the library", "zh": "训练出的模型：I read books in the library"},
+        "lesson": {
+            "en": "Made to produce 我 在 图书馆 看 书 (the place moves before the verb in Chinese), RNNsearch's 图书馆 "
+            "looks at {key0} ({weight0}) at the end of the English sentence, and 看 back at {key1} ({weight1}): "
+            "the lines cross. Each word's probability is in the table: the model itself would write 看 了 书.",
+            "zh": "强制它输出 我 在 图书馆 看 书（中文里地点移到动词之前）：RNNsearch 的“图书馆”看英文句末的 {key0}"
+            "（{weight0}），“看”回头看 {key1}（{weight1}）：连线交叉。表中有每个词的概率：模型自己会写 看 了 书。",
+        },
+        "params": {
+            "source": "I read books in the library",
+            "target": "我 在 图书馆 看 书",
+            "model": "rnnsearch",
+            "step": "2",
+        },  # fmt: skip
+        "claims": (Claim("top", step=2, key="library", at_least=0.5), Claim("top", step=3, key="read", at_least=0.5)),
+    },
+    {
         "id": "exercise",
         "title": {"en": "Exercise: Q, K, V by hand", "zh": "练习：手写 Q、K、V"},
         "lesson": {

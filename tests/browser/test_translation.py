@@ -106,3 +106,28 @@ def test_choosing_a_translator_in_the_encoder_decoder_form(page):
     view = current_view(page)
     assert view["tokens"]["queries"] == ["我们", "坐", "在", "河岸", "上"]
     expect(page.locator("#mt-summary")).to_contain_text("河岸")
+
+
+def test_learn_draws_quality_against_length_for_the_three_models(page):
+    response = page.goto("/learn?lang=en", timeout=120_000)
+    assert response.status == 200
+    chart = page.locator("#length-chart")
+    expect(chart).to_be_visible()
+    figures = {}
+    for name in ("rnnencdec", "rnnsearch", "transformer-mt"):
+        series = chart.locator(f'g[data-model="{name}"]')
+        expect(series.locator("polyline")).to_be_visible()
+        values = series.locator("circle").evaluate_all("(cs) => cs.map((c) => c.dataset.value)")
+        figures[name] = [float(v) for v in values]
+        assert len(figures[name]) == 5, "one point per length bucket"
+        heights = series.locator("circle").evaluate_all("(cs) => cs.map((c) => c.getBoundingClientRect().top)")
+        order = sorted(range(5), key=lambda i: figures[name][i])
+        assert [heights[i] for i in order] == sorted((heights[i] for i in order), reverse=True), "higher is better"
+    # the shape of Bahdanau et al.'s Figure 2: without attention the long sentences are lost, with it they are not
+    assert figures["rnnencdec"][-1] < 0.2 < 0.9 < figures["rnnsearch"][-1]
+    assert figures["rnnencdec"][0] > 0.9
+    rows = page.locator(".mt-compare tbody tr")
+    expect(rows).to_have_count(3)
+    expect(rows.nth(0)).to_contain_text("汤姆 追逐 杰瑞")
+    expect(page.locator(".mt-limits")).to_contain_text("cannot translate")
+    page.locator("#length-chart").screenshot(path="/tmp/w20-length-chart.png")
