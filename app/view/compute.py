@@ -20,6 +20,7 @@ from app.engine.attention.masks import attention_mask
 from app.engine.attention.named_heads import PREVIOUS, NamedHead, named_heads
 from app.engine.attention.stages import softmax_weights, weighted_sum
 from app.engine.attention.summaries import attention_rollout, head_statistics
+from app.engine.models import translator as mt
 from app.engine.models.words import (
     group_pieces,
     merge_attention,
@@ -491,7 +492,7 @@ def translation_view(state: State) -> dict:
             },
             "target": list(result.target),
             "probabilities": [s.probability for s in steps] if result.target else [],
-            "end_probability": result.steps[-1].probability,  # of </s> after the last word
+            "end_probability": result.steps[-1].probability if result.steps[-1].token_id == mt.EOS else None,
             "log_probability": result.log_probability,
             "learned_alignment": learned,
             "gold": {"target": gold_target, "alignment": gold_align} if gold_target else None,

@@ -171,17 +171,13 @@ def source_words(text: str) -> list[str]:
 
 @functools.lru_cache(maxsize=TRANSLATIONS_KEPT)
 def translation(name: str, source: str, target: str | None, beam: int) -> mt.Translation:
-    """The model's translation of `source` (target None: greedy or beam search) or its forced decoding of `target`.
-
-    A generated translation is decoded once more, forced, on its own words: the same computation step by
-    step (the same numbers), which also returns the last state, whose cached keys and values the view shows.
-    """
+    """The model's translation of `source` (target None: greedy or beam search) or its forced decoding of `target`;
+    ``extra["state"]`` is the decoder's last state, whose cached keys and values the view shows."""
     model = translator(name)
     if target is not None:
         result = mt.forced(model, source, target)
         result.extra["decoding"] = "forced"
         return result
-    generated = mt.translate(model, source, beam=beam)
-    result = mt.forced(model, source, " ".join(generated.target))
-    result.extra.update(decoding="greedy" if beam <= 1 else "beam", beam=beam)
+    result = mt.translate(model, source, beam=beam)
+    result.extra["decoding"] = "greedy" if beam <= 1 else "beam"
     return result

@@ -157,7 +157,9 @@ class TranslationFacts(BaseModel):
     vocabulary: TranslatorVocabulary = Field(description="The model's vocabulary and limits.")
     target: list[str] = Field(description="The Chinese words produced (or given), without </s>.")
     probabilities: Vector = Field(description="Each word's probability given the words before it.")
-    end_probability: float = Field(description="The probability of </s> after the last word.")
+    end_probability: float | None = Field(
+        description="The probability of </s> after the last word (null: the decoder reached the word limit first)."
+    )
     log_probability: float = Field(description="The log-probability of the whole target, </s> included.")
     learned_alignment: list[int] | None = Field(
         description="For each word, the English position with the largest weight of the head shown (null: rnnencdec)."

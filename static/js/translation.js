@@ -18,7 +18,8 @@ export function renderTranslation(view, t, boxOf) {
   const model = view.model.label;
   const produced = facts.target.length ? facts.target.join(" ") : "∅";
   const how = facts.decoding === "forced" ? t.mt_forced : facts.decoding === "beam" ? fill(t.mt_beam, { beam: facts.beam }) : t.mt_greedy;
-  $("mt-summary").textContent = fill(t.mt_summary, { model, how, target: produced, end: fmtWeight(facts.end_probability) });
+  const end = facts.end_probability === null ? "—" : fmtWeight(facts.end_probability);
+  $("mt-summary").textContent = fill(t.mt_summary, { model, how, target: produced, end });
   const limits = fill(t.mt_limits, { source: facts.vocabulary.source, target: facts.vocabulary.target, max: facts.vocabulary.max_source_words });
   const unknown = [...facts.unknown_source, ...facts.unknown_target];
   $("mt-limits").textContent = unknown.length ? `${limits} ${t.mt_unknown} ${unknown.join(", ")}` : limits;

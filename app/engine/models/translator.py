@@ -120,8 +120,9 @@ def gru_step(x: np.ndarray, h: np.ndarray, w_ih, w_hh, b_ih, b_hh) -> np.ndarray
     # x (d_in,), h (d_h,), w_ih (3 d_h, d_in), w_hh (3 d_h, d_h)
     gi = w_ih @ x + b_ih  # (3 d_h,)
     gh = w_hh @ h + b_hh  # (3 d_h,)
-    i_r, i_z, i_n = np.split(gi, 3)
-    h_r, h_z, h_n = np.split(gh, 3)
+    d = h.shape[0]
+    i_r, i_z, i_n = gi[:d], gi[d : 2 * d], gi[2 * d :]  # slices: np.split's overhead was a fifth of a translation
+    h_r, h_z, h_n = gh[:d], gh[d : 2 * d], gh[2 * d :]
     r = sigmoid(i_r + h_r)
     z = sigmoid(i_z + h_z)
     n = np.tanh(i_n + r * h_n)
@@ -410,12 +411,13 @@ def translate(model: Translator, text: str, beam: int = 1, max_words: int = MAX_
             if y == EOS:
                 break
     else:
-        steps, total = _beam_search(model, state, beam, max_words)
+        steps, total, state = _beam_search(model, state, beam, max_words)
     target = [s.token for s in steps if s.token_id != EOS]
-    return Translation(model.name, words, unknown, target, steps, total, {"beam": max(beam, 1)})
+    extra = {"beam": max(beam, 1), "state": state}  # the last state: the encoder's vectors and the cached keys
+    return Translation(model.name, words, unknown, target, steps, total, extra)
 
 
-def _beam_search(model: Translator, state: dict, width: int, max_words: int) -> tuple[list[Step], float]:
+def _beam_search(model: Translator, state: dict, width: int, max_words: int) -> tuple[list[Step], float, dict]:
     """Keep the ``width`` most probable partial translations; stop when the best finished one beats every open one.
 
     Log-probabilities only fall as words are added, so a finished hypothesis that scores above every
@@ -423,7 +425,7 @@ def _beam_search(model: Translator, state: dict, width: int, max_words: int) -> 
     """
     net = model.network
     beams = [(0.0, [], BOS, state)]  # (log p, steps, last word, state)
-    finished: list[tuple[float, list[Step]]] = []
+    finished: list[tuple[float, list[Step], dict]] = []
     for _ in range(max_words + 1):
         candidates = []
         for score, steps, y, st in beams:
@@ -437,16 +439,16 @@ def _beam_search(model: Translator, state: dict, width: int, max_words: int) -> 
         beams = []
         for candidate in candidates[:width]:
             if candidate[2] == EOS:
-                finished.append((candidate[0], candidate[1]))
+                finished.append((candidate[0], candidate[1], candidate[3]))
             else:
                 beams.append(candidate)
         best_finished = max((f[0] for f in finished), default=-math.inf)
         if not beams or best_finished >= beams[0][0]:
             break
     if not finished:  # nothing ended within max_words: the best open one
-        finished = [(beams[0][0], beams[0][1])]
-    score, steps = max(finished, key=lambda f: f[0])
-    return steps, score
+        finished = [(beams[0][0], beams[0][1], beams[0][3])]
+    score, steps, last = max(finished, key=lambda f: f[0])
+    return steps, score, last
 
 
 def forced(model: Translator, text: str, target: str) -> Translation:
