@@ -228,6 +228,13 @@ class Transformer(nn.Module):
         self.dec_ln = nn.LayerNorm(d_model)
         self.out = nn.Linear(d_model, n_tgt)
         self.register_buffer("pos", positions(64, d_model), persistent=False)
+        # Embeddings start at N(0, 1/d_model): times √d_model they are about as large as the position code.
+        # (PyTorch's default N(0, 1), times √128 ≈ 11, drowned the positions, whose entries are at most 1:
+        # the model could hardly tell word order and its cross-attention aligned poorly.)
+        for table in (self.src_embed, self.tgt_embed):
+            nn.init.normal_(table.weight, 0.0, d_model**-0.5)
+            with torch.no_grad():
+                table.weight[PAD].zero_()
 
     def embed(self, table, ids):
         return table(ids) * math.sqrt(self.d) + self.pos[: ids.shape[1]]

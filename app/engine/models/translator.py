@@ -50,7 +50,7 @@ VOCAB_FILE = "vocab.json"
 PINNED = {
     "rnnencdec.npz": (1825690, "9cf85813af5e9573392a732998905ecbb8ff76db134b629971572d0c0e1705bc"),
     "rnnsearch.npz": (1958018, "949839ca803cdc9498cfb77e85a9e7155c122728213e511ade4830a1d9713e3f"),
-    "transformer-mt.npz": (2976706, "2ba35472c1689865e697d79f70a34897b390fe7fe5ed934ea3de39bde54bbf5a"),
+    "transformer-mt.npz": (2976706, "6d6e1fe0dfecdfa0d86ed933fb68c3f55a244fdf0ac9228541fba07ad4b2cd6c"),
     "vocab.json": (3811, "fe8132dd78e4db788a8ad404269268b9f8f7230fe11300a9ea3df1318220dd78"),
 }
 
