@@ -409,6 +409,22 @@ PRESETS = [
         "claims": (Claim("top", step=2, key="library", at_least=0.5), Claim("top", step=3, key="read", at_least=0.5)),
     },
     {
+        "id": "mt-transformer",
+        "title": {
+            "en": "Trained: a small Transformer, Tom chase Jerry",
+            "zh": "训练出的模型：小 Transformer，Tom chase Jerry",
+        },
+        "lesson": {
+            "en": "The Transformer's cross-attention, layer 1, head 0: producing 杰瑞 it puts {weight0} on {key0}. "
+            "Below the stages, its masked self-attention: each step sees only <s> and the words it wrote before, "
+            "whose keys and values are cached, one row more per word.",
+            "zh": "Transformer 的交叉注意力，第 1 层第 0 个头：生成“杰瑞”时把 {weight0} 放在 {key0} 上。"
+            "阶段下方是它的掩码自注意力：每一步只看到 <s> 和之前写出的词，它们的键和值被缓存，每个词多一行。",
+        },
+        "params": {"source": "Tom chase Jerry", "model": "transformer-mt", "layer": "1", "head": "0", "step": "2"},
+        "claims": (Claim("top", step=2, key="jerry", at_least=0.9),),
+    },
+    {
         "id": "exercise",
         "title": {"en": "Exercise: Q, K, V by hand", "zh": "练习：手写 Q、K、V"},
         "lesson": {
