@@ -3,6 +3,7 @@
 import { downloadPng, heatmap, MANY, moveOutline } from "./charts.js";
 import * as controls from "./controls.js";
 import { fmt, fmtWeight } from "./format.js";
+import { drawGeometry, planeNote, syncGeometryTools, wireGeometryTools } from "./geometry.js";
 import { alignment, arithmetic, bars, download, el, matrixGrid, matrixTable, overviewGrid, toCsv } from "./panels.js";
 import { setupLive } from "./live-ui.js";
 import { renderSummaries } from "./summaries.js";
@@ -300,6 +301,7 @@ function watchSizes() {
     [$("bars-panel"), drawBars],
     [$("alignment-panel"), drawAlignment],
     [$("chart-every-head").parentElement, drawEveryHead],
+    [$("chart-geometry").parentElement, drawGeometryPanel],
   ]);
   const redrawIfResized = (target) => {
     if (target.dataset.pending) return;
@@ -344,6 +346,7 @@ function renderStep() {
   renderHeadQuestion(view);
   drawEveryHead();
   drawAlignment();
+  drawGeometryPanel();
   drawArithmetic();
   performance.mark("attention-step"); // read by bench/bench_page.py
 }
@@ -374,6 +377,18 @@ function drawAlignment() {
   const strongest = keys[weights[step].indexOf(Math.max(...weights[step]))];
   alignment(slot, { queries, keys, weights, step, font: box.font, height: box.height, queryOnTop: view.mode !== "cross",
     label: `${t.alignment}${t.colon}${queries[step]} → ${strongest}` });
+}
+
+/** The queries and keys in one plane, the current query's lines drawn and written out (geometry.js). */
+function drawGeometryPanel() {
+  const view = state.view();
+  const slot = $("chart-geometry");
+  const box = boxOf(slot);
+  if (!recordBox(slot, box)) return;
+  const step = state.field("step");
+  $("geometry-note").textContent = planeNote(view, t, label);
+  drawGeometry(slot, $("geometry-lines"), { view, step, box, t, label, rows: onePanel() ? 6 : 8 })
+    .then(() => performance.mark("attention-geometry")); // read by bench/bench_geometry.py
 }
 
 async function drawArithmetic() {
@@ -532,6 +547,7 @@ function render() {
   const modelNote = view.model ? t[`model_note_${view.model.name}`] || "" : "";
   $("model-note").textContent = view.model && view.model.name === "minilm" && !hasChinese ? "" : modelNote;
   renderMatrices(view);
+  syncGeometryTools(view);
   renderSummaries(view, { summary: state.field("summary"), t, onPick: pickHead,
     setSummary: (summary) => { state.setFields({ summary }); render(); } });
   drawRollout();
@@ -636,6 +652,7 @@ function wire() {
     openLink(query.toString(), { push: true });
   });
   $("heads-auto").addEventListener("click", autoHeads);
+  wireGeometryTools({ setPlane: (plane) => { state.setFields({ plane }); recompute(state.currentQuery(), { push: true }); } });
   $("prev").addEventListener("click", () => setStep(state.field("step") - 1));
   $("next").addEventListener("click", () => setStep(state.field("step") + 1));
   $("play").addEventListener("click", togglePlay);

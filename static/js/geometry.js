@@ -1,0 +1,169 @@
+// The geometry panel: the head's queries (● circles) and keys (◆ diamonds) as points in one plane, the server's
+// plane (view.geometry: its axes, its basis, how much it keeps), a line from the current query to every key as
+// wide as its weight, and beside it the numbers of those lines (q·k, score, weight) as text: a classroom has no
+// hover. A step redraws only this figure; the plane, the stretch and the temperature are the server's.
+import { fmt, fmtWeight, textUnits } from "./format.js";
+import { el } from "./panels.js";
+
+const CONFIG = { displayModeBar: false, responsive: false };
+const MANY_LABELS = 16; // above this many keys only the current query and the strongest keys are labelled
+const STRONGEST = 5;
+const MAX_LINE = 14; // px: the width of a line of weight 1 (at 16 px type; it grows with the type)
+
+/** Plotly reads <b>, <a href>, &entities; in labels as markup: user words must be shown as typed. */
+const plain = (text) => String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+function colours(dark) {
+  return dark
+    ? { paper: "#000000", ink: "#ffffff", grid: "#444444", query: "#7cc6ff", key: "#ffb000", line: "#ff9f1c" }
+    : { paper: "#ffffff", ink: "#1a1a1a", grid: "#dddddd", query: "#1f4e9c", key: "#b35900", line: "#d7263d" };
+}
+
+/** q·k of the current query with every key, from the head's own vectors (the server's lines are the link's step). */
+function dots(head, step) {
+  const q = head.q[step];
+  return head.k.map((k) => k.reduce((sum, x, d) => sum + x * q[d], 0));
+}
+
+/** The lines of step `step`: each key's q·k, score and weight, and whether the query may see it. */
+export function linesOf(view, step) {
+  const g = view.geometry;
+  if (g.lines.step === step) return g.lines;
+  const head = view.head;
+  return { step, dots: dots(head, step), scores: head.scores[step], weights: head.weights[step], mask: head.mask[step] };
+}
+
+/** The keys in the order the table lists them: the largest weight first (ties: sentence order). */
+function ranked(lines) {
+  return lines.weights.map((w, j) => j).sort((a, b) => lines.weights[b] - lines.weights[a] || a - b);
+}
+
+/** One sentence about the plane: its axes and how much of the vectors it keeps (a projection always says). */
+export function planeNote(view, t, label) {
+  const g = view.geometry;
+  const percent = (x) => `${fmt(100 * x, 3)}%`;
+  const words = { a: label(g.axes[0]), b: label(g.axes[1]), retained: percent(g.retained), d: String(view.geometry.basis[0].length) };
+  if (g.score_share !== null && g.score_share !== undefined) words.share = percent(g.score_share);
+  const template = t[`geometry_${g.method}`] || "";
+  let note = template.replace(/\{(\w+)\}/g, (_, name) => words[name] ?? "");
+  if (g.stretch !== 1) note += ` ${t.geometry_stretch.replace("{stretch}", fmt(g.stretch)).replace("{square}", fmt(g.stretch * g.stretch))}`;
+  return note;
+}
+
+/**
+ * Draw the plane into `chart` and the current step's numbers into `table`.
+ * box: {width, height (a budget or null), font, dark, fill}; label: a feature's name in the page's language.
+ */
+export function drawGeometry(chart, table, { view, step, box, t, label, rows = 8 }) {
+  const g = view.geometry;
+  const c = colours(box.dark);
+  const font = box.font;
+  const { queries: queryWords, keys: keyWords } = view.tokens;
+  const lines = linesOf(view, step);
+  const order = ranked(lines);
+  const labelled = new Set(keyWords.length > MANY_LABELS ? order.slice(0, STRONGEST) : keyWords.map((_, j) => j));
+  const here = g.queries[step];
+  const widest = Math.max(...lines.weights.filter((_, j) => lines.mask[j]));
+  const lineWidth = (w) => 0.5 + (MAX_LINE * font * w) / 16;
+  const shapes = g.keys.map((point, j) => ({
+    type: "line", layer: "below", x0: here[0], y0: here[1], x1: point[0], y1: point[1],
+    line: { color: c.line, width: lines.mask[j] ? lineWidth(lines.weights[j]) : 0.5, dash: lines.mask[j] ? "solid" : "dot" },
+    opacity: lines.mask[j] && lines.weights[j] === widest ? 0.95 : 0.55,
+  }));
+  const hover = (j) => plain(`${keyWords[j]}: ${t.geometry_dot} ${fmt(lines.dots[j], 4)} · ${t.geometry_score} ${fmt(lines.scores[j], 4)} · ${t.geometry_weight} ${fmtWeight(lines.weights[j])}`);
+  const size = Math.round(font * 0.75);
+  const others = queryWords.map((_, i) => i).filter((i) => i !== step);
+  const data = [
+    { type: "scatter", mode: "markers+text", name: t.geometry_key, x: g.keys.map((p) => p[0]), y: g.keys.map((p) => p[1]),
+      marker: { symbol: "diamond", size, color: c.key, line: { width: 1, color: c.paper } },
+      text: keyWords.map((w, j) => (labelled.has(j) ? plain(w) : "")), textposition: "bottom center",
+      textfont: { size: Math.round(font * 0.8), color: c.key }, hovertemplate: "%{customdata}<extra></extra>",
+      customdata: keyWords.map((_, j) => hover(j)), cliponaxis: false },
+    { type: "scatter", mode: "markers+text", name: t.geometry_query, x: others.map((i) => g.queries[i][0]), y: others.map((i) => g.queries[i][1]),
+      marker: { symbol: "circle-open", size, color: c.query, line: { width: 2 } },
+      text: others.map((i) => (queryWords.length > MANY_LABELS ? "" : plain(queryWords[i]))), textposition: "top center",
+      textfont: { size: Math.round(font * 0.8), color: c.query }, hoverinfo: "text", cliponaxis: false },
+    { type: "scatter", mode: "markers+text", name: queryWords[step], x: [here[0]], y: [here[1]],
+      marker: { symbol: "circle", size: Math.round(font * 1.2), color: c.query, line: { width: 3, color: c.line } },
+      text: [`<b>${plain(queryWords[step])}</b>`], textposition: "top center", textfont: { size: font, color: c.query },
+      hoverinfo: "text", cliponaxis: false },
+  ];
+  const axis = (name) => ({ title: { text: plain(label(name)), font: { size: Math.round(font * 0.8), color: c.ink }, standoff: 2 },
+    tickfont: { size: Math.round(font * 0.7), color: c.ink }, gridcolor: c.grid, zerolinecolor: c.ink, fixedrange: true, automargin: false });
+  const height = box.height ? Math.max(160, box.height) : Math.round(Math.min(box.width * 0.8, 560));
+  const pad = font * 1.4;
+  const layout = {
+    width: box.width, height, showlegend: false, shapes,
+    margin: { l: font * 3, r: pad, t: pad, b: font * 2.6 },
+    xaxis: axis(g.axes[0]), yaxis: { ...axis(g.axes[1]), scaleanchor: "x", scaleratio: 1 },
+    paper_bgcolor: c.paper, plot_bgcolor: c.paper, font: { color: c.ink },
+  };
+  fillTable(table, { view, lines, order, rows, t });
+  return Plotly.react(chart, data, layout, CONFIG);
+}
+
+/** The current query's lines as text: the strongest `rows` keys, then how many more. */
+function fillTable(table, { view, lines, order, rows, t }) {
+  const keyWords = view.tokens.keys;
+  const head = el("tr", {}, ...[t.geometry_key, t.geometry_dot, t.geometry_score, t.geometry_weight].map((text) => el("th", { scope: "col", text })));
+  const body = el("tbody");
+  const shown = order.slice(0, rows);
+  shown.forEach((j, n) => {
+    const tr = el("tr", { class: [n === 0 ? "best" : "", lines.mask[j] ? "" : "masked"].join(" ").trim() || null },
+      el("th", { scope: "row", text: keyWords[j] }),
+      el("td", { text: fmt(lines.dots[j], 3) }), el("td", { text: fmt(lines.scores[j], 3) }),
+      el("td", { text: lines.mask[j] ? fmtWeight(lines.weights[j]) : "×" }));
+    body.append(tr);
+  });
+  const parts = [el("thead", {}, head), body];
+  if (order.length > shown.length) {
+    parts.push(el("tfoot", {}, el("tr", {}, el("td", { colspan: "4", text: t.geometry_more.replace("{count}", String(order.length - shown.length)) }))));
+  }
+  table.replaceChildren(...parts);
+  table.dataset.step = String(lines.step);
+  table.style.setProperty("--key-width", `${Math.min(12, Math.max(3, ...shown.map((j) => textUnits(keyWords[j]))))}em`);
+}
+
+/**
+ * The panel's own knobs (its plane, the stretch, the temperature, ÷√d_k) move the form's controls, so a slide
+ * without the form changes the view the same way: the form asks the server, and every panel redraws.
+ */
+export function wireGeometryTools({ setPlane }) {
+  for (const button of document.querySelectorAll("#plane-toggle button")) {
+    button.addEventListener("click", () => setPlane(button.dataset.plane));
+  }
+  const setForm = (name, value) => {
+    const control = document.getElementById(name);
+    if (!control || control.value === value) return;
+    control.value = value;
+    control.dispatchEvent(new Event("input", { bubbles: true }));
+  };
+  for (const slider of document.querySelectorAll(".geometry-tools input[type=range]")) {
+    slider.addEventListener("input", () => {
+      document.getElementById(`${slider.id}-value`).textContent = slider.value;
+      setForm(slider.dataset.for, slider.value);
+    });
+  }
+  const scaled = document.getElementById("geometry-scaled");
+  scaled.addEventListener("change", () => setForm("score", scaled.checked ? "scaled_dot" : "dot"));
+}
+
+/** The knobs show the view's own settings; those that do not apply to it are hidden (a real model has neither). */
+export function syncGeometryTools(view) {
+  const engine = view.mode !== "model";
+  const params = view.params;
+  document.getElementById("plane-toggle").hidden = !view.named_head;
+  for (const button of document.querySelectorAll("#plane-toggle button")) {
+    button.setAttribute("aria-pressed", String(button.dataset.plane === view.geometry.plane));
+  }
+  for (const knob of document.querySelectorAll(".geometry-knob")) {
+    const name = knob.dataset.knob;
+    knob.hidden = !engine || (name === "score" && !["dot", "scaled_dot"].includes(params.score)) || (name === "temperature" && params.hard);
+    const slider = knob.querySelector("input[type=range]");
+    if (slider && document.activeElement !== slider) {
+      slider.value = String(params[name]);
+      knob.querySelector("output").textContent = String(params[name]);
+    }
+  }
+  document.getElementById("geometry-scaled").checked = params.score === "scaled_dot";
+}
