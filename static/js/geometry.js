@@ -51,17 +51,41 @@ export function planeNote(view, t, label) {
 }
 
 /**
+ * The traces that stay as they are while the steps change (every key, every query), built once per view, box and
+ * theme: Plotly.react then sees the same arrays and redraws only what a step changes (the lines, the highlight).
+ */
+function steadyTraces(chart, { view, box, t, c, font, many }) {
+  const key = `${box.key}|${box.dark}|${font}`;
+  if (chart.steady && chart.steady.view === view && chart.steady.key === key) return chart.steady.traces;
+  const g = view.geometry;
+  const { queries: queryWords, keys: keyWords } = view.tokens;
+  const size = Math.round(font * 0.75);
+  const traces = [
+    { type: "scatter", mode: "markers+text", name: t.geometry_key, x: g.keys.map((p) => p[0]), y: g.keys.map((p) => p[1]),
+      marker: { symbol: "diamond", size, color: c.key, line: { width: 1, color: c.paper } },
+      text: keyWords.map((w) => (many ? "" : plain(w))), textposition: "bottom center",
+      textfont: { size: Math.round(font * 0.8), color: c.key }, hoverinfo: "text", hovertext: keyWords.map(plain), cliponaxis: false },
+    { type: "scatter", mode: "markers+text", name: t.geometry_query, x: g.queries.map((p) => p[0]), y: g.queries.map((p) => p[1]),
+      marker: { symbol: "circle-open", size, color: c.query, line: { width: 2 } },
+      text: queryWords.map((w) => (many ? "" : plain(w))), textposition: "top center",
+      textfont: { size: Math.round(font * 0.8), color: c.query }, hoverinfo: "text", hovertext: queryWords.map(plain), cliponaxis: false },
+  ];
+  chart.steady = { view, key, traces };
+  return traces;
+}
+
+/**
  * Draw the plane into `chart` and the current step's numbers into `table`.
- * box: {width, height (a budget or null), font, dark, fill}; label: a feature's name in the page's language.
+ * box: {width, height (a budget or null), font, dark, fill, key}; label: a feature's name in the page's language.
  */
 export function drawGeometry(chart, table, { view, step, box, t, label, rows = 8 }) {
   const g = view.geometry;
   const c = colours(box.dark);
   const font = box.font;
   const { queries: queryWords, keys: keyWords } = view.tokens;
+  const many = keyWords.length > MANY_LABELS;
   const lines = linesOf(view, step);
   const order = ranked(lines);
-  const labelled = new Set(keyWords.length > MANY_LABELS ? order.slice(0, STRONGEST) : keyWords.map((_, j) => j));
   const here = g.queries[step];
   const widest = Math.max(...lines.weights.filter((_, j) => lines.mask[j]));
   const lineWidth = (w) => 0.5 + (MAX_LINE * font * w) / 16;
@@ -70,19 +94,12 @@ export function drawGeometry(chart, table, { view, step, box, t, label, rows = 8
     line: { color: c.line, width: lines.mask[j] ? lineWidth(lines.weights[j]) : 0.5, dash: lines.mask[j] ? "solid" : "dot" },
     opacity: lines.mask[j] && lines.weights[j] === widest ? 0.95 : 0.55,
   }));
-  const hover = (j) => plain(`${keyWords[j]}: ${t.geometry_dot} ${fmt(lines.dots[j], 4)} · ${t.geometry_score} ${fmt(lines.scores[j], 4)} · ${t.geometry_weight} ${fmtWeight(lines.weights[j])}`);
-  const size = Math.round(font * 0.75);
-  const others = queryWords.map((_, i) => i).filter((i) => i !== step);
+  const strongest = many ? order.slice(0, STRONGEST) : [];
   const data = [
-    { type: "scatter", mode: "markers+text", name: t.geometry_key, x: g.keys.map((p) => p[0]), y: g.keys.map((p) => p[1]),
-      marker: { symbol: "diamond", size, color: c.key, line: { width: 1, color: c.paper } },
-      text: keyWords.map((w, j) => (labelled.has(j) ? plain(w) : "")), textposition: "bottom center",
-      textfont: { size: Math.round(font * 0.8), color: c.key }, hovertemplate: "%{customdata}<extra></extra>",
-      customdata: keyWords.map((_, j) => hover(j)), cliponaxis: false },
-    { type: "scatter", mode: "markers+text", name: t.geometry_query, x: others.map((i) => g.queries[i][0]), y: others.map((i) => g.queries[i][1]),
-      marker: { symbol: "circle-open", size, color: c.query, line: { width: 2 } },
-      text: others.map((i) => (queryWords.length > MANY_LABELS ? "" : plain(queryWords[i]))), textposition: "top center",
-      textfont: { size: Math.round(font * 0.8), color: c.query }, hoverinfo: "text", cliponaxis: false },
+    ...steadyTraces(chart, { view, box, t, c, font, many }),
+    { type: "scatter", mode: "text", name: t.geometry_key, x: strongest.map((j) => g.keys[j][0]), y: strongest.map((j) => g.keys[j][1]),
+      text: strongest.map((j) => plain(keyWords[j])), textposition: "bottom center",
+      textfont: { size: Math.round(font * 0.8), color: c.key }, hoverinfo: "skip", cliponaxis: false },
     { type: "scatter", mode: "markers+text", name: queryWords[step], x: [here[0]], y: [here[1]],
       marker: { symbol: "circle", size: Math.round(font * 1.2), color: c.query, line: { width: 3, color: c.line } },
       text: [`<b>${plain(queryWords[step])}</b>`], textposition: "top center", textfont: { size: font, color: c.query },
@@ -93,7 +110,7 @@ export function drawGeometry(chart, table, { view, step, box, t, label, rows = 8
   const height = box.height ? Math.max(160, box.height) : Math.round(Math.min(box.width * 0.8, 560));
   const pad = font * 1.4;
   const layout = {
-    width: box.width, height, showlegend: false, shapes,
+    width: box.width, height, showlegend: false, shapes, hovermode: "closest",
     margin: { l: font * 3, r: pad, t: pad, b: font * 2.6 },
     xaxis: axis(g.axes[0]), yaxis: { ...axis(g.axes[1]), scaleanchor: "x", scaleratio: 1 },
     paper_bgcolor: c.paper, plot_bgcolor: c.paper, font: { color: c.ink },

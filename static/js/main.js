@@ -386,6 +386,7 @@ function drawGeometryPanel() {
   const box = boxOf(slot);
   if (!recordBox(slot, box)) return;
   const step = state.field("step");
+  performance.mark("geometry-start"); // read by bench/bench_geometry.py
   $("geometry-note").textContent = planeNote(view, t, label);
   drawGeometry(slot, $("geometry-lines"), { view, step, box, t, label, rows: onePanel() ? 6 : 8 })
     .then(() => performance.mark("attention-geometry")); // read by bench/bench_geometry.py
