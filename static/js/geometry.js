@@ -50,33 +50,24 @@ export function planeNote(view, t, label) {
   return note;
 }
 
-/**
- * The traces that stay as they are while the steps change (every key, every query), built once per view, box and
- * theme: Plotly.react then sees the same arrays and redraws only what a step changes (the lines, the highlight).
- */
-function steadyTraces(chart, { view, box, t, c, font, many }) {
-  const key = `${box.key}|${box.dark}|${font}`;
-  if (chart.steady && chart.steady.view === view && chart.steady.key === key) return chart.steady.traces;
-  const g = view.geometry;
-  const { queries: queryWords, keys: keyWords } = view.tokens;
-  const size = Math.round(font * 0.75);
-  const traces = [
-    { type: "scatter", mode: "markers+text", name: t.geometry_key, x: g.keys.map((p) => p[0]), y: g.keys.map((p) => p[1]),
-      marker: { symbol: "diamond", size, color: c.key, line: { width: 1, color: c.paper } },
-      text: keyWords.map((w) => (many ? "" : plain(w))), textposition: "bottom center",
-      textfont: { size: Math.round(font * 0.8), color: c.key }, hoverinfo: "text", hovertext: keyWords.map(plain), cliponaxis: false },
-    { type: "scatter", mode: "markers+text", name: t.geometry_query, x: g.queries.map((p) => p[0]), y: g.queries.map((p) => p[1]),
-      marker: { symbol: "circle-open", size, color: c.query, line: { width: 2 } },
-      text: queryWords.map((w) => (many ? "" : plain(w))), textposition: "top center",
-      textfont: { size: Math.round(font * 0.8), color: c.query }, hoverinfo: "text", hovertext: queryWords.map(plain), cliponaxis: false },
-  ];
-  chart.steady = { view, key, traces };
-  return traces;
+/** Axis ranges that hold every point with a margin, fixed per view. */
+function ranges(g) {
+  const span = (values) => {
+    const low = Math.min(0, ...values);
+    const high = Math.max(0, ...values);
+    const pad = (high - low || 1) * 0.12;
+    return [low - pad, high + pad];
+  };
+  const all = [...g.queries, ...g.keys];
+  return { x: span(all.map((p) => p[0])), y: span(all.map((p) => p[1])) };
 }
 
 /**
- * Draw the plane into `chart` and the current step's numbers into `table`.
- * box: {width, height (a budget or null), font, dark, fill, key}; label: a feature's name in the page's language.
+ * Draw the plane into `chart` and the current step's numbers into `table`. Plotly draws the points, their words
+ * and the axes once per view and box; a step redraws only the layer under them (the lines, the current query's
+ * ring and word: drawLines) and the table, so stepping never waits for Plotly.
+ * box: {width, height (a budget or null), font, dark, key}; label: a feature's name in the page's language.
+ * Returns null when the step was drawn at once, or Plotly's promise when the plane itself was (re)drawn.
  */
 export function drawGeometry(chart, table, { view, step, box, t, label, rows = 8 }) {
   const g = view.geometry;
@@ -86,37 +77,88 @@ export function drawGeometry(chart, table, { view, step, box, t, label, rows = 8
   const many = keyWords.length > MANY_LABELS;
   const lines = linesOf(view, step);
   const order = ranked(lines);
-  const here = g.queries[step];
-  const widest = Math.max(...lines.weights.filter((_, j) => lines.mask[j]));
-  const lineWidth = (w) => 0.5 + (MAX_LINE * font * w) / 16;
-  const shapes = g.keys.map((point, j) => ({
-    type: "line", layer: "below", x0: here[0], y0: here[1], x1: point[0], y1: point[1],
-    line: { color: c.line, width: lines.mask[j] ? lineWidth(lines.weights[j]) : 0.5, dash: lines.mask[j] ? "solid" : "dot" },
-    opacity: lines.mask[j] && lines.weights[j] === widest ? 0.95 : 0.55,
-  }));
-  const strongest = many ? order.slice(0, STRONGEST) : [];
+  fillTable(table, { view, lines, order, rows, t });
+  chart.geometryStep = { view, step, lines, order, c, font, many };
+  const key = `${box.key}|${box.dark}|${font}`;
+  if (chart.steady && chart.steady.view === view && chart.steady.key === key && chart._fullLayout) {
+    drawLines(chart);
+    return null; // drawn already
+  }
+  const size = Math.round(font * 0.75);
   const data = [
-    ...steadyTraces(chart, { view, box, t, c, font, many }),
-    { type: "scatter", mode: "text", name: t.geometry_key, x: strongest.map((j) => g.keys[j][0]), y: strongest.map((j) => g.keys[j][1]),
-      text: strongest.map((j) => plain(keyWords[j])), textposition: "bottom center",
-      textfont: { size: Math.round(font * 0.8), color: c.key }, hoverinfo: "skip", cliponaxis: false },
-    { type: "scatter", mode: "markers+text", name: queryWords[step], x: [here[0]], y: [here[1]],
-      marker: { symbol: "circle", size: Math.round(font * 1.2), color: c.query, line: { width: 3, color: c.line } },
-      text: [`<b>${plain(queryWords[step])}</b>`], textposition: "top center", textfont: { size: font, color: c.query },
-      hoverinfo: "text", cliponaxis: false },
+    { type: "scatter", mode: "markers+text", name: t.geometry_key, x: g.keys.map((p) => p[0]), y: g.keys.map((p) => p[1]),
+      marker: { symbol: "diamond", size, color: c.key, line: { width: 1, color: c.paper } },
+      text: keyWords.map((w) => (many ? "" : plain(w))), textposition: "bottom center",
+      textfont: { size: Math.round(font * 0.8), color: c.key }, hoverinfo: "text", hovertext: keyWords.map(plain), cliponaxis: false },
+    { type: "scatter", mode: "markers+text", name: t.geometry_query, x: g.queries.map((p) => p[0]), y: g.queries.map((p) => p[1]),
+      marker: { symbol: "circle-open", size, color: c.query, line: { width: 2 } },
+      text: queryWords.map((w) => (many ? "" : plain(w))), textposition: "top center",
+      textfont: { size: Math.round(font * 0.8), color: c.query }, hoverinfo: "text", hovertext: queryWords.map(plain), cliponaxis: false },
   ];
-  const axis = (name) => ({ title: { text: plain(label(name)), font: { size: Math.round(font * 0.8), color: c.ink }, standoff: 2 },
-    tickfont: { size: Math.round(font * 0.7), color: c.ink }, gridcolor: c.grid, zerolinecolor: c.ink, fixedrange: true, automargin: false });
+  const fixed = ranges(g);
+  const axis = (name, range) => ({ title: { text: plain(label(name)), font: { size: Math.round(font * 0.8), color: c.ink }, standoff: 2 },
+    tickfont: { size: Math.round(font * 0.7), color: c.ink }, gridcolor: c.grid, zerolinecolor: c.ink, fixedrange: true,
+    automargin: false, range });
   const height = box.height ? Math.max(160, box.height) : Math.round(Math.min(box.width * 0.8, 560));
   const pad = font * 1.4;
   const layout = {
-    width: box.width, height, showlegend: false, shapes, hovermode: "closest",
+    width: box.width, height, showlegend: false, hovermode: "closest",
     margin: { l: font * 3, r: pad, t: pad, b: font * 2.6 },
-    xaxis: axis(g.axes[0]), yaxis: { ...axis(g.axes[1]), scaleanchor: "x", scaleratio: 1 },
-    paper_bgcolor: c.paper, plot_bgcolor: c.paper, font: { color: c.ink },
+    xaxis: axis(g.axes[0], fixed.x), yaxis: { ...axis(g.axes[1], fixed.y), scaleanchor: "x", scaleratio: 1 },
+    paper_bgcolor: "rgba(0,0,0,0)", plot_bgcolor: "rgba(0,0,0,0)", font: { color: c.ink }, // the lines show through
   };
-  fillTable(table, { view, lines, order, rows, t });
-  return Plotly.react(chart, data, layout, CONFIG);
+  chart.steady = { view, key };
+  return Plotly.react(chart, data, layout, CONFIG).then(() => {
+    if (!chart.dataset.watched) {
+      chart.on("plotly_afterplot", () => drawLines(chart)); // a relayout moves the lines with the points
+      chart.dataset.watched = "true";
+    }
+    drawLines(chart);
+  });
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+function svg(tag, attributes, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** The current step's layer under the points: a line to every key (the widest last, on top), the query's ring and word. */
+function drawLines(chart) {
+  const s = chart.geometryStep;
+  const layout = chart._fullLayout;
+  const layer = chart.parentElement.querySelector("svg.geometry-layer");
+  if (!s || !layout || !layer) return;
+  const { view, step, lines, order, c, font, many } = s;
+  const g = view.geometry;
+  const { l, t } = layout._size;
+  const px = (point) => [l + layout.xaxis.l2p(point[0]), t + layout.yaxis.l2p(point[1])];
+  layer.setAttribute("width", String(layout.width));
+  layer.setAttribute("height", String(layout.height));
+  const [hx, hy] = px(g.queries[step]);
+  const widest = Math.max(...lines.weights.filter((_, j) => lines.mask[j]));
+  const parts = [];
+  for (const j of [...order].reverse()) {
+    const [kx, ky] = px(g.keys[j]);
+    const visible = lines.mask[j];
+    parts.push(svg("line", { x1: hx, y1: hy, x2: kx, y2: ky, stroke: c.line, "stroke-linecap": "round",
+      "stroke-width": visible ? 0.5 + (MAX_LINE * font * lines.weights[j]) / 16 : 1, "stroke-dasharray": visible ? "" : "3 4",
+      "stroke-opacity": visible && lines.weights[j] === widest ? 0.95 : 0.55, "data-key": j }));
+  }
+  parts.push(svg("circle", { cx: hx, cy: hy, r: Math.round(font * 0.6), fill: c.query, stroke: c.line, "stroke-width": 3 }));
+  const word = (x, y, text, colour, size, weight) =>
+    svg("text", { x, y, fill: colour, "font-size": size, "font-weight": weight, "text-anchor": "middle", class: "geometry-word" }, text);
+  if (many) { // long sentences: only the strongest keys have their word written
+    for (const j of order.slice(0, STRONGEST)) {
+      const [kx, ky] = px(g.keys[j]);
+      parts.push(word(kx, ky + font * 1.3, view.tokens.keys[j], c.key, Math.round(font * 0.8), 400));
+    }
+  }
+  parts.push(word(hx, hy - font * 1.1, view.tokens.queries[step], c.query, font, 700));
+  layer.replaceChildren(...parts);
+  layer.dataset.step = String(step);
 }
 
 /** The current query's lines as text: the strongest `rows` keys, then how many more. */
