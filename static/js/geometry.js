@@ -184,7 +184,7 @@ function fillTable(table, { view, lines, order, rows, t }) {
 }
 
 /**
- * The panel's own knobs (its plane, the stretch, the temperature, ÷√d_k) move the form's controls, so a slide
+ * The panel's own knobs (its plane, the stretch, the temperature, the score function) move the form's controls, so a slide
  * without the form changes the view the same way: the form asks the server, and every panel redraws.
  */
 export function wireGeometryTools({ setPlane }) {
@@ -203,8 +203,8 @@ export function wireGeometryTools({ setPlane }) {
       setForm(slider.dataset.for, slider.value);
     });
   }
-  const scaled = document.getElementById("geometry-scaled");
-  scaled.addEventListener("change", () => setForm("score", scaled.checked ? "scaled_dot" : "dot"));
+  const score = document.getElementById("geometry-score");
+  score.addEventListener("change", () => setForm("score", score.value));
 }
 
 /** The knobs show the view's own settings; those that do not apply to it are hidden (a real model has neither). */
@@ -217,12 +217,18 @@ export function syncGeometryTools(view) {
   }
   for (const knob of document.querySelectorAll(".geometry-knob")) {
     const name = knob.dataset.knob;
-    knob.hidden = !engine || (name === "score" && !["dot", "scaled_dot"].includes(params.score)) || (name === "temperature" && params.hard);
+    knob.hidden = !engine || (name === "temperature" && params.hard);
     const slider = knob.querySelector("input[type=range]");
     if (slider && document.activeElement !== slider) {
       slider.value = String(params[name]);
       knob.querySelector("output").textContent = String(params[name]);
     }
   }
-  document.getElementById("geometry-scaled").checked = params.score === "scaled_dot";
+  // the score functions as the form offers them in this mode (its options, with their names and availability)
+  const form = document.getElementById("score");
+  const score = document.getElementById("geometry-score");
+  if (form && engine) {
+    score.replaceChildren(...[...form.options].map((option) => option.cloneNode(true)));
+    score.value = params.score;
+  }
 }

@@ -134,5 +134,6 @@ def test_the_stretch_moves_the_panel_and_stage_2_together(new_context):
     assert max(stage2) > 0.49  # e^9 / (2 e^9 + 1): the softmax near saturation between a and c
     shown = poll(page, READ, lambda r: r["rows"] and r["rows"][0][1] == "9")
     assert shown["rows"][0][:3] == ["k1", "9", "9"]  # q = (3, 0), k1 = (3, 0): q·k = 9, and the dot score is q·k
-    page.locator("#geometry-scaled").check()
+    page.locator("#geometry-score").select_option("scaled_dot")
     poll(page, "location.search", lambda search: "score" not in search)  # scaled_dot, the default
+    expect(page.locator("#score")).to_have_value("scaled_dot")  # the form says the same
