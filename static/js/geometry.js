@@ -156,7 +156,8 @@ function drawLines(chart) {
       parts.push(word(kx, ky + font * 1.3, view.tokens.keys[j], c.key, Math.round(font * 0.8), 400));
     }
   }
-  parts.push(word(hx, hy - font * 1.1, view.tokens.queries[step], c.query, font, 700));
+  // above the word Plotly writes by every query (few words), or where that word would be (many)
+  parts.push(word(hx, hy - font * (many ? 1.1 : 2.0), view.tokens.queries[step], c.query, font, 700));
   layer.replaceChildren(...parts);
   layer.dataset.step = String(step);
 }
