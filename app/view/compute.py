@@ -89,12 +89,13 @@ def geometry_of(state: State, body: dict) -> dict:
     q, k = np.asarray(head["q"], dtype=float), np.asarray(head["k"], dtype=float)  # (n_q, d_k), (n_k, d_k)
     mask = np.asarray(head["mask"], dtype=bool)  # (n_q, n_k)
     drawn_q, drawn_k = q, k  # the vectors drawn: the head's queries and keys, or the word vectors
-    named = body.get("named_head") is not None and body["names"]["vectors"] is not None
+    vector_names = (body.get("names") or {}).get("vectors")  # a named head's question dimensions, or None
+    named = body.get("named_head") is not None and vector_names is not None
     plane: Plane
     if q.shape[1] <= 2:
-        plane = exact_plane(q.shape[1], tuple(body["names"]["vectors"] or ()) or None)
+        plane = exact_plane(q.shape[1], tuple(vector_names or ()) or None)
     elif named:
-        plane = feature_plane(q, k, mask, tuple(body["names"]["vectors"]))
+        plane = feature_plane(q, k, mask, tuple(vector_names))
         if state.plane == "embedding":
             inputs = tuple(body["features"] or body["names"]["values"])
             parameters = head["parameters"]
