@@ -207,3 +207,23 @@ def test_schema_names_the_translate_mode(client):
     schema = client.get("/openapi.json").json()
     response = schema["components"]["schemas"]["AttentionResponse"]["properties"]
     assert "translate" in json.dumps(response["mode"]) and "translation" in response
+
+
+def test_geometry_of_the_translators(client):
+    """RNNsearch's plane holds the two terms its additive score adds, W s_{i-1} and U h_j, read from the weights
+    file: the points reproduce from the basis, and there is no q·k to show. RNNencdec has no attention: no plane."""
+    body = get(client, source=TOM, model="rnnsearch")
+    geometry = body["geometry"]
+    network = mt.read_weights("rnnsearch")  # the weights file itself, not the loaded model
+    s = np.asarray(body["head"]["q"]) @ network["W.weight"].T  # (n_q, d_att)
+    h = np.asarray(body["head"]["k"]) @ network["U.weight"].T  # (n_k, d_att)
+    basis, center = np.asarray(geometry["basis"]), np.asarray(geometry["center"])  # (2, d_att), (d_att,)
+    assert basis.shape == (2, s.shape[1])
+    # float64 arithmetic on float32 inputs, sent as JSON floats: agreement to a few float32 ulps of the points' size
+    bound = 1e-5 * max(1.0, float(np.abs(s).max()), float(np.abs(h).max()))
+    np.testing.assert_allclose(geometry["queries"], (s - center) @ basis.T, atol=bound)
+    np.testing.assert_allclose(geometry["keys"], (h - center) @ basis.T, atol=bound)
+    assert geometry["method"] == "pca" and 0 < geometry["retained"] <= 1
+    assert geometry["lines"]["dots"] is None
+    assert geometry["lines"]["weights"] == body["head"]["weights"][body["params"]["step"]]
+    assert get(client, source=TOM, model="rnnencdec")["geometry"] is None

@@ -16,6 +16,7 @@ import numpy as np
 from app.engine.attention import HeadResult, multi_head_attention, single_head_attention
 from app.engine.attention.arithmetic import step_arithmetic
 from app.engine.attention.focus import Asker, focus_heads
+from app.engine.attention.geometry import Plane, exact_plane, feature_plane, input_plane, lines, pca_plane
 from app.engine.attention.masks import attention_mask
 from app.engine.attention.named_heads import PREVIOUS, NamedHead, named_heads
 from app.engine.attention.stages import softmax_weights, weighted_sum
@@ -71,12 +72,67 @@ def compute_view(state: State) -> dict:
         body = translation_view(state)
     else:
         body = sentence_view(state)
+    if "geometry" not in body:
+        body["geometry"] = geometry_of(state, body)
     return {
         "params": state.model_dump(mode="json"),
         "share_path": state.share_path(),
         "query": state.query_string(view=False),
         "mode": mode,
         **body,
+    }
+
+
+def geometry_of(state: State, body: dict) -> dict:
+    """The head in focus's queries and keys as points in one plane (app/engine/attention/geometry.py).
+
+    Exercise vectors 1 or 2 wide: drawn as typed. Named heads: on the two named question dimensions that carry
+    the most of the head's scores, or (plane=embedding) the words before W_Q and W_K on the two input features
+    those dimensions read most. Anything else (random projections, real models): a PCA of the queries and keys
+    together. The current step's lines: q·k, the score and the weight of each key.
+    """
+    head = body["head"]
+    if head["scores"] is None:  # rnnencdec: no attention, no queries or keys to draw
+        return None
+    q, k = np.asarray(head["q"], dtype=float), np.asarray(head["k"], dtype=float)  # (n_q, d_q), (n_k, d_k)
+    mask = np.asarray(head["mask"], dtype=bool)  # (n_q, n_k)
+    additive = q.shape[1] != k.shape[1]  # rnnsearch: e = vᵀ tanh(W1 s + W2 h), decoder state and annotations
+    if additive:  # draw the two terms the score adds, W1 s and W2 h, which live in one space
+        p = models.translator(state.model).network.p  # W (d_att, d_h), U (d_att, 2 d_h): the answer leaves them out
+        q, k = q @ p["W.weight"].T, k @ p["U.weight"].T  # (n_q, d_att), (n_k, d_att)
+    drawn_q, drawn_k = q, k  # the vectors drawn: the head's queries and keys, or the word vectors
+    vector_names = (body.get("names") or {}).get("vectors")  # a named head's question dimensions, or None
+    named = body.get("named_head") is not None and vector_names is not None
+    plane: Plane
+    if q.shape[1] <= 2:
+        plane = exact_plane(q.shape[1], tuple(vector_names or ()) or None)
+    elif named:
+        plane = feature_plane(q, k, mask, tuple(vector_names))
+        if state.plane == "embedding":
+            inputs = tuple(body["features"] or body["names"]["values"])
+            parameters = head["parameters"]
+            drawn_q, drawn_k = (np.asarray(body["embeddings"][side], dtype=float) for side in ("queries", "keys"))
+            columns = (plane.basis[0].argmax(), plane.basis[1].argmax())  # the two question dimensions
+            plane = input_plane(drawn_q, drawn_k, parameters["W_Q"], parameters["W_K"], columns, inputs)
+    else:
+        plane = pca_plane(q, k)
+    step = state.step
+    return {
+        "plane": "embedding" if plane.method == "inputs" else "qk",
+        "method": plane.method,
+        "axes": list(plane.axis_names),
+        "basis": plane.basis,
+        "center": plane.center,
+        "retained": plane.retained,
+        "score_share": plane.score_share,
+        "queries": plane.project(drawn_q),
+        "keys": plane.project(drawn_k),
+        "stretch": state.stretch,
+        "lines": {
+            "step": step,
+            **lines(q[step], k, np.asarray(head["scores"])[step], np.asarray(head["weights"])[step], mask[step]),
+            **({"dots": None} if additive else {}),  # an additive score multiplies nothing: no q·k to show
+        },
     }
 
 
@@ -221,6 +277,7 @@ def sentence_view(state: State) -> dict:
         seed=state.seed,
         inputs=inputs,
         kind=state.mode,
+        stretch=state.stretch,
     )
     weights = np.stack([h.weights for h in result.heads])  # (n_heads, n_q, n_k)
     computed = named_heads(state.mode, n_heads) if state.projection == "named" else ()
@@ -284,6 +341,8 @@ def exercise_view(state: State) -> dict:
     q, k, v = (
         np.array(getattr(state, name), dtype=float) for name in ("q", "k", "v")
     )  # (n_q, d_k) (n_k, d_k) (n_k, d_v)
+    if state.stretch != 1:
+        q, k = q * state.stretch, k * state.stretch  # longer (or shorter) vectors, the same directions
     mask = attention_mask(len(q), len(k), window=state.window, causal=state.causal)  # (n_q, n_k)
     head = single_head_attention(q, k, v, score=state.score, temperature=state.temperature, hard=state.hard, mask=mask)
     return {

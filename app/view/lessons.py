@@ -121,12 +121,16 @@ LESSONS = [
         "text": {
             "en": "The Transformer computes softmax(QKᵀ/√d_k)·V. On 64-wide vectors the plain dot product gives large "
             "scores and the softmax saturates: “bank” puts {weight0} on a single word. Dividing by √d_k keeps it "
-            "from saturating: open the scaled example, where no weight reaches 0.95.",
+            "from saturating: open the scaled example, where no weight reaches 0.95. The same happens on two numbers: "
+            "stretch a query and its keys and every q·k grows by the square of the stretch (the longer vectors "
+            "example); the panel of queries and keys in one plane shows the lines thinning to one.",
             "zh": "Transformer 计算 softmax(QKᵀ/√d_k)·V。在 64 维向量上，普通点积的分数很大，softmax 饱和："
-            "“bank”把 {weight0} 放在一个词上。除以 √d_k 可以防止饱和：打开缩放的例子，没有一个权重达到 0.95。",
+            "“bank”把 {weight0} 放在一个词上。除以 √d_k 可以防止饱和：打开缩放的例子，没有一个权重达到 0.95。"
+            "只有两个数时也一样：把查询和键拉长，每个 q·k 按拉长倍数的平方增大（“向量越长”的例子）；"
+            "“同一平面上的查询和键”面板里，连线最后只剩一条。",
         },
         "preset": "plain-dot",
-        "more": ["scaled-dot"],
+        "more": ["scaled-dot", "stretch"],
     },
     {
         "title": {"en": "9. Multi-head attention", "zh": "9. 多头注意力"},

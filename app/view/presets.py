@@ -425,6 +425,29 @@ PRESETS = [
         "claims": (Claim("top", step=2, key="jerry", at_least=0.9),),
     },
     {
+        "id": "stretch",
+        "title": {"en": "Longer vectors saturate the softmax", "zh": "向量越长，softmax 越饱和"},
+        "lesson": {
+            "en": "The query (2, 1) and the keys a (1, 0), b (0, 1), c (0.8, 0.6), every vector 3 times as long: each "
+            "q·k is 9 times larger and the softmax, which gave c about half of the weight, now gives {pairs0}. In the "
+            "panel “Queries and keys in one plane”, drag the vector length back to 1, or divide by √d_k, and watch "
+            "stage 2 recover.",
+            "zh": "查询 (2, 1)，键 a (1, 0)、b (0, 1)、c (0.8, 0.6)，每个向量都变长 3 倍：每个 q·k 变成 9 倍，"
+            "原来给 c 大约一半权重的 softmax 现在给出 {pairs0}。在“同一平面上的查询和键”面板里，把向量长度拖回 1，"
+            "或者除以 √d_k，看阶段二怎样恢复。",
+        },
+        "params": {
+            "q": "2,1",
+            "k": "1,0;0,1;0.8,0.6",
+            "v": "1,0;0,1;1,1",
+            "score": "dot",
+            "stretch": "3",
+            "query_labels": "q",
+            "key_labels": "a,b,c",
+        },  # fmt: skip
+        "claims": (Claim("top", step=0, key="c", at_least=0.8),),
+    },
+    {
         "id": "exercise",
         "title": {"en": "Exercise: Q, K, V by hand", "zh": "练习：手写 Q、K、V"},
         "lesson": {

@@ -259,6 +259,14 @@ class State(BaseModel):
     temperature: Annotated[float, Control("range", ENGINE, step=0.05)] = Field(
         1.0, ge=0.05, le=20, allow_inf_nan=False, description="Softmax temperature: weights = softmax(score / T)."
     )
+    stretch: Annotated[float, Control("range", ENGINE, step=0.1)] = Field(
+        1.0,
+        ge=0.1,
+        le=10,
+        allow_inf_nan=False,
+        description="Multiply the length of every query and key vector by this: each q·k grows by its square, so "
+        "the softmax saturates as the vectors grow; the √d_k of scaled_dot and the temperature bring it back.",
+    )
     hard: Annotated[bool, Control("checkbox", ENGINE)] = Field(
         False, description="Hard attention: weight 1 on the best visible key, 0 elsewhere."
     )
@@ -340,9 +348,17 @@ class State(BaseModel):
     slide: Annotated[int, Control("none", view=True)] = Field(
         0,
         ge=0,
-        le=6,
+        le=7,
         description="View state: slide mode, one panel at a time sized to the screen (0: off). The panels in order: "
-        "1, 2, 3 the stage heatmaps, 4 the arithmetic of the step, 5 the weights as bars, 6 the alignment.",
+        "1, 2, 3 the stage heatmaps, 4 the arithmetic of the step, 5 the weights as bars, 6 the alignment, "
+        "7 the queries and keys as points in one plane.",
+    )
+    plane: Annotated[
+        Literal["qk", "embedding"], Control("none", TOY, view=True, requires={"projection": ("named",)})
+    ] = Field(
+        "qk",
+        description="View state (named heads): the plane of the geometry panel. qk: the head's queries and keys, "
+        "after W_Q and W_K; embedding: the word vectors before them, on the two features the head reads most.",
     )
 
     # ---- derived ----------------------------------------------------------------------------

@@ -171,6 +171,43 @@ class TranslationFacts(BaseModel):
     )
 
 
+class GeometryLines(BaseModel):
+    step: int = Field(description="The query step whose lines these are (`step`).")
+    dots: Vector | None = Field(
+        description="(n_keys,) q·k of the current query with each key, in full (every d_k number); null for an "
+        "additive score (rnnsearch), which adds W1 s and W2 h instead of multiplying q and k."
+    )
+    scores: Vector = Field(description="(n_keys,) stage 1: each key's score (scaled_dot: q·k/√d_k).")
+    weights: Vector = Field(description="(n_keys,) stage 2: each key's weight, the width of its line.")
+    mask: list[bool] = Field(description="(n_keys,) true where the query may see the key.")
+
+
+class Geometry(BaseModel):
+    plane: Literal["qk", "embedding"] = Field(
+        description="qk: the head's queries and keys; embedding (named heads, `plane`): the word vectors before "
+        "W_Q and W_K."
+    )
+    method: Literal["exact", "features", "pca", "inputs"] = Field(
+        description="exact: vectors 1 or 2 wide, drawn as they are; features: a named head's two question dimensions "
+        "that carry the most of its choice between keys; pca: the two principal components of the queries and keys "
+        "together; inputs: the two input features the head's chosen dimensions read most."
+    )
+    axes: list[str] = Field(description="The two axes' names: features, question dimensions, d0 d1, or PC1 PC2.")
+    basis: Matrix = Field(description="(2, d) the plane's unit directions in the space of the vectors drawn.")
+    center: Vector = Field(description="(d,) the point drawn at (0, 0): the mean for pca, zero otherwise.")
+    retained: float = Field(
+        description="Share (0..1) of the vectors' squared distances from `center` that the plane keeps (pca: the "
+        "share of variance); 1 for exact."
+    )
+    score_share: float | None = Field(
+        description="features: the two axes' share of the head's choice between keys (sum of |q_d| |k_d - mean k_d|)."
+    )
+    queries: Matrix = Field(description="(n_queries, 2) each query's point: (vector - center) · basisᵀ.")
+    keys: Matrix = Field(description="(n_keys, 2) each key's point, in the same plane.")
+    stretch: float = Field(description="The `stretch` the queries and keys were multiplied by.")
+    lines: GeometryLines = Field(description="The current query's line to every key.")
+
+
 class AttentionResponse(BaseModel):
     params: dict[str, Any] = Field(description="The canonical parameters, defaults filled in.")
     share_path: str = Field(description="The canonical link to this view (the page); /api/attention takes its query.")
@@ -204,6 +241,10 @@ class AttentionResponse(BaseModel):
     )
     parameters: dict[str, Matrix] = Field(description="Parameters shared by the heads: W_O.")
     overview: Overview | None = Field(description="A small weight map of every layer and head (several heads only).")
+    geometry: Geometry | None = Field(
+        description="The head in focus's queries and keys as points in one plane, and the current query's lines "
+        "(rnnsearch: the two terms of its additive score, W1 s and W2 h). Null for rnnencdec, which has no attention."
+    )
     summaries: Summaries | None = Field(None, description="Real models: the whole model summarised.")
     translation: TranslationFacts | None = Field(None, description="Translators: what was decoded, and how.")
     sentence_embedding: list[float] | None = Field(

@@ -3,6 +3,7 @@
 import { downloadPng, heatmap, MANY, moveOutline } from "./charts.js";
 import * as controls from "./controls.js";
 import { fmt, fmtWeight } from "./format.js";
+import { drawGeometry, planeNote, syncGeometryTools, wireGeometryTools } from "./geometry.js";
 import { alignment, arithmetic, bars, download, el, matrixGrid, matrixTable, overviewGrid, toCsv } from "./panels.js";
 import { setupLive } from "./live-ui.js";
 import { renderTranslation, renderTranslationStep } from "./translation.js";
@@ -303,6 +304,7 @@ function watchSizes() {
     [$("bars-panel"), drawBars],
     [$("alignment-panel"), drawAlignment],
     [$("chart-every-head").parentElement, drawEveryHead],
+    [$("chart-geometry").parentElement, drawGeometryPanel],
   ]);
   const redrawIfResized = (target) => {
     if (target.dataset.pending) return;
@@ -342,6 +344,7 @@ function renderStep() {
   $("prev").disabled = step === 0;
   $("next").disabled = step === queries.length - 1;
   for (const id of ["chart-stage1", "chart-stage2", "chart-stage3"]) moveOutline($(id), step);
+  drawGeometryPanel(); // before the heavier panels: its lines follow the key at once
   drawBars();
   $("pairs").textContent = keys.map((k, j) => `(${k}, ${fmtWeight(head.weights[step][j])})`).join(" ");
   renderHeadQuestion(view);
@@ -378,6 +381,27 @@ function drawAlignment() {
   const strongest = keys[weights[step].indexOf(Math.max(...weights[step]))];
   alignment(slot, { queries, keys, weights, step, font: box.font, height: box.height, queryOnTop: !["cross", "translate"].includes(view.mode),
     label: `${t.alignment}${t.colon}${queries[step]} → ${strongest}` });
+}
+
+/** The queries and keys in one plane, the current query's lines drawn and written out (geometry.js). */
+function drawGeometryPanel() {
+  const view = state.view();
+  const slot = $("chart-geometry");
+  const box = boxOf(slot);
+  if (!recordBox(slot, box)) return;
+  const step = state.field("step");
+  slot.hidden = view.geometry === null; // rnnencdec: no attention, nothing to draw
+  if (view.geometry === null) {
+    $("geometry-note").textContent = t.mt_no_attention;
+    $("geometry-lines").replaceChildren();
+    return;
+  }
+  performance.mark("geometry-start"); // read by bench/bench_geometry.py
+  $("geometry-note").textContent = planeNote(view, t, label);
+  const mark = () => performance.mark("attention-geometry"); // read by bench/bench_geometry.py
+  const plotted = drawGeometry(slot, $("geometry-lines"), { view, step, box, t, label, rows: onePanel() ? 6 : 8 });
+  if (plotted) plotted.then(mark);
+  else mark();
 }
 
 async function drawArithmetic() {
@@ -537,6 +561,7 @@ function render() {
   $("model-note").textContent = view.model && view.model.name === "minilm" && !hasChinese ? "" : modelNote;
   renderMatrices(view);
   renderTranslation(view, t, () => boxOf($("chart-self"))); // the box is read once the panel is shown
+  syncGeometryTools(view);
   renderSummaries(view, { summary: state.field("summary"), t, onPick: pickHead,
     setSummary: (summary) => { state.setFields({ summary }); render(); } });
   drawRollout();
@@ -641,6 +666,7 @@ function wire() {
     openLink(query.toString(), { push: true });
   });
   $("heads-auto").addEventListener("click", autoHeads);
+  wireGeometryTools({ setPlane: (plane) => { state.setFields({ plane }); recompute(state.currentQuery(), { push: true }); } });
   $("prev").addEventListener("click", () => setStep(state.field("step") - 1));
   $("next").addEventListener("click", () => setStep(state.field("step") + 1));
   $("play").addEventListener("click", togglePlay);

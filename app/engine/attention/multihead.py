@@ -110,12 +110,14 @@ def multi_head_attention(
     seed: int = 0,
     inputs: tuple[str, ...] = (),
     kind: str = "self",
+    stretch: float = 1.0,
 ) -> MultiHeadResult:
     """Attention of the rows of x_q (queries) over the rows of x_kv (keys and values).
 
     Self-attention passes the same matrix twice; cross-attention passes the target sentence's
     vectors as x_q and the source sentence's as x_kv. Named heads need the names of the input
-    columns (`inputs`) and the kind of attention (`kind`, "self" or "cross").
+    columns (`inputs`) and the kind of attention (`kind`, "self" or "cross"). `stretch` multiplies the
+    length of every query and key (so every q·k by its square): the softmax saturates as it grows.
     """
     # x_q (n_q, d_model), x_kv (n_k, d_model)
     d_model = x_q.shape[1]
@@ -127,6 +129,8 @@ def multi_head_attention(
     for matrices in projections:
         q = x_q @ matrices["W_Q"]  # (n_q, d_k)
         k = x_kv @ matrices["W_K"]  # (n_k, d_k)
+        if stretch != 1:
+            q, k = q * stretch, k * stretch  # longer (or shorter) vectors, the same directions
         v = x_kv @ matrices["W_V"]  # (n_k, d_v)
         parameters = {**matrices, **score_parameters(score, q.shape[1], rng)}
         heads.append(
