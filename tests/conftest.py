@@ -1,6 +1,15 @@
-"""Shared fixtures of the non-browser tests (tests/browser/ has its own conftest)."""
+"""Shared fixtures of every test (tests/browser/ adds its own): an in-process client, and the session's
+one live server, Redis and nginx for what truly needs a socket.
+
+A test that needs other settings builds its own app in process: TestClient(create_app(Settings(...))),
+or AppServer(Settings(...)) (tests/support/live_server.py) when it needs a socket.
+"""
+
+import urllib.request
 
 import pytest
+
+from tests.support.live_server import AppServer
 
 
 @pytest.fixture(scope="session")
@@ -11,3 +20,32 @@ def client():
     from app.main import app
 
     return TestClient(app, raise_server_exceptions=False)
+
+
+@pytest.fixture(scope="session")
+def live_server():
+    """The session's one real server: the app with the default settings (access log off) under uvicorn with
+    the production options, in this process; .base, .host, .port. Browser tests use it too (app_server)."""
+    with AppServer() as server:
+        # The first page waits for the examples' and lessons' numbers (computed once, at start-up): wait here,
+        # so that no test's own deadline includes them.
+        urllib.request.urlopen(server.base + "/", timeout=600).read()
+        yield server
+
+
+@pytest.fixture(scope="session")
+def redis_server():
+    """The session's one redis-server (Debian's) on a free loopback port; tests use databases of their own."""
+    from tests.support.redis_server import RedisServer
+
+    with RedisServer() as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def nginx(live_server):
+    """The session's one nginx (deploy/nginx.conf's shape) in front of the live server."""
+    from tests.support.nginx import Nginx
+
+    with Nginx(live_server.port) as proxy:
+        yield proxy
