@@ -9,6 +9,7 @@ import urllib.request
 
 import pytest
 
+from app.settings import Settings
 from tests.support.live_server import AppServer
 
 
@@ -26,7 +27,8 @@ def client():
 def live_server():
     """The session's one real server: the app with the default settings (access log off) under uvicorn with
     the production options, in this process; .base, .host, .port. Browser tests use it too (app_server)."""
-    with AppServer() as server:
+    # Every test reaches it from 127.0.0.1: rooms per address are not what the tests sharing it check.
+    with AppServer(Settings(access_log=False, rooms_per_client_hour=10_000)) as server:
         # The first page waits for the examples' and lessons' numbers (computed once, at start-up): wait here,
         # so that no test's own deadline includes them.
         urllib.request.urlopen(server.base + "/", timeout=600).read()
