@@ -25,10 +25,11 @@ def client():
 
 @pytest.fixture(scope="session")
 def live_server():
-    """The session's one real server: the app with the default settings (access log off) under uvicorn with
-    the production options, in this process; .base, .host, .port. Browser tests use it too (app_server)."""
+    """The session's one real server: the app with the default settings under uvicorn with the production
+    options, in this process; .base, .host, .port, .output() (its access log: JSON lines). Browser tests
+    use it too (app_server)."""
     # Every test reaches it from 127.0.0.1: rooms per address are not what the tests sharing it check.
-    with AppServer(Settings(access_log=False, rooms_per_client_hour=10_000)) as server:
+    with AppServer(Settings(access_log=True, rooms_per_client_hour=10_000)) as server:
         # The first page waits for the examples' and lessons' numbers (computed once, at start-up): wait here,
         # so that no test's own deadline includes them.
         urllib.request.urlopen(server.base + "/", timeout=600).read()
