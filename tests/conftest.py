@@ -5,7 +5,14 @@ A test that needs other settings builds its own app in process: TestClient(creat
 or AppServer(Settings(...)) (tests/support/live_server.py) when it needs a socket.
 """
 
+import os
 import urllib.request
+
+# One OpenBLAS thread per process, set before numpy loads (it reads this once). The engine splits a model's
+# rows over two cores itself (bert.on_two_cores); OpenBLAS's own threads on top of it busy-wait for a core
+# on a shared 2-core machine: the e5 reference tests took 12x the CPU time with two of them. Servers the
+# tests start inherit it. Results do not depend on it (each output element is summed by one thread).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import pytest
 
