@@ -29,7 +29,7 @@ from app.web import routes
 from app.web.assets import asset_url
 from app.web.conditional import cached
 from app.web.errors import error_items
-from app.web.headers import query_text
+from app.web.headers import query_text, request_language
 from app.web.jsonio import dumps
 
 router = APIRouter()
@@ -110,8 +110,7 @@ def render_page(
     request: Request, *, embed: bool = False, query: str | None = None, follow: dict | None = None
 ) -> Response:
     """The page for a link (or for `query`, a live room's view); `follow`: the room's links in follow mode."""
-    explicit = request.query_params.get("lang")
-    lang = pick_language(explicit if explicit in STRINGS else None, request.headers.get("accept-language"))
+    lang = request_language(request)
     notices = []
     try:
         state, ignored = page_state(request, lang, query)
@@ -176,8 +175,7 @@ def learn(request: Request, lang: str | None = None) -> Response:
 @router.get(routes.COMPARE, response_class=HTMLResponse, include_in_schema=False)
 def compare(request: Request) -> Response:
     """Two views side by side, the same word in both; /api/compare is its JSON twin."""
-    explicit = request.query_params.get("lang")
-    lang = pick_language(explicit if explicit in STRINGS else None, request.headers.get("accept-language"))
+    lang = request_language(request)
     notices = []
     try:
         comparison = comparison_from_query(query_text(request.scope) or DEFAULT_COMPARISON)
