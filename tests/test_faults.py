@@ -38,7 +38,7 @@ def access_lines(server):
 class Load:
     """THREADS clients sending requests in a loop until stop() or a hard deadline."""
 
-    def __init__(self, base, threads=THREADS, limit=30.0):
+    def __init__(self, base, threads=THREADS, limit=300.0):  # limit: a hang guard; the test stops the load
         self.base = base
         self.results = []  # (started, finished, outcome) outcome: status code or an exception's name
         self.lock = threading.Lock()
@@ -94,7 +94,7 @@ def test_killed_worker_loses_only_its_requests_and_is_replaced(production):
         dead_at = time.monotonic()  # no request that starts after this can reach the victim
 
         replacement = None
-        deadline = killed_at + 120  # a new worker loads both real models before it serves
+        deadline = killed_at + 300  # a hang guard: a new worker loads both real models before it serves
         while time.monotonic() < deadline:
             fresh = [pid for pid in production.worker_pids() if pid not in before and alive(pid)]
             if fresh and any(
@@ -109,7 +109,7 @@ def test_killed_worker_loses_only_its_requests_and_is_replaced(production):
         results = load.stop()
 
     log = production.output()
-    assert replacement is not None, f"no replacement worker served within 120 s of the kill:\n{log[-3000:]}"
+    assert replacement is not None, f"no replacement worker served within 300 s of the kill:\n{log[-3000:]}"
     assert not alive(victim)
     assert production.process.poll() is None, "the supervisor survives"
     workers = production.worker_pids()
