@@ -10,8 +10,9 @@ import urllib.request
 
 # One OpenBLAS thread per process, set before numpy loads (it reads this once). The engine splits a model's
 # rows over two cores itself (bert.on_two_cores); OpenBLAS's own threads on top of it busy-wait for a core
-# on a shared 2-core machine: the e5 reference tests took 12x the CPU time with two of them. Servers the
-# tests start inherit it. Results do not depend on it (each output element is summed by one thread).
+# on a shared 2-core machine: the e5 reference tests took 5x the CPU time with two of them. Servers the
+# tests start inherit it. A model view's bytes depend on it (the order of float32 sums): a test that
+# compares with a server that has OpenBLAS's default (the container) starts its own server without it.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import pytest

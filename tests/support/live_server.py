@@ -84,10 +84,11 @@ class LiveServer:
         self,
         *,
         workers: int | None = None,
-        env: dict[str, str] | None = None,
+        env: dict[str, str | None] | None = None,
         port: int | None = None,
         app_dir: Path | None = None,
     ):
+        """`env` is added to this process's environment; a name given None is left out."""
         self.workers = workers
         self.app_dir = app_dir or ROOT  # another checkout's app, for before/after benchmarks
         self.port = port or free_port()
@@ -101,6 +102,7 @@ class LiveServer:
             "PORT": str(self.port),
             "VENV": str(Path(sys.executable).parents[1]),
         }
+        self.env = {name: value for name, value in self.env.items() if value is not None}
         self.log = tempfile.NamedTemporaryFile(prefix="lens-server-", suffix=".log", delete=False)  # noqa: SIM115
         self.process: subprocess.Popen | None = None
 
