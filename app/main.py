@@ -1,6 +1,9 @@
 """The web app: wires the API, the pages and the static files together.
 
-Run it with ``uvicorn app.main:app`` (scripts/serve runs it as in production: app/serve.py).
+`create_app(settings)` builds one app from the settings it is given (app.state.settings; nothing reads
+the environment while answering), so tests build apps with the settings they need in their own process.
+Run it with ``uvicorn app.main:app`` (scripts/serve runs it as in production: app/serve.py), which
+builds `app` from the environment's settings.
 """
 
 import functools
@@ -12,12 +15,12 @@ import anyio.to_thread
 from fastapi.exceptions import RequestValidationError
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.engine.models.registry import ModelUnavailable
 from app.live.rooms import RoomError
-from app.live.store import get_rooms
-from app.settings import get_settings
+from app.live.store import make_rooms
+from app.settings import Settings, get_settings
 from app.view.compare import compare_presets_for
 from app.view.compute import warm_up
 from app.view.i18n import STRINGS
@@ -46,19 +49,21 @@ def prepare_lessons() -> None:
 
 @asynccontextmanager
 async def lifespan(app: FastAPIOffline) -> AsyncIterator[None]:
+    settings: Settings = app.state.settings
     # Sync routes (views, pages) run in this many threads at once; the rest wait for one without
     # holding the GIL, so the event loop (and /healthz) still gets it promptly.
-    anyio.to_thread.current_default_thread_limiter().total_tokens = get_settings().threads
+    anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
     warm_up()
     threading.Thread(target=prepare_lessons, name="prepare-lessons", daemon=True).start()
-    assets.warm_up()  # chooses the Plotly bundle (logging why if it is the full one), compresses the assets
-    rooms = get_rooms()  # live classes: in this process, or Redis and this worker's subscriber
+    # Chooses the Plotly bundle (logging why if it is the full one), compresses the assets.
+    assets.warm_up(settings.frontend_modules)
+    rooms = app.state.rooms  # live classes: in this process, or Redis and this worker's subscriber
     await rooms.start()
     yield
     await rooms.stop()
 
 
-def with_http_layers(routes_app: ASGIApp) -> ASGIApp:
+def with_http_layers(routes_app: ASGIApp, settings: Settings) -> ASGIApp:
     """The app behind the HTTP layers every request meets, in this order (each its own module):
 
     AccessLog (one JSON line per request), Hardening (security headers on every answer, request
@@ -71,8 +76,8 @@ def with_http_layers(routes_app: ASGIApp) -> ASGIApp:
     They wrap the FastAPI app from outside, so they also see the 500 that its ServerErrorMiddleware
     (always its outermost layer) writes for an unexpected exception: it gets the security headers too.
     """
-    settings = get_settings()
-    layers = [AccessLog, Hardening, ReleaseMemory, functools.partial(SendInPieces, timeout=settings.send_timeout)]
+    layers = [AccessLog] if settings.access_log else []
+    layers += [Hardening, ReleaseMemory, functools.partial(SendInPieces, timeout=settings.send_timeout)]
     layers += [HeadAsGet, ConditionalGet, NegotiateGzip]
     if settings.response_cache_mb > 0:  # 0: every request computed (benchmarks)
         layers.append(functools.partial(ResponseCache, max_bytes=settings.response_cache_mb * 1024 * 1024))
@@ -85,8 +90,24 @@ def with_http_layers(routes_app: ASGIApp) -> ASGIApp:
     return app
 
 
-def create_app() -> ASGIApp:
-    configure_access_log(get_settings().access_log)
+class App:
+    """The routes (`routes_app`, the FastAPI app; its `state` holds the settings and the rooms) behind the
+    HTTP layers (`app`, the outermost; each layer keeps the next in `.app`)."""
+
+    def __init__(self, routes_app: FastAPIOffline, settings: Settings):
+        self.routes_app = routes_app
+        self.state = routes_app.state
+        self.settings = settings
+        self.app = with_http_layers(routes_app, settings)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.app(scope, receive, send)
+
+
+def create_app(settings: Settings | None = None) -> App:
+    """One app with these settings (default: the environment's, read once)."""
+    settings = settings or get_settings()
+    configure_access_log(settings.access_log)
     routes_app = FastAPIOffline(
         lifespan=lifespan,
         title="Attention Lens",
@@ -104,7 +125,9 @@ def create_app() -> ASGIApp:
     routes_app.include_router(pages.router)
     routes_app.include_router(assets.router)
     routes_app.include_router(live.router)
-    return with_http_layers(routes_app)
+    routes_app.state.settings = settings
+    routes_app.state.rooms = make_rooms(settings)
+    return App(routes_app, settings)
 
 
-app = create_app()
+app = create_app(get_settings())

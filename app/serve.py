@@ -16,10 +16,27 @@ import logging
 
 import uvicorn
 
-from app.settings import get_settings
+from app.settings import Settings, get_settings
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 GRACEFUL_SHUTDOWN_S = 20
+
+
+def server_options(settings: Settings) -> dict:
+    """uvicorn's options for these settings, but for the app, host, port and workers (tests run the same
+    server in their own process with them)."""
+    return {
+        "http": settings.http_parser,
+        "h11_max_incomplete_event_size": settings.max_request_head_kb * 1024,
+        "timeout_keep_alive": settings.timeout_keep_alive,
+        "limit_concurrency": settings.limit_concurrency,
+        "backlog": settings.backlog,
+        "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_S,
+        "access_log": False,
+        "server_header": False,
+        "proxy_headers": True,
+        "forwarded_allow_ips": settings.forwarded_allow_ips,
+    }
 
 
 def main() -> None:
@@ -36,16 +53,7 @@ def main() -> None:
         host=settings.host,
         port=settings.port,
         workers=settings.workers,
-        http=settings.http_parser,
-        h11_max_incomplete_event_size=settings.max_request_head_kb * 1024,
-        timeout_keep_alive=settings.timeout_keep_alive,
-        limit_concurrency=settings.limit_concurrency,
-        backlog=settings.backlog,
-        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,
-        access_log=False,
-        server_header=False,
-        proxy_headers=True,
-        forwarded_allow_ips=settings.forwarded_allow_ips,
+        **server_options(settings),
     )
 
 

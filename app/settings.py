@@ -1,8 +1,10 @@
-"""Every setting of the app, read once from the environment (pydantic-settings).
+"""Every setting of the app (pydantic-settings): `get_settings()` reads them from the environment once.
 
 The README lists them. The server's settings (HOST to BACKLOG) are read by app/serve.py, which
-scripts/serve runs, to start uvicorn; the app reads the rest. Tests change settings by starting a
-server with another environment (tests/support/live_server.py), never by patching this module.
+scripts/serve runs, to start uvicorn; the app is given the rest: `create_app(settings)` (app/main.py)
+keeps them in app.state.settings, and nothing reads the environment while answering. Tests build apps
+with the settings they need, `create_app(Settings(response_cache_mb=0))`, in their own process
+(tests/support/live_server.py), never by patching this module.
 """
 
 import functools

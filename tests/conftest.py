@@ -1,6 +1,24 @@
-"""Shared fixtures of the non-browser tests (tests/browser/ has its own conftest)."""
+"""Shared fixtures of every test (tests/browser/ adds its own): an in-process client, and the session's
+one live server, Redis and nginx for what truly needs a socket.
+
+A test that needs other settings builds its own app in process: TestClient(create_app(Settings(...))),
+or AppServer(Settings(...)) (tests/support/live_server.py) when it needs a socket.
+"""
+
+import os
+import urllib.request
+
+# One OpenBLAS thread per process, set before numpy loads (it reads this once). The engine splits a model's
+# rows over two cores itself (bert.on_two_cores); OpenBLAS's own threads on top of it busy-wait for a core
+# on a shared 2-core machine: the e5 reference tests took 5x the CPU time with two of them. Servers the
+# tests start inherit it. A model view's bytes depend on it (the order of float32 sums): a test that
+# compares with a server that has OpenBLAS's default (the container) starts its own server without it.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import pytest
+
+from app.settings import Settings
+from tests.support.live_server import AppServer
 
 
 @pytest.fixture(scope="session")
@@ -11,3 +29,34 @@ def client():
     from app.main import app
 
     return TestClient(app, raise_server_exceptions=False)
+
+
+@pytest.fixture(scope="session")
+def live_server():
+    """The session's one real server: the app with the default settings under uvicorn with the production
+    options, in this process; .base, .host, .port, .output() (its access log: JSON lines). Browser tests
+    use it too (app_server)."""
+    # Every test reaches it from 127.0.0.1: rooms per address are not what the tests sharing it check.
+    with AppServer(Settings(access_log=True, rooms_per_client_hour=10_000)) as server:
+        # The first page waits for the examples' and lessons' numbers (computed once, at start-up): wait here,
+        # so that no test's own deadline includes them.
+        urllib.request.urlopen(server.base + "/", timeout=600).read()
+        yield server
+
+
+@pytest.fixture(scope="session")
+def redis_server():
+    """The session's one redis-server (Debian's) on a free loopback port; tests use databases of their own."""
+    from tests.support.redis_server import RedisServer
+
+    with RedisServer() as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def nginx(live_server):
+    """The session's one nginx (deploy/nginx.conf's shape) in front of the live server."""
+    from tests.support.nginx import Nginx
+
+    with Nginx(live_server.port) as proxy:
+        yield proxy

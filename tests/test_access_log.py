@@ -10,9 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.main import create_app
+from app.settings import Settings
 from app.web.accesslog import MAX_FIELD_CHARS, JsonLines, access_log
 from tests.support.asgi import call, http_scope, run_async
-from tests.support.live_server import LiveServer
+from tests.support.live_server import AppServer
 from tests.test_hardening import exchange
 
 PRINTABLE_ASCII = {chr(code) for code in range(0x20, 0x7F)}
@@ -87,9 +88,9 @@ def test_known_injections(logged, path):
     assert record["status"] == 404
 
 
-@pytest.mark.slow  # starts real servers
+@pytest.mark.slow  # a real server on a socket
 def test_the_real_servers_log_is_json_lines():
-    with LiveServer(workers=1) as server:
+    with AppServer(Settings(access_log=True)) as server:
         for target in (b"/%0d%0a%7B%22forged%22:1%7D", b"/%1b[31mred", b"/api/attention?source=%0d%0a%1b&x=%00"):
             exchange(server.port, b"GET " + target + b" HTTP/1.1\r\nHost: lens\r\nConnection: close\r\n\r\n")
         exchange(server.port, b"GET /healthz HTTP/1.1\r\nHost: lens\r\nConnection: close\r\n\r\n")

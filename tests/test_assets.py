@@ -4,19 +4,21 @@ of the page's scripts present in the served bundle, image export working) is tes
 """
 
 import gzip
+import logging
 import tempfile
 from pathlib import Path
 
 import brotli
-import httpx
 import pytest
+from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 from plotly.offline import get_plotlyjs_version
 
+from app.main import create_app
+from app.settings import Settings
 from app.web.assets import CARTESIAN_PLOTLY, FULL_PLOTLY, asset_url, bundle_version, encoded_asset, plotly_bundle
 from app.web.compression import choose_encoding
-from tests.support.live_server import LiveServer
 
 ROOT = Path(__file__).resolve().parents[1]
 PLOTLY = "vendor/plotly.min.js"
@@ -58,20 +60,20 @@ def fake_bundle(folder, version):
 
 
 @pytest.mark.parametrize("case", ["missing", "another version"])
-@pytest.mark.slow  # starts real servers
-def test_without_the_cartesian_bundle_the_full_one_is_served_and_the_reason_logged(case):
+def test_without_the_cartesian_bundle_the_full_one_is_served_and_the_reason_logged(case, caplog):
     with tempfile.TemporaryDirectory() as modules:
         if case == "another version":
             fake_bundle(modules, "0.0.1")
-        with LiveServer(env={"FRONTEND_MODULES": modules}) as server:
-            page = httpx.get(server.base + "/", timeout=120).text  # the first page may wait for the examples
+        caplog.set_level(logging.WARNING, logger="attention_lens.assets")
+        with TestClient(create_app(Settings(frontend_modules=modules, access_log=False))) as client:  # lifespan too
+            page = client.get("/").text
             url = next(part.split('"')[0] for part in page.split('src="')[1:] if PLOTLY in part.split('"')[0])
-            served = httpx.get(server.base + url, headers={"accept-encoding": "identity"})
-            log = server.output()
+            served = client.get(url, headers={"accept-encoding": "identity"})
+            client.get(url, headers={"accept-encoding": "gzip"})
     assert served.status_code == 200
     assert served.content == FULL_PLOTLY.read_bytes()
-    warnings = [line for line in log.splitlines() if "full Plotly.js bundle" in line]
-    assert len(warnings) == 1, log[-3000:]  # once, at start-up, not per request
+    warnings = [record.getMessage() for record in caplog.records if "full Plotly.js bundle" in record.getMessage()]
+    assert len(warnings) == 1, caplog.text[-3000:]  # once, at start-up, not per request
     expected = "is missing" if case == "missing" else "is plotly.js 0.0.1, but the plotly package bundles"
     assert modules in warnings[0] and expected in warnings[0], warnings
 

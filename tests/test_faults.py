@@ -38,7 +38,7 @@ def access_lines(server):
 class Load:
     """THREADS clients sending requests in a loop until stop() or a hard deadline."""
 
-    def __init__(self, base, threads=THREADS, limit=30.0):
+    def __init__(self, base, threads=THREADS, limit=300.0):  # limit: a hang guard; the test stops the load
         self.base = base
         self.results = []  # (started, finished, outcome) outcome: status code or an exception's name
         self.lock = threading.Lock()
@@ -90,9 +90,11 @@ def test_killed_worker_loses_only_its_requests_and_is_replaced(production):
         victim = before[0]
         killed_at = time.monotonic()
         os.kill(victim, signal.SIGKILL)
+        wait_for(lambda: not alive(victim), "the killed worker to be gone")
+        dead_at = time.monotonic()  # no request that starts after this can reach the victim
 
         replacement = None
-        deadline = killed_at + 120  # a new worker loads both real models before it serves
+        deadline = killed_at + 300  # a hang guard: a new worker loads both real models before it serves
         while time.monotonic() < deadline:
             fresh = [pid for pid in production.worker_pids() if pid not in before and alive(pid)]
             if fresh and any(
@@ -107,7 +109,7 @@ def test_killed_worker_loses_only_its_requests_and_is_replaced(production):
         results = load.stop()
 
     log = production.output()
-    assert replacement is not None, f"no replacement worker served within 120 s of the kill:\n{log[-3000:]}"
+    assert replacement is not None, f"no replacement worker served within 300 s of the kill:\n{log[-3000:]}"
     assert not alive(victim)
     assert production.process.poll() is None, "the supervisor survives"
     workers = production.worker_pids()
@@ -118,14 +120,13 @@ def test_killed_worker_loses_only_its_requests_and_is_replaced(production):
         (started - killed_at, finished - killed_at, outcome) for started, finished, outcome in results if outcome != 200
     ]
     assert all(not isinstance(outcome, int) for _, _, outcome in failures), f"server errors under load: {failures}"
-    # Each client thread has at most one request in flight, so the dead worker held at most THREADS.
+    # Each client thread has at most one request in flight, so the dead worker held at most THREADS: only
+    # requests already started when it died (an order of events, not a duration) may fail.
     assert len(failures) <= THREADS, failures
-    assert all(started <= 0.5 and finished <= 3 for started, finished, _ in failures), (
-        f"failures away from the kill: {failures}"
-    )
-    after = [outcome for started, _, outcome in results if started > killed_at + 0.5]
+    assert all(started <= dead_at - killed_at for started, _, _ in failures), f"failures after the kill: {failures}"
+    after = [outcome for started, _, outcome in results if started > dead_at]
     assert after.count(200) >= 20, f"service continued after the kill: {len(after)} requests"
-    during = [outcome for started, _, outcome in results if killed_at + 0.5 < started < replaced_at]
+    during = [outcome for started, _, outcome in results if dead_at < started < replaced_at]
     assert all(outcome == 200 for outcome in during), "one worker carries the load while the other restarts"
     served = [line for line in access_lines(production) if line["status"] == 200]
     assert served and all(isinstance(line["ms"], float) for line in served), "access log lines carry the request time"
@@ -158,18 +159,15 @@ def test_sigterm_drains_and_exits_zero():
         time.sleep(0.5)
         thread.start()
         time.sleep(0.2)
-        asked = time.monotonic()
         server.process.send_signal(signal.SIGTERM)
         try:
             code = server.process.wait(timeout=25)
         except subprocess.TimeoutExpired:
             pytest.fail("the supervisor did not exit within 25 s of SIGTERM:\n" + server.output()[-3000:])
-        took = time.monotonic() - asked
         thread.join(timeout=5)
         results = load.stop()
         log = server.output()
         assert code == 0, f"exit code {code}:\n{log[-3000:]}"
-        assert took < 25
         assert slow.get("status") == 200, f"the request in flight at SIGTERM: {slow}"
         assert not [pid for pid in workers if alive(pid)], "workers exit with the supervisor"
         statuses = {outcome for _, _, outcome in results if isinstance(outcome, int)}

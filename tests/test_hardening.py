@@ -17,7 +17,6 @@ from fastapi.testclient import TestClient
 
 from app.main import app
 from app.web.assets import asset_url
-from tests.support.live_server import LiveServer
 
 KiB = 1024
 MAX_BODY = 64 * KiB
@@ -362,10 +361,9 @@ def test_long_url_under_the_limit_is_not_refused(web):
 
 
 @pytest.fixture(scope="module")
-def server():
-    """scripts/serve with one worker on a free loopback port; yields the port."""
-    with LiveServer(workers=1) as live:
-        yield live.port
+def server(live_server):
+    """The session's live server (the production server options); yields the port."""
+    return live_server.port
 
 
 def exchange(port, head, body_parts=()):
@@ -417,7 +415,7 @@ def json_body(size):
     return body + b" " * (size - len(body))
 
 
-@pytest.mark.slow  # starts real servers
+@pytest.mark.slow  # a real server on a socket
 def test_server_413_with_content_length(server):
     body = json_body(MAX_BODY + 1)
     status, headers, text = exchange(server, post_head(b"Content-Length: %d\r\n" % len(body)), [body])
@@ -426,7 +424,7 @@ def test_server_413_with_content_length(server):
     assert headers.get("x-content-type-options") == "nosniff"
 
 
-@pytest.mark.slow  # starts real servers
+@pytest.mark.slow  # a real server on a socket
 def test_server_413_chunked_without_content_length(server):
     status, headers, text = exchange(
         server, post_head(b"Transfer-Encoding: chunked\r\n"), chunked(json_body(MAX_BODY + 8 * KiB))
@@ -435,7 +433,7 @@ def test_server_413_chunked_without_content_length(server):
     assert b"64 KiB" in text
 
 
-@pytest.mark.slow  # starts real servers
+@pytest.mark.slow  # a real server on a socket
 def test_server_413_chunked_with_httpx_generator(server):
     def parts():
         for _ in range(10):
@@ -454,14 +452,14 @@ def test_server_413_chunked_with_httpx_generator(server):
     assert "64 KiB" in response.text
 
 
-@pytest.mark.slow  # starts real servers
+@pytest.mark.slow  # a real server on a socket
 def test_server_reads_a_chunked_body_under_the_limit(server):
     status, _, text = exchange(server, post_head(b"Transfer-Encoding: chunked\r\n"), chunked(json_body(60 * KiB)))
     assert status == 200, text[:300]
     assert json.loads(text)["tokens"]["keys"] == ["the", "cat", "sat"]
 
 
-@pytest.mark.slow  # starts real servers
+@pytest.mark.slow  # a real server on a socket
 def test_server_414_for_a_long_url(server):
     status, headers, text = exchange(
         server, b"GET /?source=" + b"a" * MAX_URL + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
@@ -471,7 +469,7 @@ def test_server_414_for_a_long_url(server):
     assert headers.get("x-frame-options") == "DENY"
 
 
-@pytest.mark.slow  # starts real servers
+@pytest.mark.slow  # a real server on a socket
 def test_server_passes_a_long_url_under_the_limit_to_the_app(server):
     """The HTTP server's own line limit must not cut in below the app's 48 KiB."""
     target = b"/api/attention?q=" + b"1," * (MAX_URL // 2 - 100) + b"1&k=1&v=1"

@@ -16,12 +16,13 @@ from fastapi.testclient import TestClient
 
 import app.web.api
 from app.main import create_app
+from app.settings import Settings
 from app.web.assets import asset_url
 from app.web.backpressure import PIECE_BYTES, SendInPieces
 from app.web.compression import accepts_gzip
 from app.web.conditional import none_match
 from tests.support.asgi import body_of, call, http_scope, run_async
-from tests.support.live_server import LiveServer
+from tests.support.live_server import AppServer
 from tests.test_hardening import check_security_headers, exchange
 
 SHARED_LINK = "source=walk+by+river+bank&heads=2&temperature=0.5"
@@ -72,17 +73,16 @@ def test_head_answers_like_get_without_a_body(web, path):
     assert dict(head.headers) == dict(got.headers), path
 
 
-@pytest.mark.slow  # starts real servers
-def test_head_on_the_real_server_sends_the_get_length_and_no_body():
-    with LiveServer(workers=1, env={"ACCESS_LOG": "0"}) as server:
-        for path in ("/healthz", "/?" + SHARED_LINK):
-            request = f"{{}} {path} HTTP/1.1\r\nHost: lens\r\nConnection: close\r\n\r\n"
-            get_status, get_headers, get_body = exchange(server.port, request.format("GET").encode())
-            head_status, head_headers, head_body = exchange(server.port, request.format("HEAD").encode())
-            assert head_status == get_status == 200
-            assert head_body == b"", "HEAD sent a body"
-            assert head_headers["content-length"] == get_headers["content-length"] == str(len(get_body))
-            check_security_headers_raw(head_headers, path.split("?")[0])
+@pytest.mark.slow  # a real server on a socket
+def test_head_on_the_real_server_sends_the_get_length_and_no_body(live_server):
+    for path in ("/healthz", "/?" + SHARED_LINK):
+        request = f"{{}} {path} HTTP/1.1\r\nHost: lens\r\nConnection: close\r\n\r\n"
+        get_status, get_headers, get_body = exchange(live_server.port, request.format("GET").encode())
+        head_status, head_headers, head_body = exchange(live_server.port, request.format("HEAD").encode())
+        assert head_status == get_status == 200
+        assert head_body == b"", "HEAD sent a body"
+        assert head_headers["content-length"] == get_headers["content-length"] == str(len(get_body))
+        check_security_headers_raw(head_headers, path.split("?")[0])
 
 
 # ---------------------------------------------------------------------------
@@ -228,14 +228,14 @@ def test_a_client_that_stops_reading_is_dropped_after_the_send_timeout():
     assert [message.get("more_body") for message in sent] == [None, True, True]  # start, piece 1, piece 2 (stuck)
 
 
-@pytest.mark.slow  # starts real servers
+@pytest.mark.slow  # a real server on a socket
 def test_the_real_server_drops_a_reader_that_never_reads():
     """A client that asks for the real model's largest view (~1 MB) twelve times on one connection and never
     reads fills the kernel's socket buffers (a few MB on loopback): it is dropped after SEND_TIMEOUT with
     part of an answer sent, and the worker goes on answering others."""
     link = "/api/attention?model=minilm&source=" + LONG_SENTENCE.replace(" ", "+")
     request = f"GET {link} HTTP/1.1\r\nHost: lens\r\n\r\n".encode()
-    with LiveServer(workers=1, env={"ACCESS_LOG": "1", "SEND_TIMEOUT": "1"}) as server:
+    with AppServer(Settings(access_log=True, send_timeout=1)) as server:
         with socket.create_connection(("127.0.0.1", server.port), timeout=30) as reader:
             reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
             reader.sendall(request * 12)  # pipelined; the answers are never read
@@ -306,7 +306,7 @@ MANY_HEADERS = b"".join(b"X-Header-%d: %s\r\n" % (i, b"b" * 1000) for i in range
         ("bad input", b"GET /api/attention?heads=9 HTTP/1.1\r\nHost: lens\r\n", 422),
     ],
 )
-@pytest.mark.slow  # starts real servers
+@pytest.mark.slow  # a real server on a socket
 def test_the_real_servers_error_answers_carry_the_security_headers(production_server, name, request_bytes, status):
     answer_status, headers, _ = exchange(production_server.port, request_bytes + b"Connection: close\r\n\r\n")
     assert answer_status == status, name
@@ -314,12 +314,11 @@ def test_the_real_servers_error_answers_carry_the_security_headers(production_se
 
 
 @pytest.fixture(scope="module")
-def production_server():
-    with LiveServer(workers=1, env={"ACCESS_LOG": "0"}) as server:
-        yield server
+def production_server(live_server):
+    return live_server
 
 
-@pytest.mark.slow  # starts real servers
+@pytest.mark.slow  # a real server on a socket
 def test_a_huge_header_is_refused_early_and_the_worker_carries_on(production_server):
     """A 32 MiB cookie: the HTTP server stops reading at its head bound (MAX_REQUEST_HEAD_KB) and says 400
     (a bare answer only nginx can dress: deploy/nginx.conf); /healthz answers right after."""

@@ -1,25 +1,20 @@
 """Live classes: rooms, the teacher's updates, students' Server-Sent Events, on one worker
 (rooms in the process) and on several workers and machines sharing a real redis-server.
 
-Every server here is a real process on a loopback port: the app (tests.support.live_server) and
-Debian's redis-server (tests.support.redis_server), stopped by process id. No mocks. Waits have
+Every server here is real, on a loopback port: the app served in this process with the settings a test
+needs (AppServer), the production command with two workers where processes matter (LiveServer), the
+session's redis-server and nginx (tests/conftest.py). No mocks. Waits have
 generous deadlines (hang guards); nothing asserts how fast this machine is.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import os
 import re
-import shutil
 import signal
 import subprocess
-import tempfile
-import time
 from contextlib import AsyncExitStack
-from pathlib import Path
 
 import httpx
 import pytest
@@ -37,10 +32,11 @@ from app.live.rooms import (
     secret_hash,
     secret_matches,
 )
+from app.settings import Settings
 from app.view.links import state_from_query
 from app.web.live import InvalidView, canonical_view
 from tests.support.asgi import run_async
-from tests.support.live_server import ROOT, LiveServer, free_port
+from tests.support.live_server import AppServer, LiveServer
 from tests.support.redis_server import RedisServer
 from tests.support.sse import Student
 
@@ -79,15 +75,20 @@ async def put_view(client: httpx.AsyncClient, room: dict, view: str, headers: di
 
 
 @pytest.fixture(scope="module")
-def redis():
-    with RedisServer() as server:
-        yield server
+def redis(redis_server):
+    """The session's redis-server (tests/conftest.py); each test here keeps to a database of its own."""
+    return redis_server
+
+
+def in_process(**settings) -> AppServer:
+    """The app with these settings (and FAST's), served in this process."""
+    return AppServer(Settings(live_keepalive_seconds=0.5, access_log=False, **settings))
 
 
 @pytest.fixture(scope="module")
 def one_worker():
-    """Rooms in the process (plain uvicorn, no REDIS_URL)."""
-    with LiveServer(env=FAST) as server:
+    """Rooms in the process (one worker, no REDIS_URL)."""
+    with in_process() as server:
         yield server
 
 
@@ -369,8 +370,8 @@ def test_the_qr_code_is_an_svg_of_the_absolute_follow_link(server):
     run(scenario())
 
 
-@pytest.mark.slow  # starts real servers
-def test_the_qr_code_follows_the_proxys_scheme_and_host():
+@pytest.mark.slow  # a real server on a socket
+def test_the_qr_code_follows_the_proxys_scheme_and_host(one_worker):
     """Behind nginx (scripts/serve trusts X-Forwarded-* from 127.0.0.1) the link is the public one."""
 
     async def scenario(server):
@@ -381,8 +382,7 @@ def test_the_qr_code_follows_the_proxys_scheme_and_host():
             )
             assert f"<title>QR code: https://lens.example.org/live/{room['code']}</title>" in answer.text
 
-    with LiveServer(workers=1, env=FAST) as server:
-        run(scenario(server))
+    run(scenario(one_worker))
 
 
 # ---------------------------------------------------------------------------
@@ -413,7 +413,7 @@ def test_thirty_students_on_two_workers_receive_each_of_three_updates(two_worker
 @pytest.mark.slow
 def test_a_teacher_on_one_machine_drives_students_on_another(redis):
     """Two separate servers (as two machines) sharing one Redis: rooms and changes cross between them."""
-    env = {**FAST, "REDIS_URL": redis.url.removesuffix("/0") + "/2"}
+    url = redis.url.removesuffix("/0") + "/2"
 
     async def scenario(a, b):
         async with (
@@ -428,7 +428,7 @@ def test_a_teacher_on_one_machine_drives_students_on_another(redis):
                     assert (await student.next_view()).json() == {"view": view, "version": version}
             assert (await students.get(room["room_url"])).json()["view"] == STEPS[2]
 
-    with LiveServer(env=env) as a, LiveServer(env=env) as b:
+    with in_process(redis_url=url) as a, in_process(redis_url=url) as b:
         run(scenario(a, b))
 
 
@@ -449,7 +449,7 @@ def test_several_workers_without_redis_answer_rooms_503_and_everything_else(redi
             follow = await client.get("/live/ABCDEF")
             assert follow.status_code == 200 and '"follow":{"code":"ABCDEF"' in follow.text
 
-    with LiveServer(workers=2, env=FAST) as server:
+    with in_process(workers=2) as server:  # the app as each of two workers sees itself
         run(scenario(server))
 
 
@@ -458,46 +458,8 @@ def test_several_workers_without_redis_answer_rooms_503_and_everything_else(redi
 # ---------------------------------------------------------------------------
 
 
-@contextlib.contextmanager
-def nginx_in_front(app_port: int):
-    """deploy/nginx.conf in the foreground on a free port, its prefix in a temp folder; stopped by pid."""
-    port = free_port()
-    prefix = Path(tempfile.mkdtemp(prefix="lens-nginx-"))
-    for folder in ("logs", "cache", "tmp"):
-        (prefix / folder).mkdir()
-        os.chmod(prefix / folder, 0o777)  # run as root, nginx's workers are nobody
-    os.chmod(prefix, 0o755)
-    text = (ROOT / "deploy" / "nginx.conf").read_text()
-    for old, new in (
-        ("server 127.0.0.1:8000 ", f"server 127.0.0.1:{app_port} "),
-        ("listen 127.0.0.1:8080;", f"listen 127.0.0.1:{port};"),
-    ):
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    (prefix / "nginx.conf").write_text(text)
-    command = ["nginx", "-p", str(prefix), "-c", str(prefix / "nginx.conf"), "-e", str(prefix / "logs" / "error.log")]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 20
-        while not ping_http(f"http://127.0.0.1:{port}/healthz"):
-            assert process.poll() is None and time.monotonic() < deadline, (prefix / "logs" / "error.log").read_text()
-            time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.send_signal(signal.SIGTERM)  # fast shutdown: open streams are cut
-        process.wait(timeout=20)
-        shutil.rmtree(prefix, ignore_errors=True)
-
-
-def ping_http(url: str) -> bool:
-    try:
-        return httpx.get(url, timeout=1).status_code == 200
-    except httpx.HTTPError:
-        return False
-
-
 @pytest.mark.slow
-def test_students_follow_through_nginx(redis):
+def test_students_follow_through_nginx(nginx):
     """Events pass nginx unbuffered; room JSON is never served from nginx's cache, the QR code is."""
 
     async def scenario(proxy):
@@ -516,8 +478,7 @@ def test_students_follow_through_nginx(redis):
             assert [answer.headers["x-cache-status"] for answer in qr] == ["MISS", "HIT"]
             assert f"<title>QR code: http://lens.example.org/live/{room['code']}</title>" in qr[1].text
 
-    with LiveServer(workers=2, env={**FAST, "REDIS_URL": redis.url}) as server, nginx_in_front(server.port) as proxy:
-        run(scenario(proxy))
+    run(scenario(nginx.base))
 
 
 # ---------------------------------------------------------------------------
@@ -551,7 +512,8 @@ def test_redis_stopped_streams_say_reconnecting_and_resume_when_it_is_back():
             async with Student(client, room["code"]) as newcomer:
                 assert (await newcomer.next_view()).json()["version"] == 2
 
-    with RedisServer(persist=True) as redis, LiveServer(workers=2, env={**FAST, "REDIS_URL": redis.url}) as server:
+    # A Redis of its own (stopped and started again), with persistence: the session's one stays up.
+    with RedisServer(persist=True) as redis, in_process(redis_url=redis.url) as server:
         run(scenario(redis, server))
 
 
@@ -559,26 +521,20 @@ def test_redis_stopped_streams_say_reconnecting_and_resume_when_it_is_back():
 # Limits and expiry
 # ---------------------------------------------------------------------------
 
-LIMITS = {
-    **FAST,
-    "ROOMS_PER_CLIENT_HOUR": "2",
-    "ROOMS_MAX": "3",
-    "ROOM_STREAMS_MAX": "2",
-    "ROOM_VIEW_MAX_BYTES": "100",
-}
+LIMITS = {"rooms_per_client_hour": 2, "rooms_max": 3, "room_streams_max": 2, "room_view_max_bytes": 100}
 
 
 @pytest.fixture(params=["memory", "redis"])
 def limited(request, redis):
-    """scripts/serve with one worker (it trusts X-Forwarded-For from 127.0.0.1: one address per 'client')."""
-    env = dict(LIMITS)
+    """The production server options (they trust X-Forwarded-For from 127.0.0.1: one address per 'client')."""
+    settings = dict(LIMITS)
     if request.param == "redis":
-        env["REDIS_URL"] = redis.url.removesuffix("/0") + "/1"
-    with LiveServer(workers=1, env=env) as server:
+        settings["redis_url"] = redis.url.removesuffix("/0") + "/1"
+    with in_process(**settings) as server:
         yield server
 
 
-@pytest.mark.slow  # starts real servers
+@pytest.mark.slow  # a real server on a socket
 def test_limits_are_enforced_with_messages_that_name_them(limited):
     async def scenario():
         async with httpx.AsyncClient(base_url=limited.base, timeout=10) as client:
@@ -623,8 +579,8 @@ def test_a_room_ends_after_its_time_without_updates(redis):
             page = await client.get(room["follow_url"])
             assert page.status_code == 404 and "3 seconds" in page.text and "3 秒" in page.text
 
-    for env in ({}, {"REDIS_URL": redis.url.removesuffix("/0") + "/3"}):
-        with LiveServer(env={**FAST, **env, "ROOM_TTL_SECONDS": "3"}) as server:
+    for store in ({}, {"redis_url": redis.url.removesuffix("/0") + "/3"}):
+        with in_process(**store, room_ttl_seconds=3) as server:
             run(scenario(server))
 
 

@@ -1,7 +1,8 @@
 """The production path: Debian's nginx running deploy/nginx.conf in front of scripts/serve.
 
-Each test starts the real things on free loopback ports (tests/support: LiveServer, Nginx) and stops them
-by process id. nginx faces the clients: oversized heads and bodies get its own answers (with the app's
+The session's live server and its nginx (tests/conftest.py: the app served in this process with the
+production server options, Debian's nginx with deploy/nginx.conf in front of it, on free loopback
+ports). nginx faces the clients: oversized heads and bodies get its own answers (with the app's
 strict security headers added), idle connections are closed after client_header_timeout, a class opening
 one new link reaches the app once (proxy_cache_lock), and the app's own answers pass through unchanged.
 """
@@ -16,7 +17,7 @@ import time
 import httpx
 import pytest
 
-from tests.support.live_server import LiveServer, free_port
+from tests.support.live_server import free_port
 from tests.support.nginx import CONFIG, Nginx
 from tests.test_hardening import exchange
 from tests.test_http_semantics import check_security_headers_raw
@@ -28,9 +29,8 @@ CLIENT_HEADER_TIMEOUT = int(re.search(r"client_header_timeout (\d+)s;", CONFIG.r
 
 
 @pytest.fixture(scope="module")
-def stack():
-    with LiveServer(workers=1) as app, Nginx(app.port) as proxy:
-        yield app, proxy
+def stack(live_server, nginx):
+    return live_server, nginx
 
 
 def raw(port, request_line, *headers, body=b""):
@@ -140,13 +140,16 @@ def test_sixteen_simultaneous_requests_reach_the_app_once(stack):
         thread.join()
     assert [answer.status_code for answer in answers] == [200] * 16
     assert len({answer.content for answer in answers}) == 1
-    time.sleep(0.5)
-    reached = [
-        line
-        for line in app.output().splitlines()
-        if line.startswith("{") and "the+class+opens" in json.loads(line)["query"]
-    ]
-    assert len(reached) == 1, reached
+
+    def reached():  # the app's access log lines of this link (each written just after its answer went out)
+        lines = [line for line in app.output().splitlines() if line.startswith("{")]
+        return [line for line in lines if "the+class+opens" in json.loads(line).get("query", "")]
+
+    for _ in range(600):  # a hang guard: the one line is there as soon as the one answer is
+        if reached():
+            break
+        time.sleep(0.01)
+    assert len(reached()) == 1, reached()
 
 
 # ---------------------------------------------------------------------------

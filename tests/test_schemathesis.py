@@ -6,27 +6,26 @@ error, must use a status code the schema declares for that operation, and must m
 schema of that status code. A failure prints the request as a curl command and the response.
 """
 
-import os
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-
-os.environ.setdefault("ACCESS_LOG", "0")  # thousands of generated requests: keep the test output readable
-
-import schemathesis  # noqa: E402
-from hypothesis import HealthCheck, settings  # noqa: E402
-from schemathesis.checks import not_a_server_error  # noqa: E402
-from schemathesis.specs.openapi.checks import (  # noqa: E402
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
     response_schema_conformance,
     status_code_conformance,
 )
 
-from app.main import app  # noqa: E402
+from app.main import create_app
+from app.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[1]
 
 MAX_EXAMPLES = 25
 CHECKS = [not_a_server_error, status_code_conformance, response_schema_conformance]
 
-schema = schemathesis.openapi.from_asgi("/openapi.json", app)
+# Thousands of generated requests: no access log, to keep the test output readable.
+schema = schemathesis.openapi.from_asgi("/openapi.json", create_app(Settings(access_log=False)))
 schema.config.generation.update(max_examples=MAX_EXAMPLES, deterministic=True)
 
 

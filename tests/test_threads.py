@@ -14,7 +14,7 @@ import pytest
 
 import app.web.api
 from app.main import create_app, lifespan
-from app.settings import get_settings
+from app.settings import Settings
 from app.view.compute import is_light
 from app.view.links import state_from_query
 from tests.support.asgi import run_async
@@ -47,11 +47,11 @@ def held_compute(monkeypatch):
 
 def test_at_most_threads_compute_at_once_and_health_answers_meanwhile(held_compute):
     gate, state = held_compute
-    bound = get_settings().threads
+    bound = Settings().threads
     web = create_app()
 
     async def many_new_links():
-        async with lifespan(None):
+        async with lifespan(web.routes_app):
             limiter = anyio.to_thread.current_default_thread_limiter()
             transport = httpx.ASGITransport(app=web)
             async with httpx.AsyncClient(transport=transport, base_url="http://lens") as client:

@@ -1,7 +1,5 @@
 """The page's words in English and Chinese. The template and the scripts read the same table."""
 
-from starlette.requests import Request
-
 STRINGS = {
     "en": {
         "title": "Attention Lens",
@@ -586,9 +584,3 @@ def pick_language(explicit: str | None, accept_language: str | None) -> str:
             if tag == language or tag.startswith(language + "-"):
                 ranked.append((-quality, order, language))
     return min(ranked)[2] if ranked and min(ranked)[0] < 0 else "en"
-
-
-def request_language(request: Request) -> str:
-    """The language of a request's answer: its `lang` parameter (en or zh), else Accept-Language."""
-    explicit = request.query_params.get("lang")
-    return pick_language(explicit if explicit in STRINGS else None, request.headers.get("accept-language"))

@@ -33,7 +33,7 @@ class JsonLines(logging.Formatter):
 
 
 def configure_access_log(enabled: bool) -> None:
-    """Write the access log to stderr (once per process), or nothing when it is turned off."""
+    """Write the access log to stderr (once per process); an app with it turned off has no AccessLog layer."""
     if enabled and not access_log.handlers:
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(JsonLines())

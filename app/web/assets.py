@@ -25,13 +25,14 @@ import plotly
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from app.settings import get_settings
+from app.settings import Settings
 from app.web import routes
 from app.web.compression import IDENTITY, choose_encoding
 
 STATIC_DIR = Path(__file__).resolve().parents[2] / "static"
 FULL_PLOTLY = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
 CARTESIAN_PLOTLY = Path("plotly.js-cartesian-dist-min") / "plotly-cartesian.min.js"  # under FRONTEND_MODULES
+DEFAULT_MODULES = Settings.model_fields["frontend_modules"].default  # FRONTEND_MODULES's default
 PLOTLY_NAME = "vendor/plotly.min.js"  # its URL path under /assets/<digest>/, whichever bundle it is
 
 # Brotli quality 9: the cartesian bundle (1.50 MB) becomes 444 KB in 0.2 s. Quality 11 gives 410 KB
@@ -52,10 +53,10 @@ def bundle_version(path: Path) -> str | None:
 
 
 @functools.cache
-def plotly_bundle() -> Path:
-    """The cartesian partial bundle when it is installed at the Python package's plotly.js version,
-    else the Python package's full bundle (with a warning saying why)."""
-    partial = get_settings().frontend_modules / CARTESIAN_PLOTLY
+def plotly_bundle(frontend_modules: Path = DEFAULT_MODULES) -> Path:
+    """The cartesian partial bundle when it is installed (under FRONTEND_MODULES) at the Python package's
+    plotly.js version, else the Python package's full bundle (with a warning saying why, once per folder)."""
+    partial = frontend_modules / CARTESIAN_PLOTLY
     wanted = bundle_version(FULL_PLOTLY)
     if not partial.is_file():
         reason = f"{partial} is missing (set-up runs `npm ci --prefix frontend`; is npm installed?)"
@@ -68,35 +69,35 @@ def plotly_bundle() -> Path:
     return FULL_PLOTLY
 
 
-def asset_files() -> dict[str, Path]:
+def asset_files(frontend_modules: Path = DEFAULT_MODULES) -> dict[str, Path]:
     """Relative URL path -> file, for everything /assets serves."""
     files = {path.relative_to(STATIC_DIR).as_posix(): path for path in sorted(STATIC_DIR.rglob("*")) if path.is_file()}
-    return {**files, PLOTLY_NAME: plotly_bundle()}
+    return {**files, PLOTLY_NAME: plotly_bundle(frontend_modules)}
 
 
 @functools.cache
-def asset_table() -> tuple[str, dict[str, Path]]:
+def asset_table(frontend_modules: Path = DEFAULT_MODULES) -> tuple[str, dict[str, Path]]:
     """(digest of all assets, their files): one digest, so a release changes every URL at once."""
-    files = asset_files()
+    files = asset_files(frontend_modules)
     digest = hashlib.sha256()
     for name, path in sorted(files.items()):
         digest.update(name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()[:16], files
 
 
-def asset_url(name: str) -> str:
-    digest, files = asset_table()
+def asset_url(name: str, frontend_modules: Path = DEFAULT_MODULES) -> str:
+    digest, files = asset_table(frontend_modules)
     if name not in files:
         raise KeyError(f"no static file {name!r}")
     return f"{routes.ASSETS}/{digest}/{name}"
 
 
 @functools.cache
-def encoded_asset(name: str) -> dict[str, bytes]:
+def encoded_asset(name: str, frontend_modules: Path = DEFAULT_MODULES) -> dict[str, bytes]:
     """An asset's bytes in every encoding that makes it smaller: {"identity": raw, "br": ..., "gzip": ...}.
 
     Computed once per process (at start-up by warm_up) and kept."""
-    raw = asset_table()[1][name].read_bytes()
+    raw = asset_table(frontend_modules)[1][name].read_bytes()
     compressed = {
         "br": brotli.compress(raw, quality=BROTLI_QUALITY, mode=brotli.MODE_TEXT),
         "gzip": gzip.compress(raw, compresslevel=9, mtime=0),
@@ -104,10 +105,10 @@ def encoded_asset(name: str) -> dict[str, bytes]:
     return {IDENTITY: raw} | {coding: body for coding, body in compressed.items() if len(body) < len(raw)}
 
 
-def warm_up() -> None:
+def warm_up(frontend_modules: Path) -> None:
     """Choose the Plotly bundle (logging why if it is the full one) and compress every asset now."""
-    for name in asset_table()[1]:
-        encoded_asset(name)
+    for name in asset_table(frontend_modules)[1]:
+        encoded_asset(name, frontend_modules)
 
 
 def media_type(name: str) -> str:
@@ -121,10 +122,10 @@ def media_type(name: str) -> str:
 @router.get(routes.ASSETS + "/{digest}/{name:path}", include_in_schema=False)
 def asset(request: Request, digest: str, name: str) -> Response:
     """Static files and Plotly.js: immutable under the current digest, in the best encoding the client accepts."""
-    current, files = asset_table()
+    current, files = asset_table(request.app.state.settings.frontend_modules)
     if name not in files:
         return Response("not found", status_code=404, media_type="text/plain")
-    bodies = encoded_asset(name)
+    bodies = encoded_asset(name, request.app.state.settings.frontend_modules)
     encoding = choose_encoding(request.headers.get("accept-encoding"), [c for c in ENCODINGS if c in bodies])
     headers = {
         "Cache-Control": "public, max-age=31536000, immutable" if digest == current else "no-cache",

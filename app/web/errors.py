@@ -16,9 +16,9 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.engine.models.registry import ModelUnavailable
-from app.view.i18n import request_language
 from app.view.links import KNOWN, field_of, short
 from app.view.messages import render
+from app.web.headers import request_language
 from app.web.jsonio import JSONBytes, dumps
 
 

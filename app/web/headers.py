@@ -1,6 +1,9 @@
-"""Reading one header of an ASGI request scope or response-start message."""
+"""Reading one header of an ASGI request scope or response-start message, and the request's language."""
 
+from starlette.requests import Request
 from starlette.types import Message, Scope
+
+from app.view.i18n import STRINGS, pick_language
 
 
 def request_header(scope: Scope, name: bytes) -> bytes:
@@ -24,3 +27,9 @@ def query_text(scope: Scope) -> str:
     become U+FFFD, so the field they are in is refused by name (or, on a page, dropped) instead of the
     request failing (Starlette's `request.url` would raise)."""
     return scope.get("query_string", b"").decode("utf-8", errors="replace")
+
+
+def request_language(request: Request) -> str:
+    """The language of a request's answer: its `lang` parameter (en or zh), else Accept-Language."""
+    explicit = request.query_params.get("lang")
+    return pick_language(explicit if explicit in STRINGS else None, request.headers.get("accept-language"))

@@ -19,14 +19,12 @@ import functools
 import io
 import time
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Annotated
 
 import anyio
 import segno
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import HTMLResponse, Response
-from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field, ValidationError
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.background import BackgroundTask
@@ -44,21 +42,17 @@ from app.live.rooms import (
     normal_code,
     not_found,
 )
-from app.live.store import get_rooms
-from app.settings import get_settings
+from app.settings import Settings
 from app.view.i18n import STRINGS
 from app.view.links import state_from_query
 from app.web import routes
-from app.web.assets import asset_url
 from app.web.conditional import cached
 from app.web.errors import error_body, error_items
 from app.web.jsonio import JSONBytes, dumps
-from app.web.pages import render_page
+from app.web.pages import page_template, render_page
 from app.web.schema import ErrorResponse
 
 router = APIRouter(tags=["live class"])
-templates = Jinja2Templates(directory=Path(__file__).resolve().parents[2] / "templates")
-templates.env.globals["asset_url"] = asset_url
 
 RETRY_MS = 2000  # EventSource waits this long before reconnecting after a stream ends
 SHUTDOWN_GRACE_SECONDS = 5  # a stream ends within this once the server shuts down (uvicorn allows 20)
@@ -143,14 +137,26 @@ def view_item(field: str, message: str, kind: str = "value_error") -> dict:
 # ---------------------------------------------------------------------------
 
 
-def canonical_view(query: str) -> str:
+def rooms_of(request: Request) -> Rooms:
+    """The app's room store (app.main makes it from the app's settings)."""
+    return request.app.state.rooms
+
+
+def settings_of(request: Request) -> Settings:
+    return request.app.state.settings
+
+
+DEFAULT_VIEW_MAX_BYTES = Settings.model_fields["room_view_max_bytes"].default
+
+
+def canonical_view(query: str, max_bytes: int = DEFAULT_VIEW_MAX_BYTES) -> str:
     """The canonical query string of the view a link's query string describes; InvalidView if it is not one.
 
     Checked exactly as a share link (app/view/links.py); the answer is the link's
     canonical form (defaults left out, fixed order), so one view is always the same text.
     """
     size = len(query.encode("utf-8"))
-    limit = get_settings().room_view_max_bytes
+    limit = max_bytes
     if size > limit:
         item = view_item("view", f"at most {limit} bytes (got {size})", "string_too_long")
         item["loc"] = ["body", "view"]
@@ -211,8 +217,8 @@ def bearer_secret(authorization: str | None) -> str:
 )
 async def create_room(request: Request, body: RoomBody | None = None) -> Response:
     """A new room showing `view` (default: the default view). The secret is shown once: keep it in the page."""
-    view = canonical_view(body.view if body is not None else "")
-    rooms = get_rooms()
+    view = canonical_view(body.view if body is not None else "", settings_of(request).room_view_max_bytes)
+    rooms = rooms_of(request)
     client = request.client.host if request.client else "unknown"
     room, secret = await rooms.create(view, client)
     answer = {**room_answer(room), "secret": secret, "expires_in": rooms.limits.ttl_seconds}
@@ -220,9 +226,9 @@ async def create_room(request: Request, body: RoomBody | None = None) -> Respons
 
 
 @router.get(routes.ROOM, response_model=RoomAnswer, responses=ROOM_ERRORS, summary="A room's current view")
-async def get_room(code: str) -> Response:
+async def get_room(request: Request, code: str) -> Response:
     """The latest view and its version. Never cached: it changes whenever the teacher moves."""
-    room = await existing_room(get_rooms(), code)
+    room = await existing_room(rooms_of(request), code)
     return JSONBytes(dumps(room_answer(room)), headers=NO_STORE)
 
 
@@ -237,11 +243,13 @@ async def get_room(code: str) -> Response:
     },
     summary="The teacher's new view",
 )
-async def update_room(code: str, body: RoomBody, authorization: Annotated[str | None, Header()] = None) -> Response:
+async def update_room(
+    request: Request, code: str, body: RoomBody, authorization: Annotated[str | None, Header()] = None
+) -> Response:
     """Every follower's page moves to `view`. The same view again only keeps the room open."""
     secret = bearer_secret(authorization)
-    view = canonical_view(body.view)
-    await get_rooms().update(known_code(code), secret, view)
+    view = canonical_view(body.view, settings_of(request).room_view_max_bytes)
+    await rooms_of(request).update(known_code(code), secret, view)
     return Response(status_code=204, headers=NO_STORE)
 
 
@@ -324,7 +332,7 @@ async def check_expiry(rooms: Rooms, listener: Listener) -> None:
     summary="Follow a room (Server-Sent Events)",
 )
 async def room_events(
-    code: str, last_event_id_header: Annotated[str | None, Header(alias="Last-Event-ID")] = None
+    request: Request, code: str, last_event_id_header: Annotated[str | None, Header(alias="Last-Event-ID")] = None
 ) -> Response:
     """`text/event-stream`. At once: `retry`, then the current view unless Last-Event-ID is its version.
     Each change: `id: <version>` and `data: {"view": ..., "version": ...}`. `event: status` with
@@ -332,7 +340,7 @@ async def room_events(
     ended. `: keep-alive` comments every LIVE_KEEPALIVE_SECONDS. The stream ends when the server shuts
     down; EventSource then reconnects (to any worker or machine) and gets the latest view.
     """
-    rooms = get_rooms()
+    rooms = rooms_of(request)
     room = await existing_room(rooms, code)
     await rooms.start()
     listener = rooms.hub.open(room)
@@ -340,7 +348,7 @@ async def room_events(
     return EventSourceResponse(
         room_stream(rooms, listener, last_event_id(last_event_id_header), shutdown),
         headers=NO_STORE,
-        ping=get_settings().live_keepalive_seconds,
+        ping=settings_of(request).live_keepalive_seconds,
         ping_message_factory=keepalive,
         sep="\n",
         shutdown_event=shutdown,
@@ -374,7 +382,7 @@ def qr_svg(text: str) -> bytes:
 )
 async def room_qr(request: Request, code: str, lang: str | None = None) -> Response:
     """An SVG QR code of the absolute follow link (with `lang`, in that language). Cacheable: the link never changes."""
-    room = await existing_room(get_rooms(), code)
+    room = await existing_room(rooms_of(request), code)
     return cached(qr_svg(follow_url(request, room.code, lang)), "image/svg+xml", max_age=86400)
 
 
@@ -387,13 +395,13 @@ async def follow_page(request: Request, code: str) -> Response:
     """
     normal = normal_code(code)
     try:
-        room = await get_rooms().get(normal) if normal else None
+        room = await rooms_of(request).get(normal) if normal else None
     except LiveUnavailable:
         room = Room(code=normal, version=0, view="", updated=0.0)
     if room is None:
-        ttl = get_rooms().limits.ttl_seconds
-        page = templates.get_template("live_missing.html")
-        html = page.render(code=code[:20], ttl_en=duration(ttl), ttl_zh=duration(ttl, "zh"))
+        ttl = rooms_of(request).limits.ttl_seconds
+        strings = {"code": code[:20], "ttl_en": duration(ttl), "ttl_zh": duration(ttl, "zh")}
+        html = page_template(request, "live_missing.html", **strings)
         return HTMLResponse(html, status_code=404, headers=NO_STORE)
     response = await run_in_threadpool(render_page, request, query=room.view, follow=routes.room_links(room.code))
     response.headers["Cache-Control"] = "no-cache"  # the room moves on: revalidate (ETag) every time

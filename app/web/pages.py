@@ -6,6 +6,7 @@ and the rest of the view is shown.
 
 from __future__ import annotations
 
+import functools
 from urllib.parse import parse_qsl
 
 from fastapi import APIRouter, Request
@@ -28,7 +29,7 @@ from app.web import routes
 from app.web.assets import asset_url
 from app.web.conditional import cached
 from app.web.errors import error_items
-from app.web.headers import query_text
+from app.web.headers import query_text, request_language
 from app.web.jsonio import dumps
 
 router = APIRouter()
@@ -37,9 +38,16 @@ MODEL_ONLY = frozenset(
     {spec.name for spec in SPECS.values() if spec.control.modes <= MODEL | TRANSLATE} | {"head", "model"}
 )
 templates = Jinja2Templates(directory=ROOT / "templates")
-templates.env.globals["asset_url"] = asset_url
 templates.env.globals["routes"] = routes
 templates.env.filters["number"] = format_number
+
+
+def page_template(request: Request, name: str, **context: object) -> str:
+    """A page template rendered with `asset_url(name)`, the app's URL of a static file (macros import it
+    with the context: the Plotly bundle, so the URLs, follow the app's FRONTEND_MODULES)."""
+    folder = request.app.state.settings.frontend_modules
+    url = functools.partial(asset_url, frontend_modules=folder)
+    return templates.get_template(name).render(asset_url=url, **context)
 
 
 def script_json(value: object) -> str:
@@ -104,8 +112,7 @@ def render_page(
     request: Request, *, embed: bool = False, query: str | None = None, follow: dict | None = None
 ) -> Response:
     """The page for a link (or for `query`, a live room's view); `follow`: the room's links in follow mode."""
-    explicit = request.query_params.get("lang")
-    lang = pick_language(explicit if explicit in STRINGS else None, request.headers.get("accept-language"))
+    lang = request_language(request)
     notices = []
     try:
         state, ignored = page_state(request, lang, query)
@@ -143,7 +150,7 @@ def render_page(
         "embed": embed,
         "mode": view["mode"],
     }
-    html = templates.get_template("page.html").render(context)
+    html = page_template(request, "page.html", **context)
     # Without `lang` the language comes from Accept-Language, so caches must keep one copy per language.
     return cached(html.encode("utf-8"), "text/html; charset=utf-8", max_age=300, vary="Accept-Language")
 
@@ -163,15 +170,14 @@ def embed(request: Request) -> Response:
 def learn(request: Request, lang: str | None = None) -> Response:
     """The ideas of attention, one by one, each linked to a view that shows it."""
     lang = pick_language(lang if lang in STRINGS else None, request.headers.get("accept-language"))
-    html = templates.get_template("learn.html").render(lang=lang, t=STRINGS[lang], lessons=lessons_for(lang))
+    html = page_template(request, "learn.html", lang=lang, t=STRINGS[lang], lessons=lessons_for(lang))
     return cached(html.encode("utf-8"), "text/html; charset=utf-8", max_age=300, vary="Accept-Language")
 
 
 @router.get(routes.COMPARE, response_class=HTMLResponse, include_in_schema=False)
 def compare(request: Request) -> Response:
     """Two views side by side, the same word in both; /api/compare is its JSON twin."""
-    explicit = request.query_params.get("lang")
-    lang = pick_language(explicit if explicit in STRINGS else None, request.headers.get("accept-language"))
+    lang = request_language(request)
     notices = []
     try:
         comparison = comparison_from_query(query_text(request.scope) or DEFAULT_COMPARISON)
@@ -188,7 +194,9 @@ def compare(request: Request) -> Response:
         "routes": routes.public_paths(),
         "presets": presets,
     }
-    html = templates.get_template("compare.html").render(
+    html = page_template(
+        request,
+        "compare.html",
         view=view,
         lang=lang,
         t=STRINGS[lang],

@@ -1,4 +1,5 @@
-"""Browser tests: one app server and one Chromium per session, a fresh browser context per test.
+"""Browser tests: the session's one app server (tests/conftest.py's live_server, in this process) and one
+Chromium per session, a fresh browser context per test.
 
 Every context is watched: console errors, uncaught page errors, JavaScript dialogs and any request to a
 host other than the app's own fail the test at teardown (requests elsewhere are also aborted, so no test
@@ -14,7 +15,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import sync_playwright
 
-from tests.browser.harness import AXE_JS, CHROMIUM, HERE, AppServer, launch_chromium
+from tests.browser.harness import AXE_JS, CHROMIUM, HERE, launch_chromium
 
 # The favicon 404 is checked on its own by test_console.py::test_no_console_errors_on_main_views;
 # here it is left out so that one missing icon does not turn every other test into an error.
@@ -28,10 +29,9 @@ def pytest_collection_modifyitems(items):
 
 
 @pytest.fixture(scope="session")
-def app_server():
-    server = AppServer().start()
-    yield server
-    server.stop()
+def app_server(live_server):
+    """The name the browser tests know the session's live server by."""
+    return live_server
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.support.live_server import LiveServer
+from tests.support.live_server import AppServer
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -28,8 +28,7 @@ CHROMIUM_ARGS = [
 ]
 AXE_JS = HERE / "node_modules" / "axe-core" / "axe.min.js"
 
-
-AppServer = LiveServer  # one app process (python -m uvicorn app.main:app) per browser session
+__all__ = ["AppServer"]  # the app served in this process (tests/support/live_server.py); conftest's live_server
 
 
 def query_path(params=None, base="/"):

@@ -1,6 +1,16 @@
-"""The one way tests and benchmarks start a real server: the app (uvicorn) or the production command
-(scripts/serve with N workers), on a free loopback port, with a given environment; ready when /healthz
-answers; stopped by process group.
+"""Real servers on a free loopback port for tests and benchmarks, in two kinds:
+
+AppServer: the app built with the settings a test needs, served by uvicorn with the production
+options (app/serve.py's server_options) in a thread of this process. Starts in a fraction of a second;
+what most tests need a socket for (raw requests, browsers, slow readers).
+
+    with AppServer(Settings(send_timeout=1)) as server:
+        httpx.get(server.base + "/healthz")
+
+LiveServer: a server process (the app under plain uvicorn, or the production command scripts/serve
+with N workers) with a given environment; ready when /healthz answers; stopped by process group. For
+what needs processes: several workers, Redis shared between them, a worker killed, another
+PYTHONHASHSEED, another checkout (benchmarks).
 
     with LiveServer(workers=2, env={"RESPONSE_CACHE_MB": "0"}) as server:
         httpx.get(server.base + "/healthz")
@@ -9,17 +19,26 @@ answers; stopped by process group.
 from __future__ import annotations
 
 import contextlib
+import io
+import logging
 import os
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tests.support.processes import stop_session
+
+if TYPE_CHECKING:
+    import uvicorn
+
+    from app.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,10 +84,11 @@ class LiveServer:
         self,
         *,
         workers: int | None = None,
-        env: dict[str, str] | None = None,
+        env: dict[str, str | None] | None = None,
         port: int | None = None,
         app_dir: Path | None = None,
     ):
+        """`env` is added to this process's environment; a name given None is left out."""
         self.workers = workers
         self.app_dir = app_dir or ROOT  # another checkout's app, for before/after benchmarks
         self.port = port or free_port()
@@ -82,6 +102,7 @@ class LiveServer:
             "PORT": str(self.port),
             "VENV": str(Path(sys.executable).parents[1]),
         }
+        self.env = {name: value for name, value in self.env.items() if value is not None}
         self.log = tempfile.NamedTemporaryFile(prefix="lens-server-", suffix=".log", delete=False)  # noqa: SIM115
         self.process: subprocess.Popen | None = None
 
@@ -141,3 +162,83 @@ class LiveServer:
         self.stop()
         with contextlib.suppress(OSError):
             os.unlink(self.log.name)
+
+
+def captured_loggers() -> list[logging.Logger]:
+    """Loggers whose lines an AppServer's output() holds: the access log, the app's other logs, uvicorn's errors."""
+    from app.web.accesslog import access_log  # noqa: PLC0415 (benchmarks import this module without the app)
+
+    return [access_log, logging.getLogger("attention_lens"), logging.getLogger("uvicorn.error")]
+
+
+class AppServer:
+    """The app with `settings` (default: the environment's, access log off) under uvicorn with the
+    production server options, in a thread of this process, on a free loopback port.
+
+    Same face as LiveServer: start() / stop() or `with`, .port, .host, .base, .output() (the log lines
+    written while it ran: access log as JSON lines, the app's warnings, uvicorn's errors; lines of
+    other in-process servers running at the same time may be among them). Several may run at once.
+    """
+
+    def __init__(self, settings: Settings | None = None, *, port: int | None = None):
+        from app.main import create_app  # noqa: PLC0415 (benchmarks import this module without the app)
+        from app.settings import Settings  # noqa: PLC0415
+        from app.web.accesslog import JsonLines  # noqa: PLC0415
+
+        self.settings = settings or Settings(access_log=False)
+        self.app = create_app(self.settings)
+        self.port = port or free_port()
+        self.host = f"127.0.0.1:{self.port}"
+        self.base = f"http://{self.host}"
+        self.server: uvicorn.Server | None = None
+        self.thread: threading.Thread | None = None
+        self.log = io.StringIO()
+        self.handler = logging.StreamHandler(self.log)
+        self.handler.setFormatter(JsonLines())
+
+    def start(self, timeout: float = 60) -> AppServer:
+        import uvicorn  # noqa: PLC0415
+
+        from app.serve import server_options  # noqa: PLC0415
+
+        config = uvicorn.Config(
+            self.app,
+            host="127.0.0.1",
+            port=self.port,
+            lifespan="on",
+            log_config=None,  # leave the process's logging as it is
+            **server_options(self.settings),
+        )
+        self.server = uvicorn.Server(config)
+        for logger in captured_loggers():
+            logger.addHandler(self.handler)
+        logging.getLogger("attention_lens").setLevel(logging.INFO)
+        self.thread = threading.Thread(target=self.server.run, name=f"app-server-{self.port}", daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + timeout
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"the in-process server did not start within {timeout} s:\n{self.output()[-4000:]}")
+            time.sleep(0.02)
+        return self
+
+    def stop(self, timeout: float = 25) -> None:
+        """Ask uvicorn to exit (open requests drain, streams end); force it if it takes longer than a few seconds."""
+        if self.server is not None and self.thread is not None:
+            self.server.should_exit = True
+            self.thread.join(5)
+            if self.thread.is_alive():
+                self.server.force_exit = True
+                self.thread.join(timeout)
+        for logger in captured_loggers():
+            logger.removeHandler(self.handler)
+
+    def output(self) -> str:
+        return self.log.getvalue()
+
+    def __enter__(self) -> AppServer:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
