@@ -33,13 +33,17 @@ from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
 from app.live.rooms import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
     Listener,
     LiveUnavailable,
+    Misses,
     Room,
     RoomError,
     RoomNotFound,
     Rooms,
     Status,
+    client_key,
     duration,
     normal_code,
     not_found,
@@ -73,7 +77,9 @@ class RoomBody(BaseModel):
 
 
 class RoomAnswer(BaseModel):
-    code: str = Field(description="6 characters from 23456789ABCDEFGHJKMNPQRSTVWXYZ; case does not matter.")
+    code: str = Field(
+        description=f"{CODE_LENGTH} characters from {CODE_ALPHABET}; case, spaces and dashes do not matter."
+    )
     version: int = Field(description="1 when the room starts, +1 with each change of view.")
     view: str = Field(description="The room's current view: a canonical query string.")
     follow_url: str = Field(description="The page students open: /live/<code>.")
@@ -85,6 +91,10 @@ class RoomAnswer(BaseModel):
 class NewRoomAnswer(RoomAnswer):
     secret: str = Field(description="The teacher's key (192 random bits): PUT needs it as a Bearer token.")
     expires_in: int = Field(description="Seconds the room stays open without an update (ROOM_TTL_SECONDS).")
+    idle_seconds: int = Field(
+        description="Seconds the room stays open without an update while nobody follows it (ROOM_IDLE_SECONDS): "
+        "the teacher's page sends its view again well within it."
+    )
 
 
 def problem(description: str) -> dict:
@@ -168,19 +178,40 @@ def room_answer(room: Room) -> dict:
     return {**routes.room_links(room.code), "version": room.version, "view": room.view}
 
 
+def client_of(request: Request) -> str:
+    """The address limits count by (X-Forwarded-For from a proxy in FORWARDED_ALLOW_IPS; IPv6 by its /64)."""
+    return client_key(request.client.host if request.client else "unknown")
+
+
+@functools.cache
+def misses() -> Misses:
+    return Misses(get_rooms().limits.misses_per_client_minute)
+
+
 def known_code(code: str) -> str:
     """The code as stored (upper case); a text that cannot be a code is a room that does not exist."""
     normal = normal_code(code)
     if normal is None:
-        raise RoomNotFound(f"{code[:20]!r} is not a room code (6 characters such as K7WQ3M)")
+        raise RoomNotFound(f"{code[:20]!r} is not a room code ({CODE_LENGTH} characters such as K7WQ3MXA)")
     return normal
 
 
-async def existing_room(rooms: Rooms, code: str) -> Room:
-    code = known_code(code)
-    room = await rooms.get(code)
+async def find_room(rooms: Rooms, code: str, client: str) -> Room | None:
+    """The room, or None; a client that looked up too many codes in vain this minute is refused (429)."""
+    now = time.time()
+    misses().check(client, now)
+    normal = normal_code(code)
+    room = await rooms.get(normal) if normal is not None else None
     if room is None:
-        raise not_found(code, rooms.limits)
+        misses().record(client, now)
+    return room
+
+
+async def existing_room(rooms: Rooms, code: str, client: str) -> Room:
+    room = await find_room(rooms, code, client)
+    if room is None:
+        known_code(code)
+        raise not_found(normal_code(code) or code, rooms.limits)
     return room
 
 
@@ -213,16 +244,18 @@ async def create_room(request: Request, body: RoomBody | None = None) -> Respons
     """A new room showing `view` (default: the default view). The secret is shown once: keep it in the page."""
     view = canonical_view(body.view if body is not None else "")
     rooms = get_rooms()
-    client = request.client.host if request.client else "unknown"
+    client = client_of(request)
     room, secret = await rooms.create(view, client)
-    answer = {**room_answer(room), "secret": secret, "expires_in": rooms.limits.ttl_seconds}
+    limits = rooms.limits
+    answer = {**room_answer(room), "secret": secret, "expires_in": limits.ttl_seconds}
+    answer["idle_seconds"] = limits.first_expiry
     return JSONBytes(dumps(answer), status_code=201, headers=NO_STORE)
 
 
 @router.get(routes.ROOM, response_model=RoomAnswer, responses=ROOM_ERRORS, summary="A room's current view")
-async def get_room(code: str) -> Response:
+async def get_room(request: Request, code: str) -> Response:
     """The latest view and its version. Never cached: it changes whenever the teacher moves."""
-    room = await existing_room(get_rooms(), code)
+    room = await existing_room(get_rooms(), code, client_of(request))
     return JSONBytes(dumps(room_answer(room)), headers=NO_STORE)
 
 
@@ -237,11 +270,19 @@ async def get_room(code: str) -> Response:
     },
     summary="The teacher's new view",
 )
-async def update_room(code: str, body: RoomBody, authorization: Annotated[str | None, Header()] = None) -> Response:
+async def update_room(
+    request: Request, code: str, body: RoomBody, authorization: Annotated[str | None, Header()] = None
+) -> Response:
     """Every follower's page moves to `view`. The same view again only keeps the room open."""
     secret = bearer_secret(authorization)
     view = canonical_view(body.view)
-    await get_rooms().update(known_code(code), secret, view)
+    client = client_of(request)
+    misses().check(client, time.time())
+    try:
+        await get_rooms().update(known_code(code), secret, view)
+    except RoomNotFound:
+        misses().record(client, time.time())
+        raise
     return Response(status_code=204, headers=NO_STORE)
 
 
@@ -324,7 +365,7 @@ async def check_expiry(rooms: Rooms, listener: Listener) -> None:
     summary="Follow a room (Server-Sent Events)",
 )
 async def room_events(
-    code: str, last_event_id_header: Annotated[str | None, Header(alias="Last-Event-ID")] = None
+    request: Request, code: str, last_event_id_header: Annotated[str | None, Header(alias="Last-Event-ID")] = None
 ) -> Response:
     """`text/event-stream`. At once: `retry`, then the current view unless Last-Event-ID is its version.
     Each change: `id: <version>` and `data: {"view": ..., "version": ...}`. `event: status` with
@@ -333,9 +374,10 @@ async def room_events(
     down; EventSource then reconnects (to any worker or machine) and gets the latest view.
     """
     rooms = get_rooms()
-    room = await existing_room(rooms, code)
+    client = client_of(request)
+    room = await existing_room(rooms, code, client)
     await rooms.start()
-    listener = rooms.hub.open(room)
+    listener = rooms.hub.open(room, client)
     shutdown = anyio.Event()
     return EventSourceResponse(
         room_stream(rooms, listener, last_event_id(last_event_id_header), shutdown),
@@ -355,9 +397,11 @@ async def room_events(
 
 
 def follow_url(request: Request, code: str, lang: str | None = None) -> str:
-    """The absolute link students open (scheme and host as the browser sees them, through a proxy too), in the
-    teacher's language when `lang` is given (a room's views carry none; each student may then switch)."""
-    link = str(request.base_url).rstrip("/") + routes.LIVE.format(code=code)
+    """The absolute link students open, in the teacher's language when `lang` is given (a room's views carry
+    none; each student may then switch). Its origin is PUBLIC_ORIGIN, else the request's (scheme and Host as
+    the browser sent them, through a proxy too)."""
+    origin = get_settings().public_origin or str(request.base_url).rstrip("/")
+    link = origin + routes.LIVE.format(code=code)
     return f"{link}?lang={lang}" if lang in STRINGS else link
 
 
@@ -373,9 +417,14 @@ def qr_svg(text: str) -> bytes:
     summary="QR code of the follow link",
 )
 async def room_qr(request: Request, code: str, lang: str | None = None) -> Response:
-    """An SVG QR code of the absolute follow link (with `lang`, in that language). Cacheable: the link never changes."""
-    room = await existing_room(get_rooms(), code)
-    return cached(qr_svg(follow_url(request, room.code, lang)), "image/svg+xml", max_age=86400)
+    """An SVG QR code of the absolute follow link (with `lang`, in that language). With PUBLIC_ORIGIN the link
+    never changes and the answer is cacheable by anyone; without it the link comes from the Host header, so only
+    the browser may keep it (a shared cache would hand one Host's link to every other)."""
+    room = await existing_room(get_rooms(), code, client_of(request))
+    response = cached(qr_svg(follow_url(request, room.code, lang)), "image/svg+xml", max_age=86400)
+    if get_settings().public_origin is None:
+        response.headers["Cache-Control"] = "private, max-age=86400"
+    return response
 
 
 @router.get(routes.LIVE, response_class=HTMLResponse, include_in_schema=False)
@@ -387,9 +436,9 @@ async def follow_page(request: Request, code: str) -> Response:
     """
     normal = normal_code(code)
     try:
-        room = await get_rooms().get(normal) if normal else None
+        room = await find_room(get_rooms(), code, client_of(request))
     except LiveUnavailable:
-        room = Room(code=normal, version=0, view="", updated=0.0)
+        room = Room(code=normal, version=0, view="", updated=0.0) if normal else None
     if room is None:
         ttl = get_rooms().limits.ttl_seconds
         page = templates.get_template("live_missing.html")
