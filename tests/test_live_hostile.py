@@ -22,6 +22,7 @@ import yaml
 from app.live.rooms import CODE_ALPHABET, CODE_LENGTH, client_key
 from tests.support.asgi import run_async
 from tests.support.live_server import ROOT, LiveServer
+from tests.support.nginx import Nginx
 from tests.support.redis_server import REDIS_SERVER, RedisServer
 from tests.support.sse import Student
 
@@ -299,6 +300,24 @@ def test_the_qr_code_cannot_be_poisoned_through_the_host_header():
         LiveServer(workers=1, env={**QUIET, "PUBLIC_ORIGIN": "https://lens.example.org"}) as public,
     ):
         run(scenario(plain, public))
+
+
+def test_a_forged_host_never_reaches_other_students_through_nginxs_cache():
+    """deploy/nginx.conf's cache key leaves the Host out: one request with a forged Host must not decide the QR
+    code everyone else gets."""
+
+    async def scenario(proxy):
+        async with httpx.AsyncClient(base_url=proxy.base, timeout=30) as client:
+            room = await start_room(client)
+            forged = await client.get(room["qr_url"], headers={"Host": "evil.example"})
+            assert forged.status_code == 200
+            for _ in range(2):
+                honest = await client.get(room["qr_url"], headers={"Host": "lens.example.org"})
+                assert "evil.example" not in honest.text, honest.headers.get("x-cache-status")
+                assert f"http://lens.example.org/live/{room['code']}</title>" in honest.text
+
+    with LiveServer(workers=1, env=QUIET) as server, Nginx(server.port) as proxy:
+        run(scenario(proxy))
 
 
 def test_a_bad_update_body_is_a_422_about_the_body():
