@@ -180,8 +180,8 @@ def duration(seconds: int, lang: str = "en") -> str:
 
 def not_found(code: str, limits: Limits) -> RoomNotFound:
     return RoomNotFound(
-        f"no live class with the code {code}: it may have ended "
-        f"(a room ends {duration(limits.ttl_seconds)} after the teacher's last change)"
+        f"no live class with the code {code}: it may have ended (a room ends {duration(limits.first_expiry)} "
+        f"after the teacher's last change when nobody follows it, {duration(limits.ttl_seconds)} after it at most)"
     )
 
 
