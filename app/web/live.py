@@ -103,6 +103,10 @@ def problem(description: str) -> dict:
 
 ROOM_ERRORS = {
     404: problem("No room with this code: it never existed or has ended."),
+    429: problem(
+        "This address looked up ROOM_MISSES_PER_CLIENT_MINUTE codes that do not exist within the last minute, "
+        "or follows LIVE_STREAMS_PER_CLIENT streams on this worker already. Retry-After says when to try again."
+    ),
     503: problem(
         "Live classes are unavailable: Redis cannot be reached, or several workers run without REDIS_URL; "
         "or a limit (ROOMS_MAX, ROOM_STREAMS_MAX) is reached. The message says which.",
@@ -234,9 +238,11 @@ def bearer_secret(authorization: str | None) -> str:
     status_code=201,
     response_model=NewRoomAnswer,
     responses={
-        422: problem("The view is not a valid link, or is over ROOM_VIEW_MAX_BYTES."),
-        429: problem("This address started ROOMS_PER_CLIENT_HOUR rooms within the last hour."),
         **ROOM_ERRORS,
+        422: problem("The view is not a valid link, or is over ROOM_VIEW_MAX_BYTES."),
+        429: problem(
+            "This address started ROOMS_PER_CLIENT_HOUR rooms within the last hour, or has ROOMS_PER_CLIENT open."
+        ),
     },
     summary="Start a live class",
 )
