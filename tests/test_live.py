@@ -342,7 +342,7 @@ def test_unknown_rooms_are_404_everywhere(server):
 @pytest.mark.slow  # starts real servers
 def test_the_follow_page_shows_the_rooms_view_in_follow_mode(server):
     async def scenario():
-        async with httpx.AsyncClient(base_url=server.base, timeout=10) as client:
+        async with httpx.AsyncClient(base_url=server.base, timeout=60) as client:  # the models may still load
             room = await start_room(client, "source=tom+chases+jerry&step=2&lang=zh")
             page = await client.get(f"/live/{room['code'].lower()}")
             assert page.status_code == 200 and page.headers["cache-control"] == "no-cache"
