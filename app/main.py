@@ -39,8 +39,11 @@ from app.web.release import ReleaseMemory
 
 
 def prepare_lessons() -> None:
-    """The examples' and lessons' numbers are computed by the engine (some by the real models): once per
-    process, in the background, so the first visitor's page does not wait for them."""
+    """The models loaded, then the examples' and lessons' numbers computed by the engine (some by the real
+    models): once per process, in the background, so that neither the worker's start (its health check,
+    /healthz) nor the first visitor's page waits for them. A request that needs a model first waits for
+    that model alone (the registry loads each once)."""
+    warm_up()
     for lang in STRINGS:
         presets_for(lang)
         lessons_for(lang)
@@ -53,7 +56,6 @@ async def lifespan(app: FastAPIOffline) -> AsyncIterator[None]:
     # Sync routes (views, pages) run in this many threads at once; the rest wait for one without
     # holding the GIL, so the event loop (and /healthz) still gets it promptly.
     anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
-    warm_up()
     threading.Thread(target=prepare_lessons, name="prepare-lessons", daemon=True).start()
     # Chooses the Plotly bundle (logging why if it is the full one), compresses the assets.
     assets.warm_up(settings.frontend_modules)

@@ -55,11 +55,32 @@ class Settings(BaseSettings):
         5, ge=1, le=300, description="TIMEOUT_KEEP_ALIVE: seconds an idle kept-alive connection stays open."
     )
     limit_concurrency: int = Field(
-        1000,
+        8000,
         ge=1,
-        description="LIMIT_CONCURRENCY: connections plus requests per worker; past it, new requests get 503 at once.",
+        description="LIMIT_CONCURRENCY: connections plus requests per worker; past it, new requests get 503 at once. "
+        "Open live-class streams take at most three quarters of it (LIVE_STREAMS_MAX), so requests keep an answer.",
     )
     backlog: int = Field(2048, ge=16, description="BACKLOG: connections waiting to be accepted, per listening socket.")
+    request_head_timeout: float = Field(
+        10.0,
+        gt=0,
+        description="REQUEST_HEAD_TIMEOUT: seconds a connection may take to send a whole request head, from its "
+        "opening or the end of the previous answer; one that sends nothing (or too slowly) is closed.",
+    )
+    send_buffer_kb: int = Field(
+        128,
+        ge=0,
+        description="SEND_BUFFER_KB: the kernel's send buffer of each accepted connection (Linux doubles it), so "
+        "that a client that stops reading is noticed by SEND_TIMEOUT instead of the kernel holding the answer; "
+        "0 leaves the system's default (which grows to megabytes).",
+    )
+    worker_healthcheck_seconds: int = Field(
+        60,
+        ge=5,
+        description="WORKER_HEALTHCHECK_SECONDS: how long the supervisor waits for a worker's answer to its health "
+        "check before it kills the worker and starts another (uvicorn's default, 5 s, kills slow starts on a busy "
+        "machine).",
+    )
 
     # The app.
     threads: int = Field(
@@ -103,12 +124,48 @@ class Settings(BaseSettings):
     room_ttl_seconds: int = Field(
         12 * 3600, ge=1, description="ROOM_TTL_SECONDS: a room ends this long after its last update (12 hours)."
     )
-    rooms_per_client_hour: int = Field(
-        30, ge=1, description="ROOMS_PER_CLIENT_HOUR: rooms one client address may start in any 60 minutes."
+    room_idle_seconds: int = Field(
+        1200,
+        ge=1,
+        description="ROOM_IDLE_SECONDS: a room nobody follows ends this long after the teacher's last change (the "
+        "teacher's open page keeps it open); while students follow it, it stays open up to ROOM_TTL_SECONDS.",
     )
-    rooms_max: int = Field(1000, ge=1, description="ROOMS_MAX: open rooms in total (over all workers and machines).")
+    rooms_per_client_hour: int = Field(
+        60, ge=1, description="ROOMS_PER_CLIENT_HOUR: rooms one client address may start in any 60 minutes."
+    )
+    rooms_per_client: int = Field(
+        40,
+        ge=1,
+        description="ROOMS_PER_CLIENT: rooms one client address (an IPv6 address: its /64) may have open at once.",
+    )
+    rooms_max: int = Field(5000, ge=1, description="ROOMS_MAX: open rooms in total (over all workers and machines).")
     room_streams_max: int = Field(
         1000, ge=1, description="ROOM_STREAMS_MAX: open student streams of one room on one worker."
+    )
+    live_streams_max: int = Field(
+        5000,
+        ge=1,
+        description="LIVE_STREAMS_MAX: open student streams of one worker, all rooms; never more than three quarters "
+        "of LIMIT_CONCURRENCY, so that pages, the API and /healthz keep being answered.",
+    )
+    live_streams_per_client: int = Field(
+        2000,
+        ge=1,
+        description="LIVE_STREAMS_PER_CLIENT: open student streams of one client address on one worker (a school "
+        "behind one NAT address shares it).",
+    )
+    room_misses_per_client_minute: int = Field(
+        60,
+        ge=1,
+        description="ROOM_MISSES_PER_CLIENT_MINUTE: room codes that do not exist one client address may look up per "
+        "minute on one worker; past it every room lookup by that address gets 429 for the rest of the minute.",
+    )
+    public_origin: str | None = Field(
+        None,
+        pattern=r"^https?://[^/?#\s]+$",
+        description="PUBLIC_ORIGIN: scheme and host students reach the server at (https://lens.example.org); the "
+        "QR code's link is built from it. Unset: from the request (the Host header), and the QR code is not "
+        "shared by caches.",
     )
     room_view_max_bytes: int = Field(
         48 * 1024,

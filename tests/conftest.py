@@ -36,8 +36,9 @@ def live_server():
     """The session's one real server: the app with the default settings under uvicorn with the production
     options, in this process; .base, .host, .port, .output() (its access log: JSON lines). Browser tests
     use it too (app_server)."""
-    # Every test reaches it from 127.0.0.1: rooms per address are not what the tests sharing it check.
-    with AppServer(Settings(access_log=True, rooms_per_client_hour=10_000)) as server:
+    # Every test reaches it from 127.0.0.1: the budgets per address are not what the tests sharing it check.
+    limits = {"rooms_per_client_hour": 10_000, "rooms_per_client": 10_000, "room_misses_per_client_minute": 10_000}
+    with AppServer(Settings(access_log=True, **limits)) as server:
         # The first page waits for the examples' and lessons' numbers (computed once, at start-up): wait here,
         # so that no test's own deadline includes them.
         urllib.request.urlopen(server.base + "/", timeout=600).read()

@@ -2,10 +2,12 @@
 
 Keys (every name starts with `lens:`):
 
-    lens:room:<code>       hash {view, version, secret (SHA-256), updated}; expires ROOM_TTL_SECONDS after
-                           the last update, so a forgotten room disappears by itself
+    lens:room:<code>       hash {view, version, secret (SHA-256), updated}; expires ROOM_IDLE_SECONDS after
+                           the last update, or later while followed (TOUCH), never past ROOM_TTL_SECONDS
+                           after the last update: a forgotten room disappears by itself
     lens:rooms             sorted set code -> expiry time: counts the open rooms (ROOMS_MAX)
     lens:created:<client>  sorted set of the times a client address started a room, last hour
+    lens:owned:<client>    set of the codes a client address started (ROOMS_PER_CLIENT open at once)
     lens:room-changes      the pub/sub channel: one JSON message {code, version, view, updated} per change
 
 Creating and updating a room are Lua scripts, so each is one atomic step however many workers
@@ -37,6 +39,7 @@ from app.live.rooms import (
     LiveUnavailable,
     Room,
     WrongSecret,
+    keep_followed_rooms,
     new_code,
     new_secret,
     not_found,
@@ -44,6 +47,7 @@ from app.live.rooms import (
     secret_hash,
     secret_matches,
     too_many,
+    too_many_open,
 )
 
 log = logging.getLogger("attention_lens.live")
@@ -59,6 +63,11 @@ redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - window)
 if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[4]) then
   return {'rate', redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')[2]}
 end
+local open = 0
+for _, owned in ipairs(redis.call('SMEMBERS', KEYS[4])) do
+  if redis.call('EXISTS', 'lens:room:' .. owned) == 1 then open = open + 1 else redis.call('SREM', KEYS[4], owned) end
+end
+if open >= tonumber(ARGV[10]) then return {'owned', ''} end
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return {'full', ''} end
 if redis.call('EXISTS', KEYS[1]) == 1 then return {'taken', ''} end
@@ -67,6 +76,8 @@ redis.call('EXPIRE', KEYS[1], ttl)
 redis.call('ZADD', KEYS[2], now + ttl, ARGV[8])
 redis.call('ZADD', KEYS[3], now, ARGV[9])
 redis.call('EXPIRE', KEYS[3], window)
+redis.call('SADD', KEYS[4], ARGV[8])
+redis.call('EXPIRE', KEYS[4], tonumber(ARGV[11]))
 return {'ok', ''}
 """
 
@@ -85,6 +96,23 @@ redis.call('ZADD', KEYS[2], now + ttl, ARGV[4])
 return version
 """
 
+TOUCH = """
+local now, ttl, idle = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local touched = 0
+for i, key in ipairs(KEYS) do
+  local updated = tonumber(redis.call('HGET', key, 'updated'))
+  if updated and updated + ttl > now then
+    local left = math.min(idle, math.ceil(updated + ttl - now))
+    if redis.call('TTL', key) < left then
+      redis.call('EXPIRE', key, left)
+      redis.call('ZADD', 'lens:rooms', now + left, string.sub(key, 11))
+    end
+    touched = touched + 1
+  end
+end
+return touched
+"""
+
 
 def room_key(code: str) -> str:
     return f"lens:room:{code}"
@@ -92,6 +120,10 @@ def room_key(code: str) -> str:
 
 def created_key(client: str) -> str:
     return f"lens:created:{client}"
+
+
+def owned_key(client: str) -> str:
+    return f"lens:owned:{client}"
 
 
 @contextlib.contextmanager
@@ -108,7 +140,7 @@ class RedisRooms:
 
     def __init__(self, url: str, limits: Limits):
         self.limits = limits
-        self.hub = Hub(limits.streams_max)
+        self.hub = Hub(limits)
         # Requests: fail fast (a 503) when Redis is down; one quick retry covers a pooled connection
         # that a restarted Redis closed.
         self.redis = Redis.from_url(
@@ -120,14 +152,32 @@ class RedisRooms:
         )
         self.create_script = self.redis.register_script(CREATE)
         self.update_script = self.redis.register_script(UPDATE)
+        self.touch_script = self.redis.register_script(TOUCH)
         self.subscriber = Subscriber(url, self)
+        self.keeper: asyncio.Task | None = None
 
     async def start(self) -> None:
         self.subscriber.start()
+        if self.keeper is None:
+            self.keeper = asyncio.get_running_loop().create_task(keep_followed_rooms(self), name="lens-room-keeper")
 
     async def stop(self) -> None:
+        if self.keeper is not None:
+            self.keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.keeper
+            self.keeper = None
         await self.subscriber.stop()
         await self.redis.aclose()
+
+    async def touch(self, codes: list[str]) -> None:
+        """These rooms have followers here: each stays open another ROOM_IDLE_SECONDS (never past its TTL)."""
+        with reachable():
+            for start in range(0, len(codes), 500):
+                await self.touch_script(
+                    keys=[room_key(code) for code in codes[start : start + 500]],
+                    args=[repr(time.time()), self.limits.ttl_seconds, self.limits.first_expiry],
+                )
 
     async def create(self, view: str, client: str) -> tuple[Room, str]:
         secret = new_secret()
@@ -136,10 +186,10 @@ class RedisRooms:
             code = new_code()
             with reachable():
                 outcome, detail = await self.create_script(
-                    keys=[room_key(code), ROOMS_KEY, created_key(client)],
+                    keys=[room_key(code), ROOMS_KEY, created_key(client), owned_key(client)],
                     args=[
                         repr(now),
-                        self.limits.ttl_seconds,
+                        self.limits.first_expiry,
                         RATE_WINDOW_SECONDS,
                         self.limits.per_client_hour,
                         self.limits.rooms_max,
@@ -147,12 +197,16 @@ class RedisRooms:
                         secret_hash(secret),
                         code,
                         f"{now!r}:{secrets.token_hex(4)}",  # one member per creation, even at the same instant
+                        self.limits.per_client_open,
+                        self.limits.ttl_seconds,
                     ],
                 )
             if outcome == "ok":
                 return Room(code=code, version=1, view=view, updated=now), secret
             if outcome == "rate":
                 raise too_many(self.limits, float(detail), now)
+            if outcome == "owned":
+                raise too_many_open(self.limits)
             if outcome == "full":
                 raise rooms_full(self.limits)
         raise LiveUnavailable("could not draw a free room code; try again")
@@ -174,7 +228,7 @@ class RedisRooms:
         now = time.time()
         with reachable():
             version = await self.update_script(
-                keys=[room_key(code), ROOMS_KEY], args=[view, repr(now), self.limits.ttl_seconds, code, CHANNEL]
+                keys=[room_key(code), ROOMS_KEY], args=[view, repr(now), self.limits.first_expiry, code, CHANNEL]
             )
         if version == -1:
             raise not_found(code, self.limits)

@@ -6,14 +6,23 @@ string of a link, with a version number that grows by one with each change.
 
 Each worker has one Hub. Every open student stream is a Listener in it that holds only the
 newest view it has been handed, so a slow student skips straight to the latest view instead of
-working through a queue of old ones, and memory per stream stays constant.
+working through a queue of old ones, and memory per stream stays constant. The Hub bounds the
+open streams of the worker, of one client address and of one room, apart from (and well below)
+the connections the server takes, so requests keep being answered with every stream slot taken.
+
+Abuse is bounded per client address (an IPv6 address counts by its /64, what one subscriber
+gets): rooms started per hour, rooms open at once, and room codes looked up in vain per minute.
+A room nobody follows ends ROOM_IDLE_SECONDS after the teacher's last change; the workers that
+stream a room keep it open (`touch`), up to ROOM_TTL_SECONDS after the last change.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
+import ipaddress
 import secrets
 import time
 from collections import deque
@@ -22,9 +31,10 @@ from typing import Literal, Protocol
 
 # Crockford's base 32 without 0 and 1: no 0/O, 1/I/L or U/V to mix up when reading a projector.
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
-CODE_LENGTH = 6  # 30**6, about 7e8 codes
+CODE_LENGTH = 8  # 30**8, about 6.6e11 codes: guessing is pointless (docs/deploy.md works out the time to a hit)
 SECRET_BYTES = 24  # 192 random bits
 RATE_WINDOW_SECONDS = 3600  # rooms per client address are counted over the last hour
+MISS_WINDOW_SECONDS = 60  # room codes looked up in vain are counted over the last minute
 
 Status = Literal["live", "reconnecting", "ended"]
 
@@ -39,6 +49,19 @@ def normal_code(text: str) -> str | None:
     if len(code) != CODE_LENGTH or any(character not in CODE_ALPHABET for character in code):
         return None
     return code
+
+
+def client_key(host: str) -> str:
+    """The address limits count by: an IPv4 address itself, an IPv6 address by its /64 (one subscriber's)."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
 
 
 def new_secret() -> str:
@@ -68,6 +91,16 @@ class Limits:
     per_client_hour: int  # rooms one client address may start within RATE_WINDOW_SECONDS
     rooms_max: int  # open rooms in total
     streams_max: int  # open streams of one room in one worker
+    idle_seconds: int = 1200  # a room nobody follows ends this long after its last update
+    per_client_open: int = 40  # rooms one client address has open at once
+    worker_streams_max: int = 5000  # open streams of one worker, all rooms
+    client_streams_max: int = 2000  # open streams of one client address in one worker
+    misses_per_client_minute: int = 60  # room codes one client address may look up in vain per minute
+
+    @property
+    def first_expiry(self) -> int:
+        """Seconds a room stays open after a change when nobody follows it."""
+        return min(self.idle_seconds, self.ttl_seconds)
 
 
 # ---------------------------------------------------------------------------
@@ -109,6 +142,26 @@ class RoomStreamsFull(RoomError):
     field = "room_streams_max"
 
 
+class WorkerStreamsFull(RoomError):
+    status = 503
+    field = "live_streams_max"
+
+
+class ClientStreamsFull(RoomError):
+    status = 429
+    field = "live_streams_per_client"
+
+
+class TooManyOpenRooms(RoomError):
+    status = 429
+    field = "rooms_per_client"
+
+
+class TooManyMisses(RoomError):
+    status = 429
+    field = "room_misses_per_client_minute"
+
+
 class LiveUnavailable(RoomError):
     """The rooms cannot be reached (Redis is down) or cannot work here (several workers, no Redis)."""
 
@@ -127,8 +180,8 @@ def duration(seconds: int, lang: str = "en") -> str:
 
 def not_found(code: str, limits: Limits) -> RoomNotFound:
     return RoomNotFound(
-        f"no live class with the code {code}: it may have ended "
-        f"(a room ends {duration(limits.ttl_seconds)} after the teacher's last change)"
+        f"no live class with the code {code}: it may have ended (a room ends {duration(limits.first_expiry)} "
+        f"after the teacher's last change when nobody follows it, {duration(limits.ttl_seconds)} after it at most)"
     )
 
 
@@ -136,6 +189,14 @@ def too_many(limits: Limits, oldest: float, now: float) -> TooManyRooms:
     wait = max(1, int(oldest + RATE_WINDOW_SECONDS - now) + 1)
     return TooManyRooms(
         f"at most {limits.per_client_hour} new rooms per address per hour; try again in {wait} s", retry_after=wait
+    )
+
+
+def too_many_open(limits: Limits) -> TooManyOpenRooms:
+    return TooManyOpenRooms(
+        f"at most {limits.per_client_open} open rooms per address; a room nobody follows ends "
+        f"{duration(limits.first_expiry)} after its last change",
+        retry_after=60,
     )
 
 
@@ -151,8 +212,9 @@ def rooms_full(limits: Limits) -> RoomsFull:
 class Listener:
     """One open student stream: the newest room state it was handed, its status and a wake-up."""
 
-    def __init__(self, room: Room, status: Status):
+    def __init__(self, room: Room, status: Status, client: str = ""):
         self.code = room.code
+        self.client = client  # the address it counts against (client_key)
         self.room = room
         self.status: Status = status
         self.closing = False  # the server is shutting down: end the stream without 'ended'
@@ -187,30 +249,56 @@ class Listener:
 
 
 class Hub:
-    """The open streams of this worker, by room code."""
+    """The open streams of this worker, by room code, bounded per room, per client address and in all."""
 
-    def __init__(self, streams_max: int):
-        self.streams_max = streams_max
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.streams_max = limits.streams_max
         self.listeners: dict[str, set[Listener]] = {}
+        self.by_client: dict[str, int] = {}  # client_key -> open streams
+        self.total = 0
         self.status: Status = "live"  # 'reconnecting' while the shared store is out of reach
 
-    def open(self, room: Room) -> Listener:
-        streams = self.listeners.setdefault(room.code, set())
+    def open(self, room: Room, client: str = "") -> Listener:
+        limits = self.limits
+        streams = self.listeners.get(room.code, set())
+        if self.total >= limits.worker_streams_max:
+            raise WorkerStreamsFull(
+                f"at most {limits.worker_streams_max} students follow live classes on each server worker; "
+                "try again later",
+                retry_after=30,
+            )
+        if self.by_client.get(client, 0) >= limits.client_streams_max:
+            raise ClientStreamsFull(
+                f"at most {limits.client_streams_max} students from one address follow live classes on each "
+                "server worker; try again later",
+                retry_after=30,
+            )
         if len(streams) >= self.streams_max:
             raise RoomStreamsFull(
                 f"at most {self.streams_max} students follow one room on each server worker; try again later",
                 retry_after=30,
             )
-        listener = Listener(room, self.status)
-        streams.add(listener)
+        listener = Listener(room, self.status, client)
+        self.listeners.setdefault(room.code, streams).add(listener)
+        self.by_client[client] = self.by_client.get(client, 0) + 1
+        self.total += 1
         return listener
 
     def close(self, listener: Listener) -> None:
+        """Forget a stream (called twice for most streams: once is counted)."""
         streams = self.listeners.get(listener.code)
-        if streams is not None:
-            streams.discard(listener)
-            if not streams:
-                del self.listeners[listener.code]
+        if streams is None or listener not in streams:
+            return
+        streams.discard(listener)
+        if not streams:
+            del self.listeners[listener.code]
+        self.total -= 1
+        left = self.by_client[listener.client] - 1
+        if left:
+            self.by_client[listener.client] = left
+        else:
+            del self.by_client[listener.client]
 
     def codes(self) -> list[str]:
         return list(self.listeners)
@@ -233,6 +321,43 @@ class Hub:
                 listener.set_status(status)
 
 
+class Misses:
+    """Room codes each client address looked up in vain within the last MISS_WINDOW_SECONDS, in this worker.
+
+    Past the budget every lookup by that address is refused (429) until the window moves on, so a
+    guesser learns nothing more, while a class behind one address can still mistype a code often.
+    """
+
+    def __init__(self, per_minute: int):
+        self.per_minute = per_minute
+        self.times: dict[str, deque[float]] = {}
+
+    def recent(self, client: str, now: float) -> deque[float]:
+        times = self.times.get(client)
+        if times is None:
+            return deque()
+        while times and times[0] <= now - MISS_WINDOW_SECONDS:
+            times.popleft()
+        if not times:
+            del self.times[client]
+        return times
+
+    def check(self, client: str, now: float) -> None:
+        times = self.recent(client, now)
+        if len(times) >= self.per_minute:
+            wait = max(1, int(times[0] + MISS_WINDOW_SECONDS - now) + 1)
+            raise TooManyMisses(
+                f"at most {self.per_minute} room codes that do not exist per address per minute; try again in {wait} s",
+                retry_after=wait,
+            )
+
+    def record(self, client: str, now: float) -> None:
+        if len(self.times) > 10_000:  # bounded memory: forget the addresses whose window has passed
+            for stale in [key for key, times in self.times.items() if times[-1] <= now - MISS_WINDOW_SECONDS]:
+                del self.times[stale]
+        self.times.setdefault(client, deque()).append(now)
+
+
 # ---------------------------------------------------------------------------
 # Stores
 # ---------------------------------------------------------------------------
@@ -247,6 +372,7 @@ class Rooms(Protocol):
     async def create(self, view: str, client: str) -> tuple[Room, str]: ...
     async def get(self, code: str) -> Room | None: ...
     async def update(self, code: str, secret: str, view: str) -> Room: ...
+    async def touch(self, codes: list[str]) -> None: ...
     async def start(self) -> None: ...
     async def stop(self) -> None: ...
 
@@ -256,36 +382,49 @@ class MemoryRooms:
 
     def __init__(self, limits: Limits):
         self.limits = limits
-        self.hub = Hub(limits.streams_max)
+        self.hub = Hub(limits)
         self.rooms: dict[str, Room] = {}
         self.secret_hashes: dict[str, str] = {}
+        self.open_until: dict[str, float] = {}  # code -> when it ends unless changed or followed
+        self.owners: dict[str, str] = {}  # code -> the client address that started it
         self.created: dict[str, deque[float]] = {}  # client address -> times it started a room, last hour
+        self.keeper: asyncio.Task | None = None
 
     async def start(self) -> None:
-        pass
+        if self.keeper is None:
+            self.keeper = asyncio.get_running_loop().create_task(keep_followed_rooms(self), name="lens-room-keeper")
 
     async def stop(self) -> None:
-        pass
+        if self.keeper is not None:
+            self.keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.keeper
+            self.keeper = None
 
     def expired(self, room: Room, now: float) -> bool:
-        return now >= room.updated + self.limits.ttl_seconds
+        return now >= min(room.updated + self.limits.ttl_seconds, self.open_until.get(room.code, 0.0))
 
     def forget_expired(self, now: float) -> None:
         for code in [code for code, room in self.rooms.items() if self.expired(room, now)]:
             del self.rooms[code]
             del self.secret_hashes[code]
+            self.open_until.pop(code, None)
+            self.owners.pop(code, None)
             self.hub.end(code)
-        for client in [client for client, times in self.created.items() if times[-1] <= now - RATE_WINDOW_SECONDS]:
+        stale = now - RATE_WINDOW_SECONDS
+        for client in [client for client, times in self.created.items() if not times or times[-1] <= stale]:
             del self.created[client]
 
     async def create(self, view: str, client: str) -> tuple[Room, str]:
         now = time.time()
         self.forget_expired(now)
-        times = self.created.setdefault(client, deque())
+        times = self.created.get(client, deque())
         while times and times[0] <= now - RATE_WINDOW_SECONDS:
             times.popleft()
         if len(times) >= self.limits.per_client_hour:
             raise too_many(self.limits, times[0], now)
+        if sum(owner == client for owner in self.owners.values()) >= self.limits.per_client_open:
+            raise too_many_open(self.limits)
         if len(self.rooms) >= self.limits.rooms_max:
             raise rooms_full(self.limits)
         code = new_code()
@@ -295,8 +434,18 @@ class MemoryRooms:
         room = Room(code=code, version=1, view=view, updated=now)
         self.rooms[code] = room
         self.secret_hashes[code] = secret_hash(secret)
+        self.open_until[code] = now + self.limits.first_expiry
+        self.owners[code] = client
+        self.created[client] = times
         times.append(now)
         return room, secret
+
+    async def touch(self, codes: list[str]) -> None:
+        """These rooms have followers: each stays open another ROOM_IDLE_SECONDS (never past its TTL)."""
+        now = time.time()
+        for code in codes:
+            if code in self.rooms:
+                self.open_until[code] = max(self.open_until.get(code, 0.0), now + self.limits.first_expiry)
 
     async def get(self, code: str) -> Room | None:
         room = self.rooms.get(code)
@@ -314,6 +463,7 @@ class MemoryRooms:
         version = room.version + (view != room.view)
         room = Room(code=code, version=version, view=view, updated=time.time())
         self.rooms[code] = room
+        self.open_until[code] = room.updated + self.limits.first_expiry
         self.hub.deliver(room)
         return room
 
@@ -323,7 +473,7 @@ class Unavailable:
 
     def __init__(self, limits: Limits, reason: str):
         self.limits = limits
-        self.hub = Hub(limits.streams_max)
+        self.hub = Hub(limits)
         self.reason = reason
 
     async def start(self) -> None:
@@ -340,3 +490,17 @@ class Unavailable:
 
     async def update(self, code: str, secret: str, view: str) -> Room:
         raise LiveUnavailable(self.reason)
+
+    async def touch(self, codes: list[str]) -> None:
+        pass
+
+
+async def keep_followed_rooms(rooms: Rooms) -> None:
+    """Every quarter of ROOM_IDLE_SECONDS: the rooms this worker streams stay open (a store's task)."""
+    period = max(1.0, rooms.limits.first_expiry / 4)
+    while True:
+        await asyncio.sleep(period)
+        codes = rooms.hub.codes()
+        if codes:
+            with contextlib.suppress(RoomError):
+                await rooms.touch(codes)

@@ -66,12 +66,16 @@ async def on_invalid_input(request: Request, error: InvalidInput) -> JSONBytes:
 
 
 async def on_validation_error(request: Request, error: RequestValidationError) -> JSONBytes:
-    """FastAPI's own validation (routes with declared parameters, e.g. /learn?lang=)."""
-    errors = []
+    """FastAPI's own validation (routes with declared parameters, e.g. /learn?lang=, or a JSON body): each
+    item keeps where it was found, `query` or `body`."""
+    lang = request_language(request)
+    items = []
     for item in error.errors():
         location = list(item.get("loc", ()))
-        errors.append({**item, "loc": tuple(location[1:]) if location[:1] in (["query"], ["body"]) else location})
-    return invalid_answer(errors, "query", request_language(request))
+        where = location[0] if location[:1] in (["query"], ["body"]) else "query"
+        named = {**item, "loc": tuple(location[1:]) if location[:1] in (["query"], ["body"]) else location}
+        items += error_items([named], where, lang)
+    return JSONBytes(dumps(error_body(items)), status_code=422)
 
 
 async def on_model_unavailable(request: Request, error: ModelUnavailable) -> JSONBytes:

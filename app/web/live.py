@@ -31,13 +31,17 @@ from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
 from app.live.rooms import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
     Listener,
     LiveUnavailable,
+    Misses,
     Room,
     RoomError,
     RoomNotFound,
     Rooms,
     Status,
+    client_key,
     duration,
     normal_code,
     not_found,
@@ -67,7 +71,9 @@ class RoomBody(BaseModel):
 
 
 class RoomAnswer(BaseModel):
-    code: str = Field(description="6 characters from 23456789ABCDEFGHJKMNPQRSTVWXYZ; case does not matter.")
+    code: str = Field(
+        description=f"{CODE_LENGTH} characters from {CODE_ALPHABET}; case, spaces and dashes do not matter."
+    )
     version: int = Field(description="1 when the room starts, +1 with each change of view.")
     view: str = Field(description="The room's current view: a canonical query string.")
     follow_url: str = Field(description="The page students open: /live/<code>.")
@@ -79,6 +85,10 @@ class RoomAnswer(BaseModel):
 class NewRoomAnswer(RoomAnswer):
     secret: str = Field(description="The teacher's key (192 random bits): PUT needs it as a Bearer token.")
     expires_in: int = Field(description="Seconds the room stays open without an update (ROOM_TTL_SECONDS).")
+    idle_seconds: int = Field(
+        description="Seconds the room stays open without an update while nobody follows it (ROOM_IDLE_SECONDS): "
+        "the teacher's page sends its view again well within it."
+    )
 
 
 def problem(description: str) -> dict:
@@ -87,6 +97,10 @@ def problem(description: str) -> dict:
 
 ROOM_ERRORS = {
     404: problem("No room with this code: it never existed or has ended."),
+    429: problem(
+        "This address looked up ROOM_MISSES_PER_CLIENT_MINUTE codes that do not exist within the last minute, "
+        "or follows LIVE_STREAMS_PER_CLIENT streams on this worker already. Retry-After says when to try again."
+    ),
     503: problem(
         "Live classes are unavailable: Redis cannot be reached, or several workers run without REDIS_URL; "
         "or a limit (ROOMS_MAX, ROOM_STREAMS_MAX) is reached. The message says which.",
@@ -174,19 +188,42 @@ def room_answer(room: Room) -> dict:
     return {**routes.room_links(room.code), "version": room.version, "view": room.view}
 
 
+def client_of(request: Request) -> str:
+    """The address limits count by (X-Forwarded-For from a proxy in FORWARDED_ALLOW_IPS; IPv6 by its /64)."""
+    return client_key(request.client.host if request.client else "unknown")
+
+
+@functools.cache
+def misses_of(rooms: Rooms) -> Misses:
+    """This worker's lookups in vain, counted with its room store (one per app)."""
+    return Misses(rooms.limits.misses_per_client_minute)
+
+
 def known_code(code: str) -> str:
     """The code as stored (upper case); a text that cannot be a code is a room that does not exist."""
     normal = normal_code(code)
     if normal is None:
-        raise RoomNotFound(f"{code[:20]!r} is not a room code (6 characters such as K7WQ3M)")
+        raise RoomNotFound(f"{code[:20]!r} is not a room code ({CODE_LENGTH} characters such as K7WQ3MXA)")
     return normal
 
 
-async def existing_room(rooms: Rooms, code: str) -> Room:
-    code = known_code(code)
-    room = await rooms.get(code)
+async def find_room(rooms: Rooms, code: str, client: str) -> Room | None:
+    """The room, or None; a client that looked up too many codes in vain this minute is refused (429)."""
+    now = time.time()
+    misses = misses_of(rooms)
+    misses.check(client, now)
+    normal = normal_code(code)
+    room = await rooms.get(normal) if normal is not None else None
     if room is None:
-        raise not_found(code, rooms.limits)
+        misses.record(client, now)
+    return room
+
+
+async def existing_room(rooms: Rooms, code: str, client: str) -> Room:
+    room = await find_room(rooms, code, client)
+    if room is None:
+        known_code(code)
+        raise not_found(normal_code(code) or code, rooms.limits)
     return room
 
 
@@ -209,9 +246,11 @@ def bearer_secret(authorization: str | None) -> str:
     status_code=201,
     response_model=NewRoomAnswer,
     responses={
-        422: problem("The view is not a valid link, or is over ROOM_VIEW_MAX_BYTES."),
-        429: problem("This address started ROOMS_PER_CLIENT_HOUR rooms within the last hour."),
         **ROOM_ERRORS,
+        422: problem("The view is not a valid link, or is over ROOM_VIEW_MAX_BYTES."),
+        429: problem(
+            "This address started ROOMS_PER_CLIENT_HOUR rooms within the last hour, or has ROOMS_PER_CLIENT open."
+        ),
     },
     summary="Start a live class",
 )
@@ -219,16 +258,18 @@ async def create_room(request: Request, body: RoomBody | None = None) -> Respons
     """A new room showing `view` (default: the default view). The secret is shown once: keep it in the page."""
     view = canonical_view(body.view if body is not None else "", settings_of(request).room_view_max_bytes)
     rooms = rooms_of(request)
-    client = request.client.host if request.client else "unknown"
+    client = client_of(request)
     room, secret = await rooms.create(view, client)
-    answer = {**room_answer(room), "secret": secret, "expires_in": rooms.limits.ttl_seconds}
+    limits = rooms.limits
+    answer = {**room_answer(room), "secret": secret, "expires_in": limits.ttl_seconds}
+    answer["idle_seconds"] = limits.first_expiry
     return JSONBytes(dumps(answer), status_code=201, headers=NO_STORE)
 
 
 @router.get(routes.ROOM, response_model=RoomAnswer, responses=ROOM_ERRORS, summary="A room's current view")
 async def get_room(request: Request, code: str) -> Response:
     """The latest view and its version. Never cached: it changes whenever the teacher moves."""
-    room = await existing_room(rooms_of(request), code)
+    room = await existing_room(rooms_of(request), code, client_of(request))
     return JSONBytes(dumps(room_answer(room)), headers=NO_STORE)
 
 
@@ -249,7 +290,14 @@ async def update_room(
     """Every follower's page moves to `view`. The same view again only keeps the room open."""
     secret = bearer_secret(authorization)
     view = canonical_view(body.view, settings_of(request).room_view_max_bytes)
-    await rooms_of(request).update(known_code(code), secret, view)
+    client = client_of(request)
+    rooms = rooms_of(request)
+    misses_of(rooms).check(client, time.time())
+    try:
+        await rooms.update(known_code(code), secret, view)
+    except RoomNotFound:
+        misses_of(rooms).record(client, time.time())
+        raise
     return Response(status_code=204, headers=NO_STORE)
 
 
@@ -341,9 +389,10 @@ async def room_events(
     down; EventSource then reconnects (to any worker or machine) and gets the latest view.
     """
     rooms = rooms_of(request)
-    room = await existing_room(rooms, code)
+    client = client_of(request)
+    room = await existing_room(rooms, code, client)
     await rooms.start()
-    listener = rooms.hub.open(room)
+    listener = rooms.hub.open(room, client)
     shutdown = anyio.Event()
     return EventSourceResponse(
         room_stream(rooms, listener, last_event_id(last_event_id_header), shutdown),
@@ -363,9 +412,11 @@ async def room_events(
 
 
 def follow_url(request: Request, code: str, lang: str | None = None) -> str:
-    """The absolute link students open (scheme and host as the browser sees them, through a proxy too), in the
-    teacher's language when `lang` is given (a room's views carry none; each student may then switch)."""
-    link = str(request.base_url).rstrip("/") + routes.LIVE.format(code=code)
+    """The absolute link students open, in the teacher's language when `lang` is given (a room's views carry
+    none; each student may then switch). Its origin is PUBLIC_ORIGIN, else the request's (scheme and Host as
+    the browser sent them, through a proxy too)."""
+    origin = settings_of(request).public_origin or str(request.base_url).rstrip("/")
+    link = origin + routes.LIVE.format(code=code)
     return f"{link}?lang={lang}" if lang in STRINGS else link
 
 
@@ -381,9 +432,14 @@ def qr_svg(text: str) -> bytes:
     summary="QR code of the follow link",
 )
 async def room_qr(request: Request, code: str, lang: str | None = None) -> Response:
-    """An SVG QR code of the absolute follow link (with `lang`, in that language). Cacheable: the link never changes."""
-    room = await existing_room(rooms_of(request), code)
-    return cached(qr_svg(follow_url(request, room.code, lang)), "image/svg+xml", max_age=86400)
+    """An SVG QR code of the absolute follow link (with `lang`, in that language). With PUBLIC_ORIGIN the link
+    never changes and the answer is cacheable by anyone; without it the link comes from the Host header, so only
+    the browser may keep it (a shared cache would hand one Host's link to every other)."""
+    room = await existing_room(rooms_of(request), code, client_of(request))
+    response = cached(qr_svg(follow_url(request, room.code, lang)), "image/svg+xml", max_age=86400)
+    if settings_of(request).public_origin is None:
+        response.headers["Cache-Control"] = "private, max-age=86400"
+    return response
 
 
 @router.get(routes.LIVE, response_class=HTMLResponse, include_in_schema=False)
@@ -395,9 +451,9 @@ async def follow_page(request: Request, code: str) -> Response:
     """
     normal = normal_code(code)
     try:
-        room = await rooms_of(request).get(normal) if normal else None
+        room = await find_room(rooms_of(request), code, client_of(request))
     except LiveUnavailable:
-        room = Room(code=normal, version=0, view="", updated=0.0)
+        room = Room(code=normal, version=0, view="", updated=0.0) if normal else None
     if room is None:
         ttl = rooms_of(request).limits.ttl_seconds
         strings = {"code": code[:20], "ttl_en": duration(ttl), "ttl_zh": duration(ttl, "zh")}

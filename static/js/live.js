@@ -14,6 +14,8 @@
 //                        latest view wins, a view equal to the last one sent is skipped. While the
 //                        server cannot take it (503, network) it retries with backoff.
 //       .stop()          stop sending (the room stays until it expires).
+//       While idle it sends its current view again every third of the room's idleSeconds: a room
+//       nobody follows ends that long after its last change, and the open teacher's page keeps it.
 //       status: 'live' | 'reconnecting' (retrying) | 'ended' (room gone or the secret refused).
 //       onError: the server refused a view as not a valid link (422); its message.
 //
@@ -52,6 +54,7 @@ export function asRoom(data) {
     eventsUrl: data.eventsUrl ?? data.events_url,
     qrUrl: data.qrUrl ?? data.qr_url,
     expiresIn: data.expiresIn ?? data.expires_in ?? null,
+    idleSeconds: data.idleSeconds ?? data.idle_seconds ?? null,
   };
 }
 
@@ -87,6 +90,25 @@ export class Teacher {
     this.busy = false;
     this.stopped = false;
     this.delay = RETRY_FIRST_MS;
+    this.keeper = null;
+    if (this.room.idleSeconds) {
+      this.keeper = setInterval(() => this.keepOpen(), (this.room.idleSeconds * 1000) / 3);
+    }
+  }
+
+  async keepOpen() {
+    if (this.busy || this.stopped || this.room.secret === null) return;
+    this.busy = true;
+    try {
+      const outcome = await this.put(this.sent); // the same view: the room only stays open
+      if (outcome === "ended") {
+        this.report("ended");
+        this.stop();
+      }
+    } finally {
+      this.busy = false;
+    }
+    if (this.pending !== null) this.flush();
   }
 
   publish(view) {
@@ -98,6 +120,7 @@ export class Teacher {
   stop() {
     this.stopped = true;
     this.pending = null;
+    clearInterval(this.keeper);
   }
 
   report(status) {

@@ -19,7 +19,7 @@ TOY_PRESETS = [p for p in PRESETS if "model" not in p["params"]]
 def start_class(page):
     page.locator("#live-start").click()
     expect(page.locator("#live-panel")).to_be_visible()
-    expect(page.locator("#live-code")).to_have_text(re.compile(r"^\w{6}$"))
+    expect(page.locator("#live-code")).to_have_text(re.compile(r"^\w{8}$"))
 
 
 def whole_rows_on_screen(page, chart):

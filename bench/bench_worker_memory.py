@@ -1,0 +1,76 @@
+"""What one worker costs at rest: RSS and PSS per worker for 1 and 2 workers, and the start-up time.
+
+    python -m bench.bench_worker_memory [--settle 20] [--json out.json]
+
+The production command (scripts/serve, WORKERS=1 then 2), nothing else running against it. Start-up:
+from the command's start until /healthz answers 200 (every worker started). At rest: after /healthz,
+the workers are left alone until their RSS has not grown for `--settle` seconds (start-up work in the
+background, the lessons' numbers, ends), then each worker's VmRSS and its PSS (/proc/<pid>/smaps_rollup:
+pages shared with the other worker, e.g. a file both map, count half). Not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import time
+from pathlib import Path
+
+from bench.common import machine
+from tests.support.live_server import LiveServer
+
+
+def rss_pss_mb(pid: int) -> dict:
+    rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+    found = dict(re.findall(r"^(Rss|Pss):\s+(\d+) kB", rollup, re.M))
+    return {"rss_mb": round(int(found["Rss"]) / 1024, 1), "pss_mb": round(int(found["Pss"]) / 1024, 1)}
+
+
+def at_rest(pids: list[int], settle: float, guard: float = 600) -> list[dict]:
+    """Each worker's RSS and PSS once no worker's RSS has grown for `settle` seconds."""
+    deadline = time.monotonic() + guard
+    highest = [0.0] * len(pids)
+    quiet_since = time.monotonic()
+    while time.monotonic() < deadline:
+        now = [rss_pss_mb(pid)["rss_mb"] for pid in pids]
+        if any(rss > high + 1 for rss, high in zip(now, highest, strict=True)):
+            quiet_since = time.monotonic()
+        highest = [max(rss, high) for rss, high in zip(now, highest, strict=True)]
+        if time.monotonic() - quiet_since >= settle:
+            break
+        time.sleep(1)
+    return [rss_pss_mb(pid) for pid in pids]
+
+
+def measure(workers: int, settle: float) -> dict:
+    server = LiveServer(workers=workers, env={"ACCESS_LOG": "0"})
+    started = time.perf_counter()
+    server.start(timeout=600)
+    startup_s = time.perf_counter() - started
+    try:
+        pids = server.worker_pids() if workers > 1 else [server.process.pid]
+        return {"workers": workers, "startup_s": round(startup_s, 2), "per_worker": at_rest(pids, settle)}
+    finally:
+        server.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--settle", type=float, default=20)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    results = {"machine": machine(), "runs": [measure(workers, args.settle) for workers in (1, 2)]}
+    m = results["machine"]
+    print(f"{m['date']}, {m['nproc']} CPUs, load {' '.join(m['loadavg_before'])}")
+    print("| workers | start-up to /healthz | per worker at rest: RSS / PSS |")
+    print("|---|---|---|")
+    for run in results["runs"]:
+        cells = ", ".join(f"{w['rss_mb']} / {w['pss_mb']} MB" for w in run["per_worker"])
+        print(f"| {run['workers']} | {run['startup_s']} s | {cells} |")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()
