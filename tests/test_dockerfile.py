@@ -4,6 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,28 +43,37 @@ def test_dockerignore_keeps_the_build_context_to_what_the_image_copies():
     assert not any(line.startswith("!tests") or line.startswith("!.git") for line in ignore)
 
 
-# Directives that differ in a container by design: where files go, and the addresses.
-CONTAINER_SIDE = {
-    "daemon", "pid", "error_log", "access_log", "proxy_cache_path", "proxy_temp_path", "client_body_temp_path",
-    "fastcgi_temp_path", "uwsgi_temp_path", "scgi_temp_path", "listen", "server",
+# The only directives the two shells may hold themselves: where files go, and the addresses.
+SHELL_ONLY = {
+    "daemon", "worker_processes", "worker_rlimit_nofile", "pid", "error_log", "events", "worker_connections", "}",
+    "http", "include", "access_log", "proxy_cache_path", "proxy_temp_path", "client_body_temp_path",
+    "fastcgi_temp_path", "uwsgi_temp_path", "scgi_temp_path", "upstream", "keepalive", "keepalive_timeout",
+    "server", "listen",
 }  # fmt: skip
 
 
 def nginx_directives(path):
     """Each directive of an nginx config as one normalized line ("proxy_cache_lock on;"), comments dropped."""
     text = "\n".join(line.split("#")[0] for line in path.read_text().splitlines())
-    return [" ".join(line.split()) for line in text.replace(";", ";\n").splitlines() if line.strip()]
+    text = text.replace(";", ";\n").replace("{", "{\n").replace("}", "}\n")
+    return [" ".join(line.split()) for line in text.splitlines() if line.strip()]
 
 
-def test_the_compose_proxy_config_mirrors_deploy_nginx_conf():
-    """deploy/compose/nginx.conf is deploy/nginx.conf for a container: every proxying and caching
-    directive of the main file is in it too, so a change to one that the other misses fails here."""
-    main = nginx_directives(ROOT / "deploy" / "nginx.conf")
+@pytest.mark.parametrize("shell", ["nginx.conf", "compose/nginx.conf"])
+def test_both_nginx_configs_include_the_one_set_of_directives(shell):
+    """deploy/nginx.conf (a machine) and deploy/compose/nginx.conf (a container) include deploy/lens/http.conf and
+    server.conf and hold nothing else but paths, logs and addresses: a change to what nginx does is made once."""
+    lines = nginx_directives(ROOT / "deploy" / shell)
+    assert lines.count("include lens/http.conf;") == 1 and lines.count("include lens/server.conf;") == 1
+    assert lines.index("include lens/server.conf;") > lines.index("server {")
+    assert [line for line in lines if line.split()[0].rstrip(";{") not in SHELL_ONLY] == []
+    assert len(nginx_directives(ROOT / "deploy" / "lens" / "server.conf")) > 20
+
+
+def test_the_compose_upstreams_are_its_replicas():
     compose = nginx_directives(ROOT / "deploy" / "compose" / "nginx.conf")
-    shared = [line for line in main if line.split()[0] not in CONTAINER_SIDE or line == "server {"]
-    assert len(shared) > 20
-    assert [line for line in shared if line not in compose] == []
     upstreams = [line.split()[1] for line in compose if line.startswith("server app")]
     services = yaml.safe_load((ROOT / "deploy" / "compose.yaml").read_text())["services"]
     replicas = [name for name, service in services.items() if service["image"].startswith("${LENS_IMAGE")]
+    assert "./lens:/etc/nginx/lens:ro" in services["proxy"]["volumes"]
     assert upstreams == [f"{name}:8000" for name in replicas] and len(replicas) >= 2

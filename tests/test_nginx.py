@@ -25,7 +25,8 @@ from tests.test_http_semantics import check_security_headers_raw
 pytestmark = pytest.mark.slow  # starts nginx (scripts/test installs it: without it these tests fail) and the app
 
 KiB = 1024
-CLIENT_HEADER_TIMEOUT = int(re.search(r"client_header_timeout (\d+)s;", CONFIG.read_text()).group(1))
+SHARED = CONFIG.parent / "lens" / "http.conf"  # what nginx does, included by deploy/nginx.conf
+CLIENT_HEADER_TIMEOUT = int(re.search(r"client_header_timeout (\d+)s;", SHARED.read_text())[1])
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,6 @@
-"""The one way tests and benchmarks start nginx: Debian's nginx running deploy/nginx.conf exactly, with only
-the app's port and nginx's own port replaced, in the foreground, with its prefix (cache, temp files, logs) in
-a temporary folder; stopped by its process id.
+"""The one way tests and benchmarks start nginx: Debian's nginx running deploy/nginx.conf and its includes
+(deploy/lens/) exactly, with only the app's port and nginx's own port replaced, in the foreground, with its
+prefix (cache, temp files, logs) in a temporary folder; stopped by its process id.
 
     with LiveServer(workers=2) as app, Nginx(app.port) as proxy:
         httpx.get(proxy.base + "/healthz")
@@ -57,6 +57,7 @@ class Nginx:
             for folder in ("cache", "tmp"):
                 os.chmod(self.prefix / folder, 0o777)
         self.conf.write_text(render_config(self.app_port, self.port))
+        shutil.copytree(CONFIG.parent / "lens", self.prefix / "lens", dirs_exist_ok=True)  # its includes
         check = subprocess.run([*self.command, "-t"], capture_output=True, text=True)
         if check.returncode:
             raise RuntimeError("nginx -t failed:\n" + check.stderr)
