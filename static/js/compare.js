@@ -1,6 +1,7 @@
 // The compare page: two views side by side and the word they share. The server computes both panes and
 // the comparison (/api/compare); this module draws them and turns keys and edits into new links.
 import { heatmap, moveOutline } from "./charts.js";
+import { toggleHelp, wireChrome } from "./chrome.js";
 import { fmt } from "./format.js";
 import { bars, el } from "./panels.js";
 import * as state from "./compare-state.js";
@@ -139,12 +140,6 @@ function onKey(event) {
   }
 }
 
-function toggleHelp(show) {
-  const help = $("help");
-  help.hidden = show === undefined ? !help.hidden : !show;
-  $("help-toggle").setAttribute("aria-expanded", String(!help.hidden));
-}
-
 function wire() {
   for (const name of PANES) {
     $(`source-${name}`).addEventListener("input", (event) => {
@@ -164,22 +159,11 @@ function wire() {
     if (state.body().params.present) query.set("present", "true"); // an example keeps the screen's mode
     go(query.toString());
   });
-  $("present-toggle").addEventListener("click", () => go(state.withChanges({ present: state.body().params.present ? null : "true" }), { push: false }));
-  $("help-toggle").addEventListener("click", () => toggleHelp());
-  $("help-close").addEventListener("click", () => toggleHelp(false));
-  $("lang-switch").addEventListener("click", (event) => {
-    event.preventDefault();
-    location.assign(`${page.routes.compare}?${state.withChanges({ lang: event.currentTarget.dataset.lang })}`);
-  });
-  $("copy-link").addEventListener("click", async () => {
-    const link = location.origin + state.body().share_path;
-    try {
-      await navigator.clipboard.writeText(link);
-    } catch {
-      /* clipboard refused: the link is shown instead */
-    }
-    $("status").textContent = `${t.copied}${t.colon}${link}`;
-    $("copy-link").dataset.link = link;
+  wireChrome({
+    t,
+    sharePath: () => state.body().share_path,
+    pathWithLanguage: (lang) => `${page.routes.compare}?${state.withChanges({ lang })}`,
+    togglePresent: () => go(state.withChanges({ present: state.body().params.present ? null : "true" }), { push: false }),
   });
   window.addEventListener("popstate", () => go(location.search.slice(1), { push: false }));
   document.addEventListener("keydown", onKey);

@@ -1,6 +1,7 @@
 // Attention Lens page: start-up and wiring. The URL's query is the state (state.js keeps it); the form
 // (controls.js) says what the user typed; the charts (charts.js) and panels (panels.js) draw a view.
 import { downloadPng, heatmap, MANY, moveOutline } from "./charts.js";
+import { toggleHelp, wireChrome } from "./chrome.js";
 import * as controls from "./controls.js";
 import { fmt, fmtWeight } from "./format.js";
 import { drawGeometry, planeNote, syncGeometryTools, wireGeometryTools } from "./geometry.js";
@@ -173,12 +174,6 @@ function togglePlay() {
   }
   $("play").textContent = timers.play ? t.pause : t.play;
   $("play").setAttribute("aria-pressed", String(Boolean(timers.play)));
-}
-
-function toggleHelp(show) {
-  const help = $("help");
-  help.hidden = show === undefined ? !help.hidden : !show;
-  $("help-toggle").setAttribute("aria-expanded", String(!help.hidden));
 }
 
 // ---------------------------------------------------------------- drawing
@@ -670,30 +665,13 @@ function wire() {
   $("prev").addEventListener("click", () => setStep(state.field("step") - 1));
   $("next").addEventListener("click", () => setStep(state.field("step") + 1));
   $("play").addEventListener("click", togglePlay);
-  $("present-toggle").addEventListener("click", togglePresent);
   $("fullscreen-toggle").addEventListener("click", toggleFullscreen);
   $("slide-toggle").addEventListener("click", toggleSlides);
   $("slide-exit").addEventListener("click", toggleSlides);
   $("panel-prev").addEventListener("click", () => movePanel(-1));
   $("panel-next").addEventListener("click", () => movePanel(1));
-  $("help-toggle").addEventListener("click", () => toggleHelp());
-  $("help-close").addEventListener("click", () => toggleHelp(false));
   document.querySelectorAll("details.table").forEach((details) => details.addEventListener("toggle", fillTables));
-  $("lang-switch").addEventListener("click", (event) => {
-    event.preventDefault();
-    // The words of the whole page change: load it anew, as a new history entry (Back returns to this one).
-    location.assign(state.pagePathWith({ lang: event.currentTarget.dataset.lang }));
-  });
-  $("copy-link").addEventListener("click", async () => {
-    const link = location.origin + state.pagePath();
-    try {
-      await navigator.clipboard.writeText(link);
-    } catch {
-      /* clipboard refused (insecure context): the link is shown below instead */
-    }
-    $("status").textContent = `${t.copied}${t.colon}${link}`;
-    $("copy-link").dataset.link = link;
-  });
+  wireChrome({ t, sharePath: state.pagePath, pathWithLanguage: (lang) => state.pagePathWith({ lang }), togglePresent });
   window.addEventListener("popstate", () => openLink(location.search.slice(1), { push: false }));
   document.addEventListener("keydown", onKey);
 }
