@@ -230,9 +230,9 @@ def test_a_client_that_stops_reading_is_dropped_after_the_send_timeout():
 
 @pytest.mark.slow  # a real server on a socket
 def test_the_real_server_drops_a_reader_that_never_reads():
-    """A client that asks for the real model's largest view (~1 MB) twelve times on one connection and never
-    reads fills the kernel's socket buffers (a few MB on loopback): it is dropped after SEND_TIMEOUT with
-    part of an answer sent, and the worker goes on answering others."""
+    """A client that asks for the real model's largest view (~1.2 MB) twelve times on one connection and never
+    reads: the kernel's send buffer is capped (SEND_BUFFER_KB), so the first answer cannot vanish into it; the
+    reader is dropped after SEND_TIMEOUT with part of that answer sent, and the worker goes on answering others."""
     link = "/api/attention?model=minilm&source=" + LONG_SENTENCE.replace(" ", "+")
     request = f"GET {link} HTTP/1.1\r\nHost: lens\r\n\r\n".encode()
     with AppServer(Settings(access_log=True, send_timeout=1)) as server:
@@ -247,8 +247,7 @@ def test_the_real_server_drops_a_reader_that_never_reads():
                 time.sleep(0.1)
             assert httpx.get(server.base + "/healthz").status_code == 200
         assert "without completing response" in server.output()
-        whole = max(record["bytes"] for record in logged)
-        assert whole > 1_000_000 and any(record["bytes"] < whole for record in logged), logged
+        assert logged and all(record["bytes"] < 1_000_000 for record in logged), logged  # never a whole answer
 
 
 def test_the_largest_view_arrives_whole(web):

@@ -11,7 +11,7 @@ def test_the_student_follows_the_teacher_and_can_stop_following(new_context):
     teacher.locator("#live-start").click()
     expect(teacher.locator("#live-panel")).to_be_visible()
     code = teacher.locator("#live-code").inner_text()
-    assert len(code) == 6
+    assert len(code) == 8
     link = teacher.locator("#live-link").get_attribute("href")
     assert link.endswith(f"/live/{code}?lang=en")  # the teacher's language
     qr = teacher.locator("#live-qr img")

@@ -36,7 +36,8 @@ LAYOUT = """() => {
     stepLabel: rect(document.getElementById('step-label')),
     stepper: rect(document.querySelector('.stepper')),
     charts: charts.map((c) => {
-      const card = c.closest('.stage, .panel');
+      // a chart's card: its stage or panel, or the geometry panel's column (its table may sit beside it)
+      const card = c.closest('.geometry-body > .chart-wrap, .stage, .panel');
       const style = getComputedStyle(card);
       const inner = card.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
       const cells = c.querySelector('.heatmaplayer image');
@@ -200,19 +201,22 @@ def test_slide_mode_one_panel_at_a_time(new_context):
     for slide, panel in (("4", "arithmetic-panel"), ("5", "bars-panel"), ("6", "alignment-panel")):
         press_until(page, "ArrowDown", "slide", slide)
         assert_one_panel(page, panel, f"slide {slide}")
-    page.keyboard.press("PageDown")  # the last panel stays
-    assert url_params(page)["slide"] == "6"
-    expect(page.locator("#panel-next")).to_be_disabled()
-
     press_until(page, "ArrowLeft", "step", "1")  # steps move in every panel
     expect(page.locator("#alignment .align-word.current")).to_have_text(page_data(page)["view"]["tokens"]["queries"][1])
+    press_until(page, "ArrowDown", "slide", "7")
+    assert_one_panel(page, "geometry-panel", "slide 7")
+    assert_fits(page, "slide 7")
+    page.keyboard.press("PageDown")  # the last panel stays
+    assert url_params(page)["slide"] == "7"
+    expect(page.locator("#panel-next")).to_be_disabled()
+    press_until(page, "PageUp", "slide", "6")
     press_until(page, "PageUp", "slide", "5")
     press_until(page, "2", "slide", "2")
     assert_one_panel(page, "stage2", "key 2 in slide mode")
     page.keyboard.press("Escape")
     poll(page, "location.search", lambda search: "slide" not in search)
     expect(page.locator("body")).not_to_have_class(re.compile(r"\bslides\b"))
-    assert len(page.evaluate(VISIBLE_PANELS)) == 6
+    assert len(page.evaluate(VISIBLE_PANELS)) == 7  # every panel again, the geometry panel last
     assert_fits(page, "after slide mode")
 
 
