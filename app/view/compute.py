@@ -136,6 +136,19 @@ def geometry_of(state: State, body: dict) -> dict:
     }
 
 
+def model_facts(info: models.ModelInfo, units: str) -> dict:
+    """A real model or a trained translator as the answer names it."""
+    return {
+        "name": info.name,
+        "label": info.label,
+        "languages": info.languages,
+        "weights": info.weights_note,
+        "n_layers": info.n_layers,
+        "n_heads": info.n_heads,
+        "units": units,
+    }
+
+
 def stages_of(head: HeadResult | ModelHead) -> dict:
     """The three stages of one head, as the answer names them."""
     return {
@@ -415,15 +428,7 @@ def model_view(state: State) -> dict:
     head = ModelHead(q[layer, h], k[layer, h], v[layer, h], scores[layer, h], weights[layer, h], context[layer, h])
     statistics = head_statistics(weights, punctuation)  # name -> (L, H)
     return {
-        "model": {
-            "name": info.name,
-            "label": info.label,
-            "languages": info.languages,
-            "weights": info.weights_note,
-            "n_layers": info.n_layers,
-            "n_heads": info.n_heads,
-            "units": state.units,
-        },
+        "model": model_facts(info, state.units),
         "tokens": {"queries": tokens, "keys": tokens},
         "unknown_tokens": run.unknown,
         "guessed_roles": [],
@@ -513,15 +518,7 @@ def translation_view(state: State) -> dict:
     stages = stages_of(head)
     stages["parameters"] = {}  # W and U are 128 x 128 and 128 x 256: the arithmetic gives W s and U h_j instead
     return {
-        "model": {
-            "name": info.name,
-            "label": info.label,
-            "languages": info.languages,
-            "weights": info.weights_note,
-            "n_layers": info.n_layers,
-            "n_heads": info.n_heads,
-            "units": "words",
-        },
+        "model": model_facts(info, "words"),
         "tokens": {"queries": queries, "keys": keys},
         "unknown_tokens": list(result.unknown) + list(result.extra.get("unknown_target", [])),
         "guessed_roles": [],
