@@ -6,6 +6,7 @@ or AppServer(Settings(...)) (tests/support/live_server.py) when it needs a socke
 """
 
 import os
+import sys
 import urllib.request
 
 # One OpenBLAS thread per process, set before numpy loads (it reads this once). The engine splits a model's
@@ -19,6 +20,12 @@ import pytest
 
 from app.settings import Settings
 from tests.support.live_server import AppServer
+
+# schemathesis builds its cases while pytest collects, deep in the stack, and hypothesis then parses the
+# source of a 200 KB schemathesis module to name a lambda: on CPython 3.11.7 a parse that reaches the
+# recursion limit there fails as "SystemError: AST constructor recursion depth mismatch" (seen once in a
+# fresh-clone run, at collection). Room to spare for that parse; no test here recurses on purpose.
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
 
 
 @pytest.fixture(scope="session")
