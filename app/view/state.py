@@ -489,16 +489,7 @@ def check_sizes(state: State, mode: str) -> tuple[int, int]:
         return check_translation(state)
     if mode == "model":
         info = models.info(state.model)  # the model's own config (raises ModelUnavailable -> 503)
-        if state.layer >= info.n_layers:
-            last = info.n_layers - 1
-            raise error(
-                "layer_range",
-                "{model} has {count} layers",
-                field="layer",
-                model=info.label,
-                count=info.n_layers,
-                last=last,
-            )
+        check_layer(state, info)
         pieces = models.count_pieces(state.model, state.source)
         if pieces > info.max_pieces:
             raise error(
@@ -536,6 +527,19 @@ def check_sizes(state: State, mode: str) -> tuple[int, int]:
     return n_queries, state.n_heads
 
 
+def check_layer(state: State, info: models.ModelInfo) -> None:
+    """`layer` within the model's layers (a real model's or a translator's)."""
+    if state.layer >= info.n_layers:
+        raise error(
+            "layer_range",
+            "{model} has {count} layers",
+            field="layer",
+            model=info.label,
+            count=info.n_layers,
+            last=info.n_layers - 1,
+        )
+
+
 def check_translation(state: State) -> tuple[int, int]:
     """A translator's limits: its number of words and layers. Returns (number of target words, heads)."""
     from app.engine.models.translator import MAX_TARGET_WORDS
@@ -561,15 +565,7 @@ def check_translation(state: State) -> tuple[int, int]:
             limit=MAX_TARGET_WORDS,
             count=len(state.target.split()),
         )
-    if state.layer >= info.n_layers:
-        raise error(
-            "layer_range",
-            "{model} has {count} layers",
-            field="layer",
-            model=info.label,
-            count=info.n_layers,
-            last=info.n_layers - 1,
-        )
+    check_layer(state, info)
     result = models.translation(state.model, state.source, state.target, state.beam)
     return max(1, len(result.target)), info.n_heads
 
