@@ -49,14 +49,20 @@ def engine():
         )
 
 
-def steps(browser, url, viewport, count=STEPS):
-    """Arrow key to the geometry panel's next mark, `count` times (ms)."""
+def opened(browser, url, viewport, mark):
+    """A new page at `url`, settled once `mark` is set, with no control in focus (the arrow keys step)."""
     context = browser.new_context(viewport=viewport)
     page = context.new_page()
     page.goto(url)
-    wait_for_mark(page, "attention-geometry", 1, timeout=120)
+    wait_for_mark(page, mark, 1, timeout=120)
     page.wait_for_timeout(500)
     page.evaluate("document.activeElement && document.activeElement.blur()")
+    return context, page
+
+
+def steps(browser, url, viewport, count=STEPS):
+    """Arrow key to the geometry panel's next mark, `count` times (ms)."""
+    context, page = opened(browser, url, viewport, "attention-geometry")
     times, own, rest = [], [], []
     for _ in range(count):
         before = len(marks(page, "attention-geometry"))
@@ -74,12 +80,7 @@ def steps(browser, url, viewport, count=STEPS):
 
 def step_times(browser, url, viewport, count=STEPS):
     """Arrow key to the end of the step's synchronous drawing (`attention-step`, every checkout has it), in ms."""
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
-    page.goto(url)
-    wait_for_mark(page, "attention-render", 1, timeout=120)
-    page.wait_for_timeout(500)
-    page.evaluate("document.activeElement && document.activeElement.blur()")
+    context, page = opened(browser, url, viewport, "attention-render")
     times = []
     for _ in range(count):
         before = len(marks(page, "attention-step"))
