@@ -88,3 +88,31 @@ def test_every_comparison_example_opens(client, preset):
         assert body["word"]["top"]["a"][0]["key"] != body["word"]["top"]["b"][0]["key"]
     page = client.get(body["share_path"])
     assert page.status_code == 200 and "compare.js" in page.text
+
+
+@pytest.mark.parametrize(
+    ("query", "field", "english", "chinese"),
+    [
+        ("&focus=" + "w" * 41, "focus", "at most 40 characters", "最多 40 个字符"),
+        ("&b.temperature=50", "b.temperature", "at most 20", "不能大于 20"),
+        ("&a.layer=9&a.model=minilm", "a.layer", "has 6 layers", "6"),
+        ("&pane=c", "pane", "must be one of", "必须是以下之一"),
+        ("&a=1", "a", "unknown parameter", "未知参数"),
+    ],
+)
+def test_a_bad_comparison_names_the_pane_field_and_limit_in_both_languages(client, query, field, english, chinese):
+    for lang, text in (("en", english), ("zh", chinese)):
+        answer = client.get("/api/compare?" + BANKS + query, headers={"Accept-Language": lang})
+        assert answer.status_code == 422, answer.text
+        message = answer.json()["message"]
+        assert message.startswith(field + ":") and text in message, message
+        assert answer.json()["detail"][0]["loc"][:2] == ["query", field]
+
+
+def test_a_link_of_the_old_writer_reads_back_to_the_same_comparison(client):
+    """Links written before a comparison was declared beside State (the focus word's comma percent-encoded)
+    open the same comparison, whose canonical link the declaration writes."""
+    old = "a.source=x,y;z:w&b.q=1,0;0,1&b.k=1,0;0,1&b.v=1;2&b.query_labels=x,y&focus=a%2Cb"
+    body = get(client, old)
+    assert body["share_path"] == "/compare?" + old.replace("%2C", ",")
+    assert get(client, urlsplit(body["share_path"]).query) == body

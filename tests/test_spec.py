@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from app.view.spec import MODES
-from app.view.state import LINK_ORDER, SPECS, VIEW_FIELDS
+from app.view.state import COMPARE_SPECS, LINK_ORDER, PANES, SPECS, VIEW_FIELDS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -116,3 +116,33 @@ def test_no_parameter_fact_is_written_in_the_page():
         if path.startswith(where) and re.search(pattern, text)
     ]
     assert found == [], found
+
+
+def test_a_comparison_is_two_states_and_its_own_declared_view_state():
+    """/compare's parameters: each pane a State (its parameters with the pane's prefix), the rest declared beside
+    it, all described and all view state (what is computed is the panes')."""
+    assert [name for name, spec in COMPARE_SPECS.items() if spec.type == "State"] == list(PANES)
+    for name, spec in COMPARE_SPECS.items():
+        assert spec.description, name
+        assert spec.view or name in PANES, name
+
+
+def test_the_compare_page_writes_only_declared_parameters():
+    """compare.js changes links by parameter name: each name it writes is declared, a pane's with the prefix
+    the page data gives (the pages never write a name the declaration does not know)."""
+    script = page_sources()["static/js/compare.js"]
+    written = re.findall(r"withChanges\(\{\s*(\[`\$\{name\}\.)?(\w+)", script)
+    assert {name for prefixed, name in written if not prefixed} == {"focus", "pane", "present", "lang"}
+    for prefixed, name in written:
+        assert (name in SPECS) if prefixed else (name in COMPARE_SPECS and name not in PANES), name
+    assert '"a"' not in script and '"b"' not in script, "the panes' names come from the page data"
+
+
+def test_the_compare_api_lists_the_declared_parameters(client):
+    parameters = {
+        p["name"]: p for p in client.get("/openapi.json").json()["paths"]["/api/compare"]["get"]["parameters"]
+    }
+    own = [name for name in COMPARE_SPECS if name not in PANES]
+    assert set(parameters) == set(own) | {f"{pane}.{name}" for pane in PANES for name in SPECS}
+    assert parameters["b.temperature"]["schema"]["maximum"] == SPECS["temperature"].maximum
+    assert parameters["pane"]["schema"]["enum"] == list(PANES)

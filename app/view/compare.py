@@ -1,8 +1,9 @@
 """Compare: the same word in two sentences, or one sentence under two settings, side by side.
 
-A comparison is two full view states, pane `a` and pane `b`, plus the focus word. In a link every
-parameter of a pane carries its pane's prefix (``a.source=...&b.source=...``), written in each State's
-canonical order, then ``focus``; so a comparison has exactly one link, as a single view does.
+A comparison (``Comparison``, declared in app/view/state.py beside ``State``) is two full view states,
+pane `a` and pane `b`, plus the focus word. In a link every parameter of a pane carries its pane's prefix
+(``a.source=...&b.source=...``), written in each State's canonical order, then ``focus``; so a comparison
+has exactly one link, as a single view does, written by the same code (``link_query``).
 
 The focus word is a word both panes' queries contain (by default the first such word that is not a
 function word or a pronoun: bank in "I sat by the river bank" vs "I put money in the bank"). Both panes
@@ -14,115 +15,19 @@ word's hidden state is compared layer by layer: how far apart the two words drif
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, replace
 from typing import Any
-from urllib.parse import quote_plus, urlencode
 
 import numpy as np
-from pydantic import ValidationError
-from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from app.engine.models.words import group_pieces, merge_vectors
 from app.engine.text.lexicon import FEATURES, load_lexicon
 from app.view import models
 from app.view.compute import compute_view
-from app.view.links import invalid, query_values
-from app.view.state import State, state_from_link_values
+from app.view.links import comparison_from_query
+from app.view.state import PANES, Comparison
 
-PANES = ("a", "b")
-MAX_FOCUS = 40  # characters of the focus word
 TOP_KEYS = 3  # how many of the focus word's keys each pane lists
 DIFFERING = 5  # how many of the most different output features the comparison names
-
-
-COMPARE_FIELDS = ("focus", "pane", "lang", "present")  # the comparison's own view state, after the panes'
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """Two view states, the word in focus (None: the first content word both panes share), the active pane,
-    and the comparison page's language and presentation mode."""
-
-    a: State
-    b: State
-    focus: str | None = None
-    pane: str = "a"
-    lang: str | None = None
-    present: bool = False
-
-    def panes(self) -> dict[str, State]:
-        return {"a": self.a, "b": self.b}
-
-    def query_string(self) -> str:
-        """The canonical link's query: pane a's parameters, pane b's, then the focus word."""
-        parts = []
-        for name, state in self.panes().items():
-            query = state.query_string()
-            parts += [f"{name}.{pair}" for pair in query.split("&") if pair]
-        own = [("focus", self.focus), ("pane", None if self.pane == "a" else self.pane), ("lang", self.lang)]
-        own.append(("present", "true" if self.present else None))
-        parts += [urlencode([(name, value)], quote_via=quote_plus) for name, value in own if value is not None]
-        return "&".join(parts)
-
-    def share_path(self, base: str = "/compare") -> str:
-        query = self.query_string()
-        return f"{base}?{query}" if query else base
-
-
-def comparison_from_query(query: str) -> Comparison:
-    """A Comparison from a link's query string (raises ValidationError naming e.g. `a.temperature`)."""
-    values = query_values(query)
-    by_pane: dict[str, dict[str, str]] = {name: {} for name in PANES}
-    own: dict[str, str] = {}
-    for name, value in values.items():
-        pane, _, field = name.partition(".")
-        if name in COMPARE_FIELDS:
-            own[name] = value
-        elif pane in by_pane and field:
-            by_pane[pane][field] = value
-        else:
-            raise invalid("unknown_parameter", "unknown parameter", name[:MAX_FOCUS])
-    focus = own.get("focus", "").strip() or None
-    if focus is not None and len(focus) > MAX_FOCUS:
-        raise invalid("too_many_characters", "at most {limit} characters", "focus", limit=MAX_FOCUS, count=len(focus))
-    if own.get("pane", "a") not in PANES:
-        raise invalid("not_a_choice", "must be one of: {expected}", "pane", expected=list(PANES))
-    if own.get("lang") not in (None, "en", "zh"):
-        raise invalid("not_a_choice", "must be one of: {expected}", "lang", expected=["en", "zh"])
-    if own.get("present", "false") not in ("true", "false"):
-        raise invalid("bool_parsing", "must be true or false", "present")
-    states = {}
-    for pane, pane_values in by_pane.items():
-        try:
-            states[pane] = state_from_link_values(pane_values)
-        except ValidationError as error:
-            raise prefixed(error, pane) from None
-    return Comparison(
-        states["a"],
-        states["b"],
-        focus,
-        pane=own.get("pane", "a"),
-        lang=own.get("lang"),
-        present=own.get("present") == "true",
-    )
-
-
-def prefixed(error: ValidationError, pane: str) -> ValidationError:
-    """The same errors, naming the pane's parameter (`a.temperature`) so people know which pane is wrong."""
-    details = []
-    for item in error.errors():
-        context = dict(item.get("ctx") or {})
-        location = list(item.get("loc") or ())
-        field = context.get("field") or next((part for part in location if isinstance(part, str)), "request")
-        context["field"] = f"{pane}.{field}"
-        details.append(
-            InitErrorDetails(
-                type=PydanticCustomError(item["type"], item["msg"].replace("{", "(").replace("}", ")"), context),
-                loc=(f"{pane}.{field}", *[part for part in location if isinstance(part, int)]),
-                input=None,
-            )
-        )
-    return ValidationError.from_exception_data("Comparison", details)
 
 
 # ---------------------------------------------------------------------------
@@ -216,16 +121,11 @@ def compare_view(comparison: Comparison) -> dict[str, Any]:
         }
         stepped = {name: state.replace(step=steps[name]) for name, state in comparison.panes().items()}
         panes = {name: compute_view(state) for name, state in stepped.items()}
-        comparison = replace(comparison, a=stepped["a"], b=stepped["b"])
+        comparison = comparison.replace(a=stepped["a"], b=stepped["b"])
     weights = [np.asarray(view["head"]["weights"], dtype=np.float64) for view in panes.values()]
     body: dict[str, Any] = {
         "share_path": link.share_path(),  # the focus word sets the steps: the link need not
-        "params": {
-            "focus": comparison.focus,
-            "pane": comparison.pane,
-            "lang": comparison.lang,
-            "present": comparison.present,
-        },  # fmt: skip
+        "params": comparison.model_dump(mode="json", exclude=set(PANES)),  # the comparison's own view state
         "weights_max": float(max(w.max() for w in weights)),  # one colour scale for both panes' weights
         "panes": panes,
         "focus": focus,

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import replace
 
 from app.engine.models import translator as mt
 from app.view import models
-from app.view.compare import COMPARE_PRESETS, COMPARE_QUERIES, compare_preset_numbers, comparison_from_query
+from app.view.compare import COMPARE_PRESETS, COMPARE_QUERIES, compare_preset_numbers
 from app.view.compute import compute_view
 from app.view.i18n import STRINGS
+from app.view.links import comparison_from_query
 from app.view.presets import PRESETS, preset_numbers, preset_state
 from app.view.state import State
 
@@ -250,14 +250,14 @@ def compare_lesson(lesson: dict, lang: str) -> dict:
     more = [
         {
             "title": COMPARE_TITLES[name][lang],
-            "link": replace(comparison_from_query(COMPARE_QUERIES[name]), lang=lang).share_path(),
+            "link": comparison_from_query(COMPARE_QUERIES[name]).replace(lang=lang).share_path(),
         }
         for name in lesson.get("more_compare", ())
     ]
     return {
         "title": lesson["title"][lang],
         "text": text,
-        "link": replace(comparison, lang=lang).share_path(),
+        "link": comparison.replace(lang=lang).share_path(),
         "more": more,
     }
 

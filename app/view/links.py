@@ -1,7 +1,9 @@
-"""Links in, states out: reading a query string into a State, strictly (the API) or leniently (pages).
+"""Links in, states out: reading a query string into a State, strictly (the API) or leniently (pages),
+and into a Comparison (two States, panes ``a`` and ``b``, for /compare).
 
-The canonical link is written by ``State.query_string()`` / ``State.share_path()`` (app/view/state.py);
-the page never writes parameters itself, it adopts the links the server returns.
+The canonical link is written by ``link_query`` (app/view/state.py, beside the declaration), for a
+State (``State.share_path()``) and a Comparison alike; the pages never write parameters themselves,
+they adopt the links the server returns.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from urllib.parse import parse_qsl
 from pydantic import ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from app.view.state import SPECS, State, cached_state
+from app.view.state import PANES, SPECS, Comparison, State, cached_state
 
 MAX_FIELDS = 64  # a query string with more parameters than this is not a link of ours
 MAX_NAME = 40  # characters of an unknown parameter name that an error message repeats
@@ -51,6 +53,51 @@ def state_from_query(query: str) -> State:
 def state_from_values(values: dict) -> State:
     """The State of a JSON object's values (matrices and names as lists)."""
     return State.model_validate(values)
+
+
+def comparison_from_query(query: str) -> Comparison:
+    """The Comparison of a link's query string: ``a.source=...`` is pane a's `source`, validated by the same
+    declaration as a single view's link (raises ValidationError naming e.g. `b.temperature`)."""
+    values: dict[str, object] = {}
+    for name, value in query_values(query).items():
+        pane, dot, field = name.partition(".")
+        if dot and pane in PANES and field:
+            values.setdefault(pane, {})[field] = value  # type: ignore[index]
+        elif name in PANES:
+            raise invalid("unknown_parameter", "unknown parameter", name)
+        else:
+            values[name] = value
+    try:
+        return Comparison.model_validate(values, context={"link": True})
+    except ValidationError as error:
+        raise named_by_pane(error) from None
+
+
+def named_by_pane(error: ValidationError) -> ValidationError:
+    """A comparison's errors naming each pane's parameter by its link name (`a.temperature`), so people know
+    which pane is wrong; an unknown name outside the panes is just unknown."""
+    details = []
+    for item in error.errors():
+        context = dict(item.get("ctx") or {})
+        location = list(item.get("loc") or ())
+        error_type = item["type"]
+        if location[:1] and location[0] in PANES:
+            inner = context.get("field") or next((part for part in location[1:] if isinstance(part, str)), "request")
+            context["field"] = f"{location[0]}.{inner}"
+            context.pop("drop", None)
+        else:
+            context["field"] = field_of(item)
+            if error_type == "extra_forbidden":
+                error_type = "unknown_parameter"
+        template = item["msg"].replace("{", "(").replace("}", ")")
+        details.append(
+            InitErrorDetails(
+                type=PydanticCustomError(error_type, template, context),
+                loc=(context["field"], *[part for part in location if isinstance(part, int)]),
+                input=None,
+            )
+        )
+    return ValidationError.from_exception_data("Comparison", details)
 
 
 def lenient_state(values: dict[str, str]) -> tuple[State, list[tuple[str, ValidationError]]]:

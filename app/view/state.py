@@ -389,14 +389,9 @@ class State(BaseModel):
         """A copy with some fields changed (callers pass valid values; view fields, mostly)."""
         return self.model_copy(update=changes)
 
-    def changed(self) -> list[tuple[str, Any]]:
-        """(name, value) of every parameter that differs from its default, in the canonical order."""
-        return [(p.name, getattr(self, p.name)) for p in LINK_ORDER if getattr(self, p.name) != p.default]
-
     def query_string(self, *, view: bool = True) -> str:
         """The canonical query string (view=False: only what is computed, without view state)."""
-        pairs = [(name, link_text(value)) for name, value in self.changed() if view or not SPECS[name].view]
-        return urlencode(pairs, quote_via=quote_plus, safe=",;:")
+        return link_query(self, view=view)
 
     def share_path(self, base: str = "/") -> str:
         query = self.query_string()
@@ -418,6 +413,89 @@ class State(BaseModel):
         if self.step >= n_queries:
             return self.replace(step=n_queries - 1)  # a link to step 9 of a shorter sentence: the last step
         return self
+
+
+# ---------------------------------------------------------------------------
+# A comparison: two views side by side
+# ---------------------------------------------------------------------------
+
+PANES = ("a", "b")
+MAX_FOCUS = 40  # characters of the focus word
+
+
+def strip_blank(value: Any) -> Any:
+    """The focus word as typed: spaces around it dropped; nothing left means 'not set'."""
+    return blank_is_none(value.strip() if isinstance(value, str) else value)
+
+
+FocusWord = Annotated[str, AfterValidator(lambda text: check_text(text, MAX_FOCUS))]
+
+
+class Comparison(BaseModel):
+    """Every parameter of a comparison (/compare): two full views, panes ``a`` and ``b``, and the
+    comparison's own view state. In a link each pane's parameters carry the pane's name as a prefix
+    (``a.source=...&b.temperature=3``), written in the State's canonical order; then the comparison's own."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
+
+    a: Annotated[State, Control("none")] = Field(
+        default_factory=State, description="Pane A: every parameter of a view, each with the prefix `a.`."
+    )
+    b: Annotated[State, Control("none")] = Field(
+        default_factory=State, description="Pane B: every parameter of a view, each with the prefix `b.`."
+    )
+    focus: Annotated[FocusWord | None, BeforeValidator(strip_blank), Control("none", view=True)] = Field(
+        None,
+        description="The word compared, one both panes' queries contain (absent: the first content word they share; "
+        f"at most {MAX_FOCUS} characters). Both panes step to it.",
+    )
+    pane: Annotated[Literal["a", "b"], Control("none", view=True)] = Field(
+        "a", description="View state: the pane in focus (Tab moves to the other)."
+    )
+    lang: Annotated[Literal["en", "zh"] | None, Control("none", view=True)] = Field(
+        None, description="View state: page language (absent: the browser's Accept-Language)."
+    )
+    present: Annotated[bool, Control("none", view=True)] = Field(
+        False, description="View state: presentation mode for projecting in a classroom."
+    )
+
+    def panes(self) -> dict[str, State]:
+        return {name: getattr(self, name) for name in PANES}
+
+    def replace(self, **changes: Any) -> Comparison:
+        """A copy with some fields changed (callers pass valid values)."""
+        return self.model_copy(update=changes)
+
+    def query_string(self) -> str:
+        """The canonical query string: pane a's parameters, pane b's, then the comparison's own."""
+        return link_query(self)
+
+    def share_path(self, base: str = "/compare") -> str:
+        query = self.query_string()
+        return f"{base}?{query}" if query else base
+
+
+# ---------------------------------------------------------------------------
+# Writing a link
+# ---------------------------------------------------------------------------
+
+
+def link_pairs(values: BaseModel, *, view: bool = True, prefix: str = "") -> list[tuple[str, str]]:
+    """(name, text) of every parameter that differs from its default, in the canonical order; a pane's
+    parameters (a State inside a Comparison) with the pane's prefix. view=False leaves out view state."""
+    pairs = []
+    for spec in link_order(type(values)):
+        value = getattr(values, spec.name)
+        if isinstance(value, BaseModel):
+            pairs += link_pairs(value, view=view, prefix=f"{prefix}{spec.name}.")
+        elif value != spec.default and (view or not spec.view):
+            pairs.append((prefix + spec.name, link_text(value)))
+    return pairs
+
+
+def link_query(values: BaseModel, *, view: bool = True) -> str:
+    """The canonical link's query string: one view (or one comparison), one URL."""
+    return urlencode(link_pairs(values, view=view), quote_via=quote_plus, safe=",;:")
 
 
 def link_text(value: Any) -> str:
@@ -612,11 +690,15 @@ def check_exercise(state: State) -> None:
             raise error("label_count", "one name per row", field=name, expected=len(rows), count=len(labels))
 
 
+@functools.cache
+def link_order(model: type[BaseModel]) -> tuple[ParamSpec, ...]:
+    """The canonical link's order: what is computed, in declaration order, then the view state."""
+    return tuple(sorted(read_specs(model), key=lambda spec: spec.view))  # sorted() is stable
+
+
 SPECS: dict[str, ParamSpec] = {spec.name: spec for spec in read_specs(State)}
-# The canonical link's order: what is computed, in declaration order, then the view state.
-LINK_ORDER: tuple[ParamSpec, ...] = tuple(
-    sorted(SPECS.values(), key=lambda spec: spec.view)  # sorted() is stable: declaration order within each
-)
+LINK_ORDER: tuple[ParamSpec, ...] = link_order(State)
+COMPARE_SPECS: dict[str, ParamSpec] = {spec.name: spec for spec in read_specs(Comparison)}
 VIEW_FIELDS = tuple(spec.name for spec in LINK_ORDER if spec.view)
 DEFAULTS = {name: spec.default for name, spec in SPECS.items()}
 

@@ -15,10 +15,10 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 from pydantic import ValidationError
 
-from app.view.compare import compare_view, comparison_from_query
+from app.view.compare import compare_view
 from app.view.compute import compute_view, is_light
-from app.view.links import state_from_query, state_from_values
-from app.view.state import SPECS, State
+from app.view.links import comparison_from_query, state_from_query, state_from_values
+from app.view.state import COMPARE_SPECS, PANES, SPECS, Comparison, State
 from app.web import routes
 from app.web.conditional import cached
 from app.web.errors import InvalidInput, raise_invalid
@@ -49,6 +49,23 @@ def query_parameters() -> list[dict]:
             {"name": name, "in": "query", "required": False, "description": spec.description, "schema": field}
         )
     return parameters
+
+
+def compare_parameters() -> list[dict]:
+    """OpenAPI's description of /api/compare's query string, from the same declarations: the comparison's
+    own parameters, then each pane's, named with the pane's prefix (`a.source`, `b.temperature`, ...)."""
+    schema = Comparison.model_json_schema()["properties"]
+    own = [
+        {"name": name, "in": "query", "required": False, "description": spec.description, "schema": schema[name]}
+        for name, spec in COMPARE_SPECS.items()
+        if name not in PANES
+    ]
+    panes = [
+        {**parameter, "name": f"{pane}.{parameter['name']}", "description": f"Pane {pane}: {parameter['description']}"}
+        for pane in PANES
+        for parameter in query_parameters()
+    ]
+    return own + panes
 
 
 def view_json(state: State) -> bytes:
@@ -107,6 +124,7 @@ async def get_arithmetic(request: Request) -> Response:
     response_model=CompareResponse,
     responses=ERRORS,
     summary="Two views side by side, as JSON",
+    openapi_extra={"parameters": compare_parameters()},
 )
 def get_compare(request: Request) -> Response:
     """The compare page's twin: pane `a` and pane `b` are full views whose parameters carry the prefixes `a.` and

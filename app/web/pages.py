@@ -17,14 +17,23 @@ from pydantic import ValidationError
 from app.engine.models.registry import ModelUnavailable
 from app.settings import ROOT
 from app.view import models
-from app.view.compare import COMPARE_PRESETS, compare_presets_for, compare_view, comparison_from_query
+from app.view.compare import COMPARE_PRESETS, compare_presets_for, compare_view
 from app.view.compute import compute_view
 from app.view.i18n import STRINGS, pick_language
 from app.view.lessons import lessons_for
-from app.view.links import fields_to_drop, lenient_state, query_values
+from app.view.links import comparison_from_query, fields_to_drop, lenient_state, query_values
 from app.view.presets import presets_for
 from app.view.spec import MODEL, MODES, TRANSLATE
-from app.view.state import DEFAULT_SOURCES, DEFAULT_STEPS, LINK_ORDER, MAX_CHARACTERS, SPECS, State, format_number
+from app.view.state import (
+    DEFAULT_SOURCES,
+    DEFAULT_STEPS,
+    LINK_ORDER,
+    MAX_CHARACTERS,
+    PANES,
+    SPECS,
+    State,
+    format_number,
+)
 from app.web import routes
 from app.web.assets import asset_url
 from app.web.conditional import cached
@@ -189,6 +198,7 @@ def compare(request: Request) -> Response:
     presets = compare_presets_for(lang)
     page = {
         "compare": view,
+        "panes": list(PANES),  # the panes' names, which prefix their parameters in a link (a.source)
         "lang": lang,
         "strings": STRINGS[lang],
         "routes": routes.public_paths(),

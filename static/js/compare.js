@@ -9,7 +9,7 @@ import * as state from "./compare-state.js";
 const { page } = state;
 const t = page.strings;
 const $ = (id) => document.getElementById(id);
-const PANES = ["a", "b"];
+const PANES = page.panes; // "a" and "b": a pane's parameters carry its name as a prefix (a.source)
 const TYPING_PAUSE_MS = 300;
 
 /** A pane's settings in a few words: what differs from a plain view is what a class needs to know. */
@@ -96,7 +96,7 @@ async function go(search, options) {
   for (const name of PANES) $(`error-${name}`).textContent = "";
   if (!result.ok) {
     const field = Array.isArray(result.body.detail) ? result.body.detail[0].field : "";
-    const slot = $(`error-${field.startsWith("b.") ? "b" : "a"}`);
+    const slot = $(`error-${PANES.find((name) => field.startsWith(`${name}.`)) || PANES[0]}`);
     slot.textContent = result.body.message;
     document.body.dataset.ready = "true";
     return;
@@ -120,8 +120,8 @@ function onKey(event) {
   const onFocusable = event.target.closest && event.target.closest("button, a[href], summary, [tabindex='0']");
   if (event.key === "Tab" && !inControl && !onFocusable) { // on a button or link, Tab moves the focus on as usual
     event.preventDefault();
-    const other = state.body().params.pane === "a" ? "b" : "a";
-    go(state.withChanges({ pane: other === "a" ? null : other }), { push: false }).then(() => $(`pane-${other}`).focus());
+    const other = PANES.find((name) => name !== state.body().params.pane);
+    go(state.withChanges({ pane: other }), { push: false }).then(() => $(`pane-${other}`).focus());
     return;
   }
   if (inControl) return;
@@ -148,7 +148,7 @@ function wire() {
       timers.typing = setTimeout(() => go(state.withChanges({ [`${name}.source`]: event.target.value })), TYPING_PAUSE_MS);
     });
     $(`pane-${name}`).addEventListener("click", () => {
-      if (state.body().params.pane !== name) go(state.withChanges({ pane: name === "a" ? null : name }), { push: false });
+      if (state.body().params.pane !== name) go(state.withChanges({ pane: name }), { push: false }); // the server leaves a default out of the link
     });
   }
   $("focus").addEventListener("change", (event) => go(state.withChanges({ focus: event.target.value })));
