@@ -18,13 +18,14 @@ import functools
 from typing import Any
 
 import numpy as np
+from pydantic import ValidationError
 
 from app.engine.models.words import group_pieces, merge_vectors
 from app.engine.text.lexicon import FEATURES, load_lexicon
 from app.view import models
 from app.view.compute import compute_view
-from app.view.links import comparison_from_query
-from app.view.state import PANES, Comparison
+from app.view.links import comparison_from_query, named_by_pane
+from app.view.state import PANES, Comparison, State
 
 TOP_KEYS = 3  # how many of the focus word's keys each pane lists
 DIFFERING = 5  # how many of the most different output features the comparison names
@@ -106,10 +107,18 @@ def drift(comparison: Comparison, steps: dict[str, int]) -> list[float] | None:
     return [cosine(x, y) for x, y in zip(hidden["a"], hidden["b"], strict=True)]
 
 
+def pane_view(name: str, state: State) -> dict[str, Any]:
+    """One pane's view; a limit only its model knows (word pieces) is named with the pane (`b.source`)."""
+    try:
+        return compute_view(state)
+    except ValidationError as error:
+        raise named_by_pane(error, name) from None
+
+
 def compare_view(comparison: Comparison) -> dict[str, Any]:
     """Both panes' views, stepped to the focus word, and the comparison of that word."""
     link = comparison
-    first = {name: compute_view(state) for name, state in comparison.panes().items()}
+    first = {name: pane_view(name, state) for name, state in comparison.panes().items()}
     focus = choose_focus(comparison.focus, first["a"]["tokens"]["queries"], first["b"]["tokens"]["queries"])
     if focus is None:
         panes = first
@@ -120,7 +129,7 @@ def compare_view(comparison: Comparison) -> dict[str, Any]:
             for name, view in first.items()
         }
         stepped = {name: state.replace(step=steps[name]) for name, state in comparison.panes().items()}
-        panes = {name: compute_view(state) for name, state in stepped.items()}
+        panes = {name: pane_view(name, state) for name, state in stepped.items()}
         comparison = comparison.replace(a=stepped["a"], b=stepped["b"])
     weights = [np.asarray(view["head"]["weights"], dtype=np.float64) for view in panes.values()]
     body: dict[str, Any] = {

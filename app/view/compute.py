@@ -36,6 +36,7 @@ from app.engine.text.roles import main_role, meanings, token_roles
 from app.engine.text.tokenize import Token, tokenize
 from app.view import models
 from app.view.i18n import STRINGS
+from app.view.links import invalid
 from app.view.state import State
 
 NO_NAMES = {"vectors": None, "values": None, "output": None}  # columns without names: d0, d1, ...
@@ -61,8 +62,37 @@ def is_light(state: State) -> bool:
     return state.mode not in ("model", "translate") and len(state.source) + len(state.target or "") <= LIGHT_CHARACTERS
 
 
+def settled(state: State) -> State:
+    """What validation leaves to the model, which it never loads (app/view/state.py): a real model's word pieces
+    within its limit (the same 422 as any other limit), and the step within the queries its tokenizer gives or
+    the words a translator produces (a link to a later step opens the last, as for the teaching engine)."""
+    if state.mode == "model":
+        info = models.info(state.model)
+        pieces = models.count_pieces(state.model, state.source)
+        if pieces > info.max_pieces:
+            raise invalid(
+                "too_many_pieces",
+                "at most {limit} word pieces",
+                "source",
+                drop=["model", "layer", "hide_special", "units", "head"],  # a lenient reading keeps the sentence
+                model=info.label,
+                limit=info.max_pieces,
+                count=pieces,
+            )
+        return state.clamped(
+            models.count_queries(state.model, state.source, hide_special=state.hide_special, units=state.units)
+        )
+    if state.mode == "translate":
+        return state.clamped(
+            max(1, len(models.translation(state.model, state.source, state.target, state.beam).target))
+        )
+    return state
+
+
 def compute_view(state: State) -> dict:
-    """The answer (a dict of lists and numpy arrays) for a State."""
+    """The answer (a dict of lists and numpy arrays) for a State (raises ValidationError for a sentence longer
+    than a real model reads: see settled)."""
+    state = settled(state)
     mode = state.mode
     if mode == "exercise":
         body = exercise_view(state)

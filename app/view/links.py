@@ -73,13 +73,16 @@ def comparison_from_query(query: str) -> Comparison:
         raise named_by_pane(error) from None
 
 
-def named_by_pane(error: ValidationError) -> ValidationError:
+def named_by_pane(error: ValidationError, pane: str | None = None) -> ValidationError:
     """A comparison's errors naming each pane's parameter by its link name (`a.temperature`), so people know
-    which pane is wrong; an unknown name outside the panes is just unknown."""
+    which pane is wrong; an unknown name outside the panes is just unknown. pane: the errors are all one
+    pane State's (found when its view is computed)."""
     details = []
     for item in error.errors():
         context = dict(item.get("ctx") or {})
         location = list(item.get("loc") or ())
+        if pane is not None:
+            location = [pane, *location]
         error_type = item["type"]
         if location[:1] and location[0] in PANES:
             inner = context.get("field") or next((part for part in location[1:] if isinstance(part, str)), "request")

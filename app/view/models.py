@@ -1,7 +1,9 @@
 """The real models as the view layer sees them: their shape, their word pieces, one cached run per sentence.
 
 The engine (app/engine/models) loads, verifies and runs the models; this module is the one place the
-view asks it, so validation, compute and the page read the same facts.
+view asks it, so validation, compute and the page read the same facts. Validation reads only ``FACTS``,
+a table of each model's shape and limits (checked against the loaded models by tests/test_model_facts.py):
+validating a link loads no model, reads no file and runs nothing.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from app.engine.models import e5, minilm
 from app.engine.models import translator as mt
 from app.engine.models.base import TEXT, EncoderModel, ModelRun
 from app.engine.models.registry import MODEL_NAMES, ModelUnavailable, get_model
@@ -17,8 +20,10 @@ __all__ = [
     "GOLD",
     "MODEL_NAMES",
     "TRANSLATOR_NAMES",
+    "FACTS",
     "ModelInfo",
     "ModelUnavailable",
+    "available",
     "count_pieces",
     "count_queries",
     "get",
@@ -44,26 +49,47 @@ class ModelInfo:
     max_pieces: int  # the most word pieces a sentence may have, special tokens included
 
 
+# Each model's shape and limits, as its files say (tests/test_model_facts.py checks this table against the
+# loaded models, so it fails when a model changes): validation reads these, never the model.
+FACTS = {
+    card.name: ModelInfo(
+        card.name, card.label, card.languages, card.weights_note, n_layers=layers, n_heads=heads, d_model=d_model,
+        d_head=d_model // heads, max_pieces=limit,
+    )
+    for card, layers, heads, d_model, limit in (
+        (minilm.CARD, 6, 12, 384, minilm.MAX_TOKENS),
+        (e5.CARD, 12, 12, 384, e5.MAX_PIECES),
+    )
+} | {
+    name: ModelInfo(
+        name, mt.MODELS[name]["label"], "English → Chinese", "trained here on a generated corpus", n_layers=layers,
+        n_heads=heads, d_model=d_model, d_head=d_model // heads, max_pieces=mt.MAX_SOURCE_WORDS,
+    )
+    for name, layers, heads, d_model in (
+        ("rnnsearch", 1, 1, 128),  # the decoder state s is d_model wide; one attention, no layers of it
+        ("transformer-mt", 2, 4, 128),
+        ("rnnencdec", 1, 1, 128),
+    )
+}  # fmt: skip
+
+
 def get(name: str) -> EncoderModel:
     """The loaded model (raises ModelUnavailable, which the web layer answers with 503)."""
     return get_model(name)
 
 
 def info(name: str) -> ModelInfo:
-    if name in TRANSLATOR_NAMES:
-        return translator_info(name)
-    model = get(name)
-    return ModelInfo(
-        name=name,
-        label=model.label,
-        languages=model.languages,
-        weights_note=model.weights_note,
-        n_layers=model.n_layers,
-        n_heads=model.n_heads,
-        d_model=model.d_model,
-        d_head=model.d_head,
-        max_pieces=model.max_pieces,
-    )
+    """A model's facts, from the table below: reading them loads nothing (validating a link does no I/O)."""
+    return FACTS[name]
+
+
+def available(name: str) -> bool:
+    """Whether a model loads here (loads it: for the page's model select, never for validation)."""
+    try:
+        get(name) if name in MODEL_NAMES else translator(name)
+    except ModelUnavailable:
+        return False
+    return True
 
 
 def count_pieces(name: str, text: str) -> int:
@@ -141,27 +167,6 @@ def translator(name: str) -> mt.Translator:
         return mt.load(name)
     except mt.TranslatorUnavailable as error:
         raise ModelUnavailable(f"{name}: {error.args[0]}.") from None
-
-
-def translator_info(name: str) -> ModelInfo:
-    net = translator(name).network
-    label = mt.MODELS[name]["label"]
-    if isinstance(net, mt.TransformerMT):
-        layers, heads, d_model, d_head = net.layers, net.heads, net.d, net.d // net.heads
-    else:
-        d_model = net.p["cell.weight_hh"].shape[1]  # the decoder state s
-        layers, heads, d_head = 1, 1, d_model
-    return ModelInfo(
-        name=name,
-        label=label,
-        languages="English → Chinese",
-        weights_note="trained here on a generated corpus",
-        n_layers=layers,
-        n_heads=heads,
-        d_model=d_model,
-        d_head=d_head,
-        max_pieces=mt.MAX_SOURCE_WORDS,
-    )
 
 
 def source_words(text: str) -> list[str]:

@@ -410,8 +410,13 @@ class State(BaseModel):
         n_queries, n_heads = check_sizes(self, mode)
         if self.head is not None and self.head >= n_heads:
             raise error("head_range", "must be less than the number of heads ({count})", field="head", count=n_heads)
-        if self.step >= n_queries:
-            return self.replace(step=n_queries - 1)  # a link to step 9 of a shorter sentence: the last step
+        return self.clamped(n_queries)
+
+    def clamped(self, n_queries: int | None) -> State:
+        """A link to step 9 of a shorter sentence opens its last step (None: not known without the model;
+        app/view/compute.py clamps it once the model has read the sentence)."""
+        if n_queries is not None and self.step >= n_queries:
+            return self.replace(step=n_queries - 1)
         return self
 
 
@@ -557,8 +562,9 @@ def check_modes(state: State, mode: str) -> None:
                 )
 
 
-def check_sizes(state: State, mode: str) -> tuple[int, int]:
-    """Limits that depend on the sentences or the model. Returns (number of queries, number of heads)."""
+def check_sizes(state: State, mode: str) -> tuple[int | None, int]:
+    """Limits that depend on the sentences or the model's facts. Returns (number of queries, or None where only
+    the model knows it, number of heads)."""
     if mode == "exercise":
         return len(state.q), 1
     if not state.source.strip():
@@ -566,22 +572,9 @@ def check_sizes(state: State, mode: str) -> tuple[int, int]:
     if mode == "translate":
         return check_translation(state)
     if mode == "model":
-        info = models.info(state.model)  # the model's own config (raises ModelUnavailable -> 503)
+        info = models.info(state.model)  # the model's facts, from a table: validation loads no model
         check_layer(state, info)
-        pieces = models.count_pieces(state.model, state.source)
-        if pieces > info.max_pieces:
-            raise error(
-                "too_many_pieces",
-                "at most {limit} word pieces",
-                field="source",
-                drop=["model", "layer", "hide_special", "units", "head"],
-                model=info.label,
-                limit=info.max_pieces,
-                count=pieces,
-            )
-        return models.count_queries(
-            state.model, state.source, hide_special=state.hide_special, units=state.units
-        ), info.n_heads
+        return None, info.n_heads  # its word pieces: counted by its tokenizer, in app/view/compute.py
     n_source = count_words(state.source, "source")
     n_queries = count_words(state.target, "target") if mode == "cross" else n_source
     width = embedding_width(state)
@@ -618,11 +611,12 @@ def check_layer(state: State, info: models.ModelInfo) -> None:
         )
 
 
-def check_translation(state: State) -> tuple[int, int]:
-    """A translator's limits: its number of words and layers. Returns (number of target words, heads)."""
+def check_translation(state: State) -> tuple[int | None, int]:
+    """A translator's limits: its number of words and layers. Returns (number of target words, heads); the
+    number of words it produces is not known until it translates (app/view/compute.py)."""
     from app.engine.models.translator import MAX_TARGET_WORDS
 
-    info = models.info(state.model)  # its files checked against their pins (ModelUnavailable -> 503)
+    info = models.info(state.model)  # its facts, from a table: validation loads no model
     count = len(models.source_words(state.source))
     if count == 0:
         raise error("no_english_words", "the translators read English words; none found", field="source")
@@ -644,8 +638,7 @@ def check_translation(state: State) -> tuple[int, int]:
             count=len(state.target.split()),
         )
     check_layer(state, info)
-    result = models.translation(state.model, state.source, state.target, state.beam)
-    return max(1, len(result.target)), info.n_heads
+    return None, info.n_heads
 
 
 def embedding_width(state: State) -> int:

@@ -77,12 +77,16 @@ def arithmetic_json(state: State) -> bytes:
     return dumps({"share_path": view["share_path"], "arithmetic": view["arithmetic"]})
 
 
-async def computed(state: State, answer: Callable[[State], bytes]) -> bytes:
+async def computed(state: State, answer: Callable[[State], bytes], where: str = "query") -> bytes:
     """A light view in line (handing it to a worker thread would cost more than computing it); a real model
-    or a long sentence in a worker thread, THREADS at once, so the event loop keeps answering."""
-    if is_light(state):
-        return answer(state)
-    return await run_in_threadpool(answer, state)
+    or a long sentence in a worker thread, THREADS at once, so the event loop keeps answering. A limit only the
+    model knows (its word pieces) is the same 422 as any other."""
+    try:
+        if is_light(state):
+            return answer(state)
+        return await run_in_threadpool(answer, state)
+    except ValidationError as error:
+        raise_invalid(error, where)
 
 
 def state_of(request: Request) -> State:
@@ -132,9 +136,10 @@ def get_compare(request: Request) -> Response:
     sentences share). Both panes step to that word; the answer compares its weights, top keys and outputs."""
     try:
         comparison = comparison_from_query(query_text(request.scope))
+        body = compare_view(comparison)
     except ValidationError as error:
         raise_invalid(error, "query")
-    return cached(dumps(compare_view(comparison)), "application/json", max_age=3600)
+    return cached(dumps(body), "application/json", max_age=3600)
 
 
 BODY_SCHEMA = {"content": {"application/json": {"schema": State.model_json_schema()}}, "required": True}
@@ -154,7 +159,7 @@ async def post_attention(request: Request) -> Response:
         state = state_from_values(values)
     except ValidationError as error:
         raise_invalid(error, "body")
-    return JSONBytes(await computed(state, view_json))
+    return JSONBytes(await computed(state, view_json, "body"))
 
 
 def json_object(raw: bytes) -> dict:

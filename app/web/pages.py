@@ -69,11 +69,9 @@ def available_models() -> dict[str, dict]:
     """The real models that load here, with their shape (a missing one is left out, the page says why)."""
     found = {}
     for name in (*models.MODEL_NAMES, *models.TRANSLATOR_NAMES):
-        try:
+        if models.available(name):
             info = models.info(name)
-        except ModelUnavailable:
-            continue
-        found[name] = {"label": info.label, "n_layers": info.n_layers, "n_heads": info.n_heads}
+            found[name] = {"label": info.label, "n_layers": info.n_layers, "n_heads": info.n_heads}
     return found
 
 
@@ -129,6 +127,13 @@ def render_page(
     except ModelUnavailable as error:  # a real model is missing: show the sentence with the teaching engine
         notices.append(f"model: {error.args[0]} {STRINGS[lang]['model_missing']}")
         state, ignored = page_state(request, lang, query, without=MODEL_ONLY)
+        view = compute_view(state)
+    except ValidationError as error:  # a limit only the model knows (its word pieces): drop what the error says
+        errors = error.errors()
+        item = error_items(errors, "query", lang)[0]
+        without = frozenset(field for e in errors for field in fields_to_drop(e))
+        state, ignored = page_state(request, lang, query, without=without)
+        ignored.insert(0, f"{item['field']}: {item['msg']}")
         view = compute_view(state)
     strings = STRINGS[lang]
     page = {
@@ -189,12 +194,11 @@ def compare(request: Request) -> Response:
     lang = request_language(request)
     notices = []
     try:
-        comparison = comparison_from_query(query_text(request.scope) or DEFAULT_COMPARISON)
+        view = compare_view(comparison_from_query(query_text(request.scope) or DEFAULT_COMPARISON))
     except ValidationError as error:
         item = error_items(error.errors(), "query", lang)[0]
         notices.append(f"{item['field']}: {item['msg']}")
-        comparison = comparison_from_query(DEFAULT_COMPARISON)
-    view = compare_view(comparison)
+        view = compare_view(comparison_from_query(DEFAULT_COMPARISON))
     presets = compare_presets_for(lang)
     page = {
         "compare": view,
