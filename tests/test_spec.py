@@ -28,7 +28,6 @@ s.State = create_model(
 )
 s.SPECS = {spec.name: spec for spec in s.read_specs(s.State)}
 s.LINK_ORDER = tuple(sorted(s.SPECS.values(), key=lambda spec: spec.view))
-s.DEFAULTS = {name: spec.default for name, spec in s.SPECS.items()}
 
 from fastapi.testclient import TestClient
 from app.main import app
@@ -146,3 +145,13 @@ def test_the_compare_api_lists_the_declared_parameters(client):
     assert set(parameters) == set(own) | {f"{pane}.{name}" for pane in PANES for name in SPECS}
     assert parameters["b.temperature"]["schema"]["maximum"] == SPECS["temperature"].maximum
     assert parameters["pane"]["schema"]["enum"] == list(PANES)
+
+
+def test_the_view_and_the_engine_speak_no_http():
+    """app/view and app/engine import no web framework: reading a request (its language, its query) is app/web's."""
+    found = []
+    for path in sorted((ROOT / "app" / "view").rglob("*.py")) + sorted((ROOT / "app" / "engine").rglob("*.py")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if re.match(r"\s*(from|import)\s+(fastapi|starlette|uvicorn)\b", line):
+                found.append((path.relative_to(ROOT).as_posix(), line.strip()))
+    assert found == []

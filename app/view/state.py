@@ -693,7 +693,6 @@ SPECS: dict[str, ParamSpec] = {spec.name: spec for spec in read_specs(State)}
 LINK_ORDER: tuple[ParamSpec, ...] = link_order(State)
 COMPARE_SPECS: dict[str, ParamSpec] = {spec.name: spec for spec in read_specs(Comparison)}
 VIEW_FIELDS = tuple(spec.name for spec in LINK_ORDER if spec.view)
-DEFAULTS = {name: spec.default for name, spec in SPECS.items()}
 
 
 def state_from_link_values(values: dict[str, str]) -> State:
