@@ -116,3 +116,11 @@ def test_a_link_of_the_old_writer_reads_back_to_the_same_comparison(client):
     body = get(client, old)
     assert body["share_path"] == "/compare?" + old.replace("%2C", ",")
     assert get(client, urlsplit(body["share_path"]).query) == body
+
+
+def test_the_compare_page_says_what_only_a_pane_s_model_refuses(client):
+    """A sentence longer than pane a's model reads: the page opens (the default comparison) and names the field."""
+    long = " ".join(["antidisestablishment"] * 45)
+    page = client.get("/compare", params={"a.source": long, "a.model": "minilm", "b.source": "bank"})
+    assert page.status_code == 200
+    assert "a.source: at most 128 word pieces" in page.text

@@ -135,6 +135,7 @@ def test_the_compare_page_writes_only_declared_parameters():
     for prefixed, name in written:
         assert (name in SPECS) if prefixed else (name in COMPARE_SPECS and name not in PANES), name
     assert '"a"' not in script and '"b"' not in script, "the panes' names come from the page data"
+    assert not re.search(r"""\[\s*['"]a['"]\s*,\s*['"]b['"]\s*\]""", page_sources()["templates/compare.html"])
 
 
 def test_the_compare_api_lists_the_declared_parameters(client):

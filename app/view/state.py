@@ -6,7 +6,13 @@ tests all use its field names. Each field declares its type, default, bounds or 
 description (pydantic), plus a ``Control`` (app/view/spec.py): which control shows it, the modes
 it applies to, and whether it is view state. Rules between fields are the model validators at the
 end. ``State.query_string()`` writes the canonical link: defaults left out, a fixed order (what is
-computed, then how it is shown), so one view has exactly one URL.
+computed, then how it is shown), so one view has exactly one URL. A comparison (/compare) is declared
+the same way: ``Comparison``, two States (panes ``a`` and ``b``, their parameters prefixed in a link) and
+its own view state, written back by the same ``link_query``.
+
+Validation reads no model: a real model's or a translator's layers, heads and limits come from a table
+(``models.FACTS``); what only the model knows (its word pieces, the words a translator produces) is
+settled when the view is computed (app/view/compute.py, ``settled``).
 """
 
 from __future__ import annotations

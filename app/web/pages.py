@@ -216,6 +216,7 @@ def compare(request: Request) -> Response:
         t=STRINGS[lang],
         presets=presets,
         notices=notices,
+        panes=PANES,
         query=view["share_path"].partition("?")[2],
         max_characters=MAX_CHARACTERS,
         page_json=script_json(page),
