@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from app.engine.models import translator as mt
 from app.engine.models.base import TEXT, EncoderModel, ModelRun
-from app.engine.models.registry import MODEL_NAMES, ModelUnavailable, get_model
+from app.engine.models.registry import MODEL_NAMES, ModelUnavailable, get_card, get_config, get_model
+from app.view import examples
 
 __all__ = [
     "GOLD",
@@ -52,27 +53,34 @@ def get(name: str) -> EncoderModel:
 def info(name: str) -> ModelInfo:
     if name in TRANSLATOR_NAMES:
         return translator_info(name)
-    model = get(name)
+    config = get_config(name)  # its shape alone: the page and a link's checks do not load the weights
+    card, max_pieces = get_card(name)
     return ModelInfo(
         name=name,
-        label=model.label,
-        languages=model.languages,
-        weights_note=model.weights_note,
-        n_layers=model.n_layers,
-        n_heads=model.n_heads,
-        d_model=model.d_model,
-        d_head=model.d_head,
-        max_pieces=model.max_pieces,
+        label=card.label,
+        languages=card.languages,
+        weights_note=card.weights_note,
+        n_layers=config.n_layers,
+        n_heads=config.n_heads,
+        d_model=config.d_model,
+        d_head=config.d_head,
+        max_pieces=min(max_pieces, config.max_positions),
     )
 
 
 def count_pieces(name: str, text: str) -> int:
-    """Word pieces of a sentence, special tokens (and a model's prefix) included; tokenizing only."""
-    return get(name).count_pieces(text)
+    """Word pieces of a sentence, special tokens (and a model's prefix) included; tokenizing only.
+    An example's sentence is counted in examples.json, so checking its link loads no model."""
+    return examples.remembered("pieces", f"{name}|{text}", lambda: get(name).count_pieces(text))
 
 
 def count_queries(name: str, text: str, *, hide_special: bool, units: str) -> int:
-    """How many query rows the view of this sentence has."""
+    """How many query rows the view of this sentence has (an example's: from examples.json)."""
+    key = f"{name}|{hide_special}|{units}|{text}"
+    return examples.remembered("queries", key, lambda: _count_queries(name, text, hide_special, units))
+
+
+def _count_queries(name: str, text: str, hide_special: bool, units: str) -> int:
     from app.engine.models.words import group_pieces
 
     encoding = get(name).tokenize(text)

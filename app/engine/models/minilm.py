@@ -97,6 +97,35 @@ def load_tokenizer(model_dir: Path) -> WordPieceTokenizer:
     return WordPieceTokenizer(tok)
 
 
+def read_config(model_dir: Path | str | None = None, expected_size: int = EXPECTED_SIZE) -> bert.BertConfig:
+    """The model's shape from ``config.json``, its weights file only looked at (present, the right size).
+
+    What the page and the validation of a link need, without reading 90 MB: ``load_model`` verifies the
+    weights' sha256 when the model is first used.
+    """
+    model_dir = default_model_dir() if model_dir is None else Path(model_dir)
+    weights = model_dir / WEIGHTS_FILE
+    try:
+        size = weights.stat().st_size
+    except OSError:
+        raise ModelUnavailable(f"{WEIGHTS_FILE} is missing from the package {PACKAGE}; {REINSTALL_HINT}") from None
+    if size != expected_size:
+        raise ModelUnavailable(
+            f"{WEIGHTS_FILE} of the package {PACKAGE} has the wrong size: "
+            f"expected {expected_size:,} bytes, got {size:,}; {REINSTALL_HINT}"
+        )
+    return _config(model_dir)
+
+
+def _config(model_dir: Path) -> bert.BertConfig:
+    try:
+        return bert.BertConfig.from_hf(json.loads((model_dir / "config.json").read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise ModelUnavailable(
+            f"config.json of the package {PACKAGE} is missing or unusable ({type(e).__name__}); {REINSTALL_HINT}"
+        ) from None
+
+
 def load_model(
     model_dir: Path | str | None = None,
     expected_size: int = EXPECTED_SIZE,
@@ -107,12 +136,7 @@ def load_model(
 
     model_dir = default_model_dir() if model_dir is None else Path(model_dir)
     data = read_verified(model_dir / WEIGHTS_FILE, expected_size, expected_sha256, PACKAGE, REINSTALL_HINT)
-    try:
-        config = bert.BertConfig.from_hf(json.loads((model_dir / "config.json").read_text(encoding="utf-8")))
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        raise ModelUnavailable(
-            f"config.json of the package {PACKAGE} is missing or unusable ({type(e).__name__}); {REINSTALL_HINT}"
-        ) from None
+    config = _config(model_dir)
     tokenizer = load_tokenizer(model_dir)
     try:
         tensors = load(data)

@@ -6,6 +6,9 @@
     model.count_pieces("汤姆追逐杰瑞")   # tokenize only: refuse long sentences before running
     run = model.run("汤姆追逐杰瑞")      # base.ModelRun
 
+A model's shape without its weights (for the page and for checking a link): ``get_config(name)``
+reads its configuration only, so a worker that has not been asked for a model's numbers never loads it.
+
 Loading is thread-safe and happens once per name: concurrent first calls wait for one load.
 A failure is cached too (a broken install is not re-hashed on every request) and raised again
 as a fresh ``ModelUnavailable`` with the same message; restart the process after reinstalling.
@@ -18,10 +21,10 @@ import logging
 import threading
 from collections.abc import Callable
 
-from . import e5, minilm
-from .base import EncoderModel, ModelUnavailable
+from . import bert, e5, minilm
+from .base import EncoderModel, ModelCard, ModelUnavailable
 
-__all__ = ["MODEL_NAMES", "ModelUnavailable", "get_model", "model_status", "reset_for_tests"]
+__all__ = ["MODEL_NAMES", "ModelUnavailable", "get_card", "get_config", "get_model", "model_status", "reset_for_tests"]
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +34,11 @@ _LOADERS: dict[str, tuple[Callable[[], EncoderModel], str]] = {
     "e5": (lambda: e5.load_model(), e5.PACKAGE),
 }
 MODEL_NAMES: tuple[str, ...] = tuple(_LOADERS)
+# name -> (reader of the configuration alone, the model's card, its own limit on pieces)
+_CONFIGS: dict[str, tuple[Callable[[], bert.BertConfig], ModelCard, int]] = {
+    "minilm": (lambda: minilm.read_config(), minilm.CARD, minilm.MAX_TOKENS),
+    "e5": (lambda: e5.read_config(), e5.CARD, e5.MAX_PIECES),
+}
 
 
 class _Slot:
@@ -38,6 +46,7 @@ class _Slot:
         self.lock = threading.Lock()
         self.model: EncoderModel | None = None
         self.error: str | None = None
+        self.config: bert.BertConfig | None = None
 
 
 _slots = {name: _Slot() for name in MODEL_NAMES}
@@ -76,6 +85,27 @@ def get_model(name: str) -> EncoderModel:
         return slot.model
 
 
+def get_card(name: str) -> tuple[ModelCard, int]:
+    """The model's card and the most pieces the app gives it (before its own positions limit)."""
+    _, card, max_pieces = _CONFIGS[name]
+    return card, max_pieces
+
+
+def get_config(name: str) -> bert.BertConfig:
+    """The model's configuration (layers, heads, widths), its weights not read; raises ModelUnavailable when
+    the model's files are missing or a load of it has failed. Cached once read."""
+    if name not in _slots:
+        raise KeyError(f"unknown model {name!r}; one of {', '.join(MODEL_NAMES)}")
+    slot = _slots[name]
+    if slot.error is not None:
+        raise ModelUnavailable(slot.error)
+    if slot.model is not None:
+        return slot.model.params.config
+    if slot.config is None:
+        slot.config = _CONFIGS[name][0]()
+    return slot.config
+
+
 def model_status(name: str) -> str:
     """ "loaded", "failed" or "not loaded" (does not load anything)."""
     slot = _slots[name]
@@ -89,3 +119,4 @@ def reset_for_tests(name: str | None = None) -> None:
         with slot.lock:
             slot.model = None
             slot.error = None
+            slot.config = None
