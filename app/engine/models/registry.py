@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from pathlib import Path
 
 from . import bert, e5, minilm
 from .base import EncoderModel, ModelCard, ModelUnavailable
@@ -30,9 +31,19 @@ log = logging.getLogger(__name__)
 
 # name -> (loader, package named in messages). Loaders are looked up at call time (tests replace them).
 _LOADERS: dict[str, tuple[Callable[[], EncoderModel], str]] = {
-    "minilm": (lambda: minilm.load_model(), minilm.PACKAGE),
-    "e5": (lambda: e5.load_model(), e5.PACKAGE),
+    "minilm": (lambda: minilm.load_model(cache_dir=cache_dir()), minilm.PACKAGE),
+    "e5": (lambda: e5.load_model(cache_dir=cache_dir()), e5.PACKAGE),
 }
+
+
+def cache_dir() -> Path | None:
+    """The folder of the weights files every worker maps (the setting MODEL_CACHE_DIR; None: none)."""
+    from app.settings import get_settings  # noqa: PLC0415 (read once per process, when a model first loads)
+
+    folder = get_settings().model_cache_dir
+    return Path(folder) if folder else None
+
+
 MODEL_NAMES: tuple[str, ...] = tuple(_LOADERS)
 # name -> (reader of the configuration alone, the model's card, its own limit on pieces)
 _CONFIGS: dict[str, tuple[Callable[[], bert.BertConfig], ModelCard, int]] = {
