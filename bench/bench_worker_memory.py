@@ -3,18 +3,20 @@
     python -m bench.bench_worker_memory [--settle 20] [--json out.json] [--app-dir OTHER_CHECKOUT]
 
 The production command (scripts/serve, WORKERS=1 then 2), nothing else running against it. Start-up:
-from the command's start until /healthz answers 200 (every worker started). At rest: after /healthz,
-the workers are left alone until their RSS has not grown for `--settle` seconds (start-up work in the
-background, the lessons' numbers, ends), then each worker's VmRSS and its PSS (/proc/<pid>/smaps_rollup:
-pages shared with the other worker, e.g. a file both map, count half). Then "in use": both real models
-asked for by a few requests with different sentences (new connections, so that both workers get some), and
-the workers measured again once at rest. Not a test.
+from the command's start until /healthz answers 200 (every worker started), and each worker's CPU time
+by then (user + system: about what the start-up takes on an idle machine). At rest: the workers are then
+left alone until their RSS has not grown for `--settle` seconds (start-up work in the background, the
+lessons, ends), then each worker's VmRSS and its PSS (/proc/<pid>/smaps_rollup: pages shared with the
+other worker, e.g. a file both map, count half). Then "in use": both real models asked for by a few
+requests with different sentences (new connections, so that both workers get some), and the workers
+measured again once at rest. Not a test.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import time
 from pathlib import Path
@@ -47,6 +49,12 @@ def at_rest(pids: list[int], settle: float, guard: float = 600) -> list[dict]:
     return [rss_pss_mb(pid) for pid in pids]
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) the process has used: what its start-up costs on an idle machine."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return round((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), 2)
+
+
 def use_both_models(base: str, rounds: int) -> None:
     """Each real model asked for `rounds` different sentences, each on a new connection."""
     for i in range(rounds):
@@ -63,11 +71,13 @@ def measure(workers: int, settle: float, app_dir: Path | None = None) -> dict:
     startup_s = time.perf_counter() - started
     try:
         pids = server.worker_pids() if workers > 1 else [server.process.pid]
+        startup_cpu = [cpu_seconds(pid) for pid in pids]
         rest = at_rest(pids, settle)
         use_both_models(server.base, 4 * workers)
         return {
             "workers": workers,
             "startup_s": round(startup_s, 2),
+            "startup_cpu_s": startup_cpu,
             "per_worker": rest,
             "in_use": at_rest(pids, settle),
         }
@@ -84,12 +94,16 @@ def main() -> None:
     results = {"machine": machine(), "runs": [measure(workers, args.settle, args.app_dir) for workers in (1, 2)]}
     m = results["machine"]
     print(f"{m['date']}, {m['nproc']} CPUs, load {' '.join(m['loadavg_before'])}")
-    print("| workers | start-up to /healthz | per worker at rest: RSS / PSS | both models in use: RSS / PSS |")
+    print(
+        "| workers | start-up to /healthz (each worker's CPU) | per worker at rest: RSS / PSS "
+        "| both models in use: RSS / PSS |"
+    )
     print("|---|---|---|---|")
     for run in results["runs"]:
+        cpu = ", ".join(f"{c} s" for c in run["startup_cpu_s"])
         cells = ", ".join(f"{w['rss_mb']} / {w['pss_mb']} MB" for w in run["per_worker"])
         used = ", ".join(f"{w['rss_mb']} / {w['pss_mb']} MB" for w in run["in_use"])
-        print(f"| {run['workers']} | {run['startup_s']} s | {cells} | {used} |")
+        print(f"| {run['workers']} | {run['startup_s']} s ({cpu}) | {cells} | {used} |")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
 
