@@ -366,7 +366,8 @@ COMPARE_QUERIES = {preset["id"]: preset["query"] for preset in COMPARE_PRESETS}
 def compare_preset_numbers(preset_id: str) -> dict[str, str]:
     """The numbers a ready-made comparison's lessons quote (the same in every language), kept in examples.json."""
     comparison = comparison_from_query(COMPARE_QUERIES[preset_id])
-    return compare_text(examples.remembered("compare", preset_id, lambda: compare_quoted(compare_view(comparison))))
+    key = f"{preset_id}?{COMPARE_QUERIES[preset_id]}"  # a comparison changed since the file was written: computed
+    return compare_text(examples.remembered("compare", key, lambda: compare_quoted(compare_view(comparison))))
 
 
 @functools.cache

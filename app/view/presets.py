@@ -480,7 +480,9 @@ def preset_numbers(preset_id: str) -> dict[str, str]:
     """The numbers a preset's lesson quotes, computed by the engine (kept in examples.json)."""
     preset = next(p for p in PRESETS if p["id"] == preset_id)
     state = preset_state(preset_id)
-    checked = examples.remembered("claims", preset_id, lambda: [check(state, claim) for claim in preset["claims"]])
+    # keyed by what the numbers depend on: an example changed since the file was written is computed here
+    key = f"{preset_id}?{state.query_string()} {list(preset['claims'])!r}"
+    checked = examples.remembered("claims", key, lambda: [check(state, claim) for claim in preset["claims"]])
     return placeholders(checked)
 
 
