@@ -31,7 +31,8 @@ COPY static ./static
 COPY templates ./templates
 COPY scripts/serve ./scripts/serve
 
-# Check every real model's files now (size and sha256) so a broken image fails at build time, not in class.
+# Check every real model's files now (size and sha256) so a broken image fails at build time, not in class;
+# this also writes their weights cache (/app/.cache/models, MODEL_CACHE_DIR's default), which every worker maps.
 RUN /app/.venv/bin/python -c "from app.engine.models.registry import MODEL_NAMES, get_model; [get_model(name) for name in MODEL_NAMES]"
 
 USER 10001

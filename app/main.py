@@ -22,7 +22,6 @@ from app.live.rooms import RoomError
 from app.live.store import make_rooms
 from app.settings import Settings, get_settings
 from app.view.compare import compare_presets_for
-from app.view.compute import warm_up
 from app.view.i18n import STRINGS
 from app.view.lessons import lessons_for
 from app.view.presets import presets_for
@@ -39,11 +38,11 @@ from app.web.release import ReleaseMemory
 
 
 def prepare_lessons() -> None:
-    """The models loaded, then the examples' and lessons' numbers computed by the engine (some by the real
-    models): once per process, in the background, so that neither the worker's start (its health check,
-    /healthz) nor the first visitor's page waits for them. A request that needs a model first waits for
-    that model alone (the registry loads each once)."""
-    warm_up()
+    """The examples and lessons made ready for the page: once per process, in the background, so that
+    neither the worker's start (its health check, /healthz) nor the first visitor's page waits for them.
+    The numbers they quote from the real models come from examples.json (app/view/examples.py), so no
+    model is loaded here: each is loaded by the first request that needs its numbers (the registry loads
+    each once, and that request waits for that model alone)."""
     for lang in STRINGS:
         presets_for(lang)
         lessons_for(lang)
@@ -56,11 +55,13 @@ async def lifespan(app: FastAPIOffline) -> AsyncIterator[None]:
     # Sync routes (views, pages) run in this many threads at once; the rest wait for one without
     # holding the GIL, so the event loop (and /healthz) still gets it promptly.
     anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
-    threading.Thread(target=prepare_lessons, name="prepare-lessons", daemon=True).start()
     # Chooses the Plotly bundle (logging why if it is the full one), compresses the assets.
     assets.warm_up(settings.frontend_modules)
     rooms = app.state.rooms  # live classes: in this process, or Redis and this worker's subscriber
     await rooms.start()
+    # Once the worker is otherwise ready: started earlier, its work (jieba's dictionary, the translators)
+    # took the GIL from the start-up and delayed /healthz by about 0.6 s of CPU.
+    threading.Thread(target=prepare_lessons, name="prepare-lessons", daemon=True).start()
     yield
     await rooms.stop()
 

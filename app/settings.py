@@ -160,6 +160,12 @@ class Settings(BaseSettings):
         description="ROOM_MISSES_PER_CLIENT_MINUTE: room codes that do not exist one client address may look up per "
         "minute on one worker; past it every room lookup by that address gets 429 for the rest of the minute.",
     )
+    model_cache_dir: str = Field(
+        str(ROOT / ".cache" / "models"),
+        description="MODEL_CACHE_DIR: folder where the first worker to load a real model writes its verified, "
+        "arranged weights (one file per model, named by the package file's sha256); every worker then maps that "
+        "file read-only, so the workers share one copy. Empty: no file, each worker keeps its own copy.",
+    )
     public_origin: str | None = Field(
         None,
         pattern=r"^https?://[^/?#\s]+$",

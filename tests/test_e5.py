@@ -20,6 +20,7 @@ import dataclasses
 import importlib.metadata
 import json
 import math
+import random
 import shutil
 from pathlib import Path
 
@@ -105,6 +106,57 @@ def test_unknown_characters_are_one_unk_each_and_reported(model):
     assert enc.tokens.count("<unk>") == 3  # tokenizers fuses 𠀀𠀁 into one; e5.c does not
     assert enc.unknown == ["𠀀", "𠀁", "𪚥"]
     assert model.tokenize("<unk>").tokens[3:-1] != ["<unk>"]  # e5.c never matches the literal text
+
+
+def test_unigram_splits_exactly_as_the_tokenizers_library(model):
+    """Our compact Unigram (a dict of pieces) against the library's Unigram model with its Metaspace
+    pre-tokenizer, built from the same pieces and scores: ids and offsets, on thousands of sentences mixing
+    scripts, spaces, "▁", the special pieces' texts, unknown characters, combining marks and emoji."""
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    container = e5_format.parse(e5.model_file().read_bytes())
+    vocab = container.vocab
+    entries = list(zip(vocab.pieces, vocab.scores.tolist(), strict=True))
+    entries[vocab.unk] = ("\x01" + vocab.pieces[vocab.unk], entries[vocab.unk][1])  # never matched, as e5.c
+    library = Tokenizer(models.Unigram(entries, vocab.unk, False))
+    library.pre_tokenizer = pre_tokenizers.Metaspace(replacement=e5.METASPACE, prepend_scheme="always", split=True)
+    ours = e5.Unigram(vocab.pieces, vocab.scores, vocab.unk)
+    alphabet = list("abcdefghijklmnopqrstuvwxyz ABCXYZ  ..,!?'\"-0123456789") + list(
+        "我去银行取钱河边钓鱼汤姆追逐杰瑞的了是在"
+    )
+    alphabet += [
+        "\u2581",
+        "<unk>",
+        "<s>",
+        "</s>",
+        "é",
+        "ß",
+        "😀",
+        "\u0301",
+        "ㄱ",
+        "ا",
+        "ह",
+        "Ω",
+        "≥",
+        "𠀀",
+        "ing",
+        "tion",
+    ]
+    rng = random.Random(20261201)
+    texts = [c["text"] for c in CASES.values()] + [" x", "x ", "a  b", "▁▁x", "x▁", "<unk> <s></s>", "😀😀 😀a"]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 60))) for _ in range(2000)]
+    for text in texts:
+        normalized, _ = model.tokenizer.normalize(text)
+        if not normalized:
+            continue
+        encoding = library.encode(normalized, add_special_tokens=False)
+        expected = []
+        for token_id, (start, end) in zip(encoding.ids, encoding.offsets, strict=True):
+            if token_id == vocab.unk:  # the library fuses a run of unknown characters; ours keeps one each
+                expected += [(token_id, j, j + 1) for j in range(start, end)]
+            else:
+                expected.append((token_id, start, end))
+        assert ours.encode(normalized) == expected, text
 
 
 def test_normalisation_follows_e5c(model):

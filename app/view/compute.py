@@ -9,7 +9,6 @@ of the current step) and a small overview of every head, never every head's matr
 from __future__ import annotations
 
 import base64
-import contextlib
 
 import numpy as np
 
@@ -40,17 +39,6 @@ from app.view.links import invalid
 from app.view.state import State
 
 NO_NAMES = {"vectors": None, "values": None, "output": None}  # columns without names: d0, d1, ...
-
-
-def warm_up() -> None:
-    """Load what the first request would otherwise wait for: jieba's dictionary, the lexicon, the models."""
-    tokenize("汤姆追逐杰瑞")
-    for name in models.MODEL_NAMES:
-        with contextlib.suppress(Exception):  # a missing model is reported per request (503), not at start-up
-            models.run(name, "warm up")
-    for name in models.TRANSLATOR_NAMES:
-        with contextlib.suppress(Exception):
-            models.translator(name)
 
 
 LIGHT_CHARACTERS = 80  # sentences this short take the teaching engine well under a millisecond

@@ -11,7 +11,7 @@ import functools
 import re
 
 from app.engine.models import translator as mt
-from app.view import models
+from app.view import examples, models
 from app.view.compare import COMPARE_PRESETS, COMPARE_QUERIES, compare_preset_numbers
 from app.view.compute import compute_view
 from app.view.i18n import STRINGS
@@ -302,6 +302,11 @@ def quoted_claims(lesson: dict) -> list[int]:
     return [i for i in range(len(claims)) if re.search(r"\{[a-z]+" + str(i) + r"\}", text)]
 
 
+def query_word(state: State, step: int) -> str:
+    """The query a view's step is about, as its tokens row names it."""
+    return compute_view(state)["tokens"]["queries"][step]
+
+
 def claim_links(lesson: dict, opened: State, lang: str) -> list[dict]:
     """A link for each quoted claim that the opened view does not show (another head or step): what a lesson
     names is visible on the view its link opens, or on a link of its own beside it."""
@@ -315,7 +320,11 @@ def claim_links(lesson: dict, opened: State, lang: str) -> list[dict]:
         if (head, step) == (opened.head, opened.step):
             continue
         shown = opened.replace(head=head, step=step)
-        query = compute_view(shown)["tokens"]["queries"][step]
+        query = examples.remembered(
+            "query_words",
+            f"{shown.share_path()}#{step}",
+            functools.partial(query_word, shown, step),
+        )
         where = f"{strings['step']} {step + 1} · “{query}”"
         title = where if head == opened.head else f"{strings['head']} {head + 1} · {where}"  # counted from 1
         links.append({"title": title, "link": shown.share_path()})

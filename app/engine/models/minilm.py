@@ -20,7 +20,7 @@ from pathlib import Path
 
 from tokenizers import Tokenizer
 
-from . import bert
+from . import bert, weights_cache
 from .base import EncoderModel, Encoding, ModelCard, ModelRun, ModelUnavailable, Piece, read_verified
 
 __all__ = ["Encoding", "MiniLM", "ModelRun", "ModelUnavailable", "load_model"]
@@ -97,22 +97,75 @@ def load_tokenizer(model_dir: Path) -> WordPieceTokenizer:
     return WordPieceTokenizer(tok)
 
 
-def load_model(
-    model_dir: Path | str | None = None,
-    expected_size: int = EXPECTED_SIZE,
-    expected_sha256: str = EXPECTED_SHA256,
-) -> MiniLM:
-    """Verify and load the model from ``model_dir`` (default: the installed package). Not cached."""
-    from safetensors.numpy import load  # noqa: PLC0415
+def read_config(model_dir: Path | str | None = None, expected_size: int = EXPECTED_SIZE) -> bert.BertConfig:
+    """The model's shape from ``config.json``, its weights file only looked at (present, the right size).
 
+    What the page and the validation of a link need, without reading 90 MB: ``load_model`` verifies the
+    weights' sha256 when the model is first used.
+    """
     model_dir = default_model_dir() if model_dir is None else Path(model_dir)
-    data = read_verified(model_dir / WEIGHTS_FILE, expected_size, expected_sha256, PACKAGE, REINSTALL_HINT)
+    weights = model_dir / WEIGHTS_FILE
     try:
-        config = bert.BertConfig.from_hf(json.loads((model_dir / "config.json").read_text(encoding="utf-8")))
+        size = weights.stat().st_size
+    except OSError:
+        raise ModelUnavailable(f"{WEIGHTS_FILE} is missing from the package {PACKAGE}; {REINSTALL_HINT}") from None
+    if size != expected_size:
+        raise ModelUnavailable(
+            f"{WEIGHTS_FILE} of the package {PACKAGE} has the wrong size: "
+            f"expected {expected_size:,} bytes, got {size:,}; {REINSTALL_HINT}"
+        )
+    return _config(model_dir)
+
+
+def _config(model_dir: Path) -> bert.BertConfig:
+    try:
+        return bert.BertConfig.from_hf(json.loads((model_dir / "config.json").read_text(encoding="utf-8")))
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise ModelUnavailable(
             f"config.json of the package {PACKAGE} is missing or unusable ({type(e).__name__}); {REINSTALL_HINT}"
         ) from None
+
+
+def load_model(
+    model_dir: Path | str | None = None,
+    expected_size: int = EXPECTED_SIZE,
+    expected_sha256: str = EXPECTED_SHA256,
+    cache_dir: Path | None = None,
+) -> MiniLM:
+    """Verify and load the model from ``model_dir`` (default: the installed package). Not cached in memory.
+
+    ``cache_dir``: where the weights, once verified and arranged, are kept in a file that every worker maps
+    (``weights_cache``); later loads read that file instead of the package's. None: no such file.
+    """
+    model_dir = default_model_dir() if model_dir is None else Path(model_dir)
+    read_config(model_dir, expected_size)  # the package is still installed as it was pinned
+
+    def to_cache(model: MiniLM) -> tuple[dict, dict]:
+        arrays = weights_cache.params_arrays(model.params)
+        arrays["word_emb"] = model.params.word_emb.table  # (vocab, d) float32
+        return arrays, {"config": weights_cache.config_facts(model.params.config)}
+
+    def from_cache(arrays: dict, facts: dict) -> MiniLM:
+        config = weights_cache.config_from_facts(facts["config"])
+        params = weights_cache.params_from_arrays(arrays, config, bert.DenseRows(arrays["word_emb"]))
+        return MiniLM(params, load_tokenizer(model_dir), model_dir)
+
+    return weights_cache.load_or_make(
+        cache_dir,
+        "minilm",
+        expected_sha256,
+        lambda: load_from_package(model_dir, expected_size, expected_sha256),
+        from_cache,
+        to_cache,
+    )
+
+
+def load_from_package(model_dir: Path, expected_size: int, expected_sha256: str) -> MiniLM:
+    """Verify and read the package's files (their sha256 checked), arrange the weights."""
+    from safetensors.numpy import load  # noqa: PLC0415
+
+    data = read_verified(model_dir / WEIGHTS_FILE, expected_size, expected_sha256, PACKAGE, REINSTALL_HINT)
+    config = _config(model_dir)
     tokenizer = load_tokenizer(model_dir)
     try:
         tensors = load(data)

@@ -46,8 +46,9 @@ class QuantizedRows:
     table dequantised once at load, for 54 MB instead of 384 MB of float32 (250,037 x 384).
     """
 
-    def __init__(self, blocks: np.ndarray):
-        self.blocks = np.array(blocks, copy=True)  # (vocab, d / 32) own copy: the file buffer can go
+    def __init__(self, blocks: np.ndarray, copy: bool = True):
+        # (vocab, d / 32): an own copy (the file buffer can go), or, copy=False, the blocks of a mapped file as they are
+        self.blocks = np.array(blocks, copy=True) if copy else blocks
         self.blocks.setflags(write=False)
         self.shape = (blocks.shape[0], blocks.shape[1] * BLOCK)  # (vocab, d)
 

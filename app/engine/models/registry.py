@@ -6,6 +6,9 @@
     model.count_pieces("汤姆追逐杰瑞")   # tokenize only: refuse long sentences before running
     run = model.run("汤姆追逐杰瑞")      # base.ModelRun
 
+A model's shape without its weights (for the page and for checking a link): ``get_config(name)``
+reads its configuration only, so a worker that has not been asked for a model's numbers never loads it.
+
 Loading is thread-safe and happens once per name: concurrent first calls wait for one load.
 A failure is cached too (a broken install is not re-hashed on every request) and raised again
 as a fresh ``ModelUnavailable`` with the same message; restart the process after reinstalling.
@@ -17,20 +20,36 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from pathlib import Path
 
-from . import e5, minilm
-from .base import EncoderModel, ModelUnavailable
+from . import bert, e5, minilm
+from .base import EncoderModel, ModelCard, ModelUnavailable
 
-__all__ = ["MODEL_NAMES", "ModelUnavailable", "get_model", "model_status", "reset_for_tests"]
+__all__ = ["MODEL_NAMES", "ModelUnavailable", "get_card", "get_config", "get_model", "model_status", "reset_for_tests"]
 
 log = logging.getLogger(__name__)
 
 # name -> (loader, package named in messages). Loaders are looked up at call time (tests replace them).
 _LOADERS: dict[str, tuple[Callable[[], EncoderModel], str]] = {
-    "minilm": (lambda: minilm.load_model(), minilm.PACKAGE),
-    "e5": (lambda: e5.load_model(), e5.PACKAGE),
+    "minilm": (lambda: minilm.load_model(cache_dir=cache_dir()), minilm.PACKAGE),
+    "e5": (lambda: e5.load_model(cache_dir=cache_dir()), e5.PACKAGE),
 }
+
+
+def cache_dir() -> Path | None:
+    """The folder of the weights files every worker maps (the setting MODEL_CACHE_DIR; None: none)."""
+    from app.settings import get_settings  # noqa: PLC0415 (read once per process, when a model first loads)
+
+    folder = get_settings().model_cache_dir
+    return Path(folder) if folder else None
+
+
 MODEL_NAMES: tuple[str, ...] = tuple(_LOADERS)
+# name -> (reader of the configuration alone, the model's card, its own limit on pieces)
+_CONFIGS: dict[str, tuple[Callable[[], bert.BertConfig], ModelCard, int]] = {
+    "minilm": (lambda: minilm.read_config(), minilm.CARD, minilm.MAX_TOKENS),
+    "e5": (lambda: e5.read_config(), e5.CARD, e5.MAX_PIECES),
+}
 
 
 class _Slot:
@@ -38,6 +57,7 @@ class _Slot:
         self.lock = threading.Lock()
         self.model: EncoderModel | None = None
         self.error: str | None = None
+        self.config: bert.BertConfig | None = None
 
 
 _slots = {name: _Slot() for name in MODEL_NAMES}
@@ -76,6 +96,27 @@ def get_model(name: str) -> EncoderModel:
         return slot.model
 
 
+def get_card(name: str) -> tuple[ModelCard, int]:
+    """The model's card and the most pieces the app gives it (before its own positions limit)."""
+    _, card, max_pieces = _CONFIGS[name]
+    return card, max_pieces
+
+
+def get_config(name: str) -> bert.BertConfig:
+    """The model's configuration (layers, heads, widths), its weights not read; raises ModelUnavailable when
+    the model's files are missing or a load of it has failed. Cached once read."""
+    if name not in _slots:
+        raise KeyError(f"unknown model {name!r}; one of {', '.join(MODEL_NAMES)}")
+    slot = _slots[name]
+    if slot.error is not None:
+        raise ModelUnavailable(slot.error)
+    if slot.model is not None:
+        return slot.model.params.config
+    if slot.config is None:
+        slot.config = _CONFIGS[name][0]()
+    return slot.config
+
+
 def model_status(name: str) -> str:
     """ "loaded", "failed" or "not loaded" (does not load anything)."""
     slot = _slots[name]
@@ -89,3 +130,4 @@ def reset_for_tests(name: str | None = None) -> None:
         with slot.lock:
             slot.model = None
             slot.error = None
+            slot.config = None

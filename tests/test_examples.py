@@ -1,0 +1,180 @@
+"""examples.json (the numbers the examples, lessons and comparisons quote) against the engine, recomputed here.
+
+The file was written on one machine (``python -m app.view.examples``); this machine's float32 kernels may
+sum in another order. So every value is recomputed here and compared: words, counts and links exactly,
+numbers within what two correct evaluations can differ by:
+
+* the teaching engine computes in float64 (a few hundred terms at most): 1e-12 is far above its
+  rounding (about 1e-16 per operation) and far below any change a bug would make;
+* a float32 model: tests/test_minilm.py holds every run to within 1e-4 of the numbers' scale of the
+  exact (float64) result; a softmax weight has scale 1, a cosine takes two such vectors (2e-4 for
+  it). The file's machine and this one each lie within that: 2 x 2e-4;
+* e5 rounds every matrix input to 8 bits (tests/test_e5.py): a sum that lands within its float32
+  error of a rounding boundary can flip one step, so each evaluation lies within the rounding's own
+  displacement r = |rounded - unrounded| of the unrounded result, r measured here per number, and
+  two of them within 2 r (test_e5.py's ``rounding_bound``), on top of the float32 term.
+
+A number printed in a text with 2 decimals ("(river, 0.45)") is within 0.005 of its value: two printed
+numbers may differ by the tolerance plus 0.01.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+
+import pytest
+
+from app.engine.models import e5, registry
+from app.view import examples, models
+from app.view.compare import COMPARE_QUERIES, comparison_from_query
+from app.view.lessons import LESSONS
+from app.view.presets import PRESETS, preset_state
+
+FLOAT64 = 1e-12
+FLOAT32 = 2 * 2e-4  # two machines, each within 2e-4 (see above)
+NUMBER = re.compile(r"-?\d+\.\d+")
+
+
+@pytest.fixture(scope="module")
+def recomputed():
+    return examples.compute_all()
+
+
+@pytest.fixture(scope="module")
+def unrounded():
+    """Every value again, e5 without its 8-bit rounding of matrix inputs (float32 throughout)."""
+    model = registry.get_model("e5")
+    plain = e5.E5(
+        dataclasses.replace(model.params, config=dataclasses.replace(model.params.config, round_inputs=False)),
+        model.tokenizer,
+    )
+    slot = registry._slots["e5"]
+    models.run.cache_clear()
+    slot.model = plain
+    try:
+        return examples.compute_all()
+    finally:
+        slot.model = model
+        models.run.cache_clear()
+
+
+def models_of(kind: str, key: str) -> set[str]:
+    """The models whose numbers the value `kind`/`key` comes from ("toy" for the teaching engine)."""
+    if kind == "claims":
+        return {preset_state(key.split("?")[0]).model}
+    if kind == "compare":
+        comparison = comparison_from_query(COMPARE_QUERIES[key.split("?")[0]])
+        return {comparison.a.model, comparison.b.model}
+    if kind == "query_words":
+        return {value for name, value in re.findall(r"[?&](model)=([^&#]+)", key)} or {"toy"}
+    return {key.split("|")[0]}  # pieces, queries: counted by a real model's tokenizer
+
+
+def numbers_in(value) -> list[float]:
+    """Every number in a value, in order (a float, or a number printed in a text)."""
+    if isinstance(value, bool) or value is None:
+        return []
+    if isinstance(value, float):
+        return [value]
+    if isinstance(value, str):
+        return [float(x) for x in NUMBER.findall(value)]
+    if isinstance(value, dict):
+        return [x for k in sorted(value) for x in numbers_in(value[k])]
+    if isinstance(value, list):
+        return [x for item in value for x in numbers_in(item)]
+    return []
+
+
+def skeleton(value):
+    """The value with every number taken out: what must be equal exactly."""
+    if isinstance(value, float):
+        return "<number>"
+    if isinstance(value, str):
+        return NUMBER.sub("<number>", value)
+    if isinstance(value, dict):
+        return {k: skeleton(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [skeleton(item) for item in value]
+    return value
+
+
+def printed(value) -> list[bool]:
+    """For each number of numbers_in(value): was it printed in a text (2 decimals)?"""
+    if isinstance(value, float):
+        return [False]
+    if isinstance(value, str):
+        return [True] * len(NUMBER.findall(value))
+    if isinstance(value, dict):
+        return [x for k in sorted(value) for x in printed(value[k])]
+    if isinstance(value, list):
+        return [x for item in value for x in printed(item)]
+    return []
+
+
+def test_the_file_is_what_the_generator_writes():
+    text = examples.FILE.read_text(encoding="utf-8")
+    assert text == json.dumps(json.loads(text), ensure_ascii=False, indent=1) + "\n"
+
+
+def test_the_file_holds_exactly_the_values_the_engine_computes(recomputed):
+    stored = examples.stored()
+    assert {kind: sorted(values) for kind, values in stored.items()} == {
+        kind: sorted(values) for kind, values in recomputed.items()
+    }, "run: python -m app.view.examples"
+    assert {"claims", "compare", "pieces", "queries"} <= stored.keys()
+    assert {p["id"] for p in PRESETS} == {key.split("?")[0] for key in stored["claims"]}, "every example's numbers"
+    compared = {key.split("?")[0] for key in stored["compare"]}
+    assert {lesson["compare"] for lesson in LESSONS if "compare" in lesson} <= compared
+
+
+def test_every_value_matches_the_engine_within_its_arithmetic(recomputed, unrounded):
+    stored = examples.stored()
+    checked = {"toy": 0, "float32": 0, "e5": 0}
+    for kind, values in recomputed.items():
+        for key, here in values.items():
+            there = stored[kind][key]
+            assert skeleton(there) == skeleton(here), (kind, key, there, here)
+            ours, theirs, plain = numbers_in(here), numbers_in(there), numbers_in(unrounded[kind][key])
+            names = models_of(kind, key)
+            for index, (a, b) in enumerate(zip(ours, theirs, strict=True)):
+                if names <= {"toy"}:
+                    tol, which = FLOAT64, "toy"
+                elif "e5" in names:
+                    tol, which = FLOAT32 + 2 * abs(a - plain[index]), "e5"
+                else:
+                    tol, which = FLOAT32, "float32"
+                if printed(here)[index]:
+                    tol += 0.01
+                assert abs(a - b) <= tol, (kind, key, index, a, b, tol)
+                checked[which] += 1
+    assert min(checked.values()) > 0, checked  # each kind of arithmetic is exercised
+
+
+def test_a_worker_quotes_the_file_without_loading_a_model(monkeypatch):
+    """The examples' texts come from the file: with every model's loader broken, they are all still there."""
+
+    def refuse():
+        raise AssertionError("a model was loaded to quote an example")
+
+    from app.view.compare import compare_presets_for
+    from app.view.lessons import lessons_for
+    from app.view.presets import presets_for
+
+    saved = {name: (slot.model, slot.error) for name, slot in registry._slots.items()}
+    for name in registry.MODEL_NAMES:
+        monkeypatch.setitem(registry._LOADERS, name, (refuse, "none"))
+    registry.reset_for_tests()
+    models.run.cache_clear()
+    examples.clear_caches()
+    try:
+        offered = {p["id"] for p in presets_for("en")}
+        assert offered == {p["id"] for p in PRESETS}
+        assert len(lessons_for("zh")) == len(LESSONS)
+        assert {c["id"] for c in compare_presets_for("en")} == set(COMPARE_QUERIES)
+        assert all(registry.model_status(name) == "not loaded" for name in registry.MODEL_NAMES)
+    finally:
+        examples.clear_caches()
+        for name, (model, error) in saved.items():
+            registry._slots[name].model, registry._slots[name].error = model, error
