@@ -16,6 +16,7 @@ The role columns are 0 or 1 (a word with senses of two roles: their mean).
 can ask about either).
 """
 
+import functools
 import hashlib
 from collections.abc import Sequence
 
@@ -30,6 +31,7 @@ LEXICON_DIM = MEANING_DIM + len(ROLES)  # a lexicon word vector: its meaning, th
 POSITION_DIM = 16  # numbers of the position code: 8 (sin, cos) pairs
 
 
+@functools.cache  # a constant, asked for on every request with positions
 def position_names() -> tuple[str, ...]:
     """Names of the position code's columns: sin0, cos0, sin1, cos1, ... (pair i has frequency 10000^(-2i/16))."""
     return tuple(f"{wave}{pair}" for pair in range(POSITION_DIM // 2) for wave in ("sin", "cos"))
