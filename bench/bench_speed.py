@@ -16,6 +16,11 @@ typed sentence against the trivial /healthz answer. Not a test: run by hand (loo
    costs at most twice a /healthz answer). With ``--before DIR`` the same against the other checkout's
    server, round after round with this one's, so both see the same machine.
 
+3. Where a new sentence's time goes, without sockets: the CPU time (of the calling thread, which a
+   busy machine disturbs less than the clock) of one ASGI call of /healthz and of a new sentence, and of
+   the sentence's parts: reading the link, ``compute_view`` (the engine and the view), the JSON; the
+   rest is the HTTP layers. Each checkout in its own process.
+
 The machine is shared: compare the ratios, never bare rates; the load average is printed.
 """
 
@@ -25,6 +30,8 @@ import argparse
 import json
 import os
 import statistics
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -51,6 +58,57 @@ request = function()
   return wrk.format("GET", "/api/attention?source=" .. table.concat(sentence, "+"))
 end
 """
+
+
+# Run in a child process whose first argument is the checkout, so each checkout times its own code.
+PARTS_SCRIPT = """
+import asyncio, json, logging, os, random, statistics, sys, time
+sys.path.insert(0, sys.argv[1])
+os.environ["ACCESS_LOG"] = "1"
+from app.main import app
+from app.view.compute import compute_view
+from app.view.links import state_from_values
+from app.web.jsonio import dumps
+from bench.bench_api import asgi_call
+logging.disable(logging.CRITICAL)  # access-log lines are made, not printed
+WORDS = "the teacher gave student a book about river and sea in old school cat sat mat".split()
+def sentence(i):
+    r = random.Random(i)
+    return " ".join(r.choice(WORDS) for _ in range(5)) + f" word{i % 97}"
+def cpu_us(function, n):
+    samples = []
+    for i in range(n):
+        started = time.thread_time()
+        function(i)
+        samples.append(time.thread_time() - started)
+    return statistics.median(samples) * 1e6
+loop = asyncio.new_event_loop()
+call = lambda path, query: loop.run_until_complete(asgi_call(app, path, query))
+query = lambda i: ("source=" + sentence(i).replace(" ", "+")).encode()
+for i in range(300):
+    call("/api/attention", query(i)), call("/healthz", b"")
+states, views = {}, {}
+figures = {
+    "healthz_us": cpu_us(lambda i: call("/healthz", b""), 2000),
+    "sentence_us": cpu_us(lambda i: call("/api/attention", query(10_000 + i)), 1000),
+    "link_us": cpu_us(lambda i: states.__setitem__(i, state_from_values({"source": sentence(20_000 + i)})), 500),
+    "compute_view_us": cpu_us(lambda i: views.__setitem__(i, compute_view(states[i])), 500),
+    "json_us": cpu_us(lambda i: dumps(views[i]), 500),
+}
+figures["bytes"] = len(dumps(views[1]))
+print(json.dumps(figures))
+"""
+
+
+def parts(app_dir: Path) -> dict:
+    """One checkout's in-process CPU times (PARTS_SCRIPT), in a fresh process."""
+    result = subprocess.run(
+        [sys.executable, "-c", PARTS_SCRIPT, str(app_dir)],
+        cwd=app_dir, capture_output=True, text=True, check=True, timeout=600,
+    )  # fmt: skip
+    figures = json.loads(result.stdout.strip().splitlines()[-1])
+    figures["shell_us"] = figures["sentence_us"] - figures["link_us"] - figures["compute_view_us"] - figures["json_us"]
+    return figures
 
 
 def forward_pass(torch_python: str, rounds: int, reps: int) -> dict:
@@ -121,18 +179,22 @@ def main() -> None:
     ap.add_argument("--before", type=Path, help="another checkout, measured in the same rounds")
     ap.add_argument("--skip-torch", action="store_true")
     ap.add_argument("--skip-http", action="store_true")
+    ap.add_argument("--skip-parts", action="store_true")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     args = ap.parse_args()
 
     figures: dict = {"machine": machine(), "load_average_before": os.getloadavg()}
+    app_dirs = {
+        "this checkout": Path(__file__).resolve().parents[1],
+        **({"before": args.before} if args.before else {}),
+    }
     if not args.skip_torch:
         figures["forward"] = forward_pass(args.torch_python, args.rounds, args.reps)
     if not args.skip_http:
         require("wrk")
-        app_dirs = {"this checkout": Path(__file__).resolve().parents[1]}
-        if args.before:
-            app_dirs["before"] = args.before
         figures["http"] = sentence_against_healthz(app_dirs, args.rounds, args.duration)
+    if not args.skip_parts:
+        figures["parts"] = {name: parts(path) for name, path in app_dirs.items()}
     figures["load_average_after"] = os.getloadavg()
     figures["date_end"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
 
@@ -156,6 +218,13 @@ def main() -> None:
             f"{statistics.median(r['sentence']):,.0f} req/s ({min(r['sentence']):,.0f}-{max(r['sentence']):,.0f}); "
             f"ratio p50 **{statistics.median(ratios):.2f}** ({ratios[0]:.2f}-{ratios[-1]:.2f}, "
             f"{len(ratios)} rounds); non-2xx {r['non_2xx']}, socket errors {r['errors']}"
+        )
+    for name, p in figures.get("parts", {}).items():
+        print(
+            f"{name}, CPU p50 in process: /healthz {p['healthz_us']:.0f} us, new sentence {p['sentence_us']:.0f} us "
+            f"(x{p['sentence_us'] / p['healthz_us']:.1f}): link {p['link_us']:.0f}, compute_view "
+            f"{p['compute_view_us']:.0f}, JSON {p['json_us']:.0f} us ({p['bytes']:,} bytes), HTTP layers "
+            f"{p['shell_us']:.0f} us"
         )
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
