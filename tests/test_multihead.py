@@ -178,3 +178,21 @@ def test_heads_combine_as_specified(n_heads, d_k, n_q, n_k, score, projection, t
     assert W_Q.shape == (d_model, d_model)
     if projection == "identity":
         np.testing.assert_array_equal(W_Q, np.eye(d_model))
+
+
+@pytest.mark.parametrize("kind", ["self", "cross"])
+@pytest.mark.parametrize("positional", [True, False])
+def test_named_head_matrices_are_written_once_and_read_only(kind, positional):
+    from app.engine.attention.named_heads import named_heads
+    from app.engine.text.embed import LEXICON_DIM, column_names
+
+    inputs = column_names(embedding="lexicon", dim=LEXICON_DIM, positional=positional)
+    for head in named_heads(kind):
+        W_Q, W_K = head.matrices(inputs)
+        again = head.matrices(list(inputs))  # the same names as a list: the same kept matrices
+        assert again[0] is W_Q and again[1] is W_K
+        fresh_Q, fresh_K = head.written_matrices(inputs)
+        np.testing.assert_array_equal(W_Q, fresh_Q)
+        np.testing.assert_array_equal(W_K, fresh_K)
+        with pytest.raises(ValueError, match="read-only"):
+            W_Q[0, 0] = 1.0

@@ -189,30 +189,39 @@ def arithmetic_of(state: State, head: HeadResult | ModelHead) -> dict:
     return {"step": state.step, "score": score, **board}
 
 
-def thumbnail(weights: np.ndarray, size: int = 32) -> str:
-    """A weight map shrunk to at most size x size by averaging blocks, as 0..255 bytes in base64."""
-    # weights (n_q, n_k)
+def thumbnail_levels(weights: np.ndarray, size: int = 32) -> np.ndarray:
+    """Weight maps shrunk to at most size x size by averaging blocks, as 0..255 levels.
+
+    weights (..., n_q, n_k): leading axes (layers, heads) pass through, so every map is shrunk at once."""
     blocks = []
-    for axis_length in weights.shape:
+    for axis_length in weights.shape[-2:]:
         edges = np.linspace(0, axis_length, min(axis_length, size) + 1).astype(int)[:-1]  # first index of each block
         blocks.append((edges, np.diff(np.append(edges, axis_length))))  # (blocks,), (blocks,)
     (row_edges, row_counts), (col_edges, col_counts) = blocks
-    sums = np.add.reduceat(np.add.reduceat(weights, row_edges, axis=0), col_edges, axis=1)  # (rows, cols)
-    means = sums / np.outer(row_counts, col_counts)  # (rows, cols)
-    levels = np.round(np.clip(means, 0, 1) * 255).astype(np.uint8)
-    return base64.b64encode(levels.tobytes()).decode("ascii")
+    sums = np.add.reduceat(np.add.reduceat(weights, row_edges, axis=-2), col_edges, axis=-1)  # (..., rows, cols)
+    means = sums / np.outer(row_counts, col_counts)  # (..., rows, cols)
+    return np.round(np.clip(means, 0, 1) * 255).astype(np.uint8)
+
+
+def thumbnail(weights: np.ndarray, size: int = 32) -> str:
+    """A weight map (n_q, n_k) shrunk to at most size x size by averaging blocks, as 0..255 bytes in base64."""
+    return base64.b64encode(thumbnail_levels(weights, size).tobytes()).decode("ascii")
 
 
 def overview(weights: np.ndarray) -> dict:
     """Small weight maps of every layer and head: enough to pick one, far less than the weights themselves."""
     # weights (n_layers, n_heads, n_q, n_k)
     n_layers, n_heads, n_q, n_k = weights.shape
+    levels = thumbnail_levels(weights)  # (n_layers, n_heads, rows, cols), every map in one pass
     return {
         "layers": n_layers,
         "heads": n_heads,
         "rows": min(n_q, 32),
         "cols": min(n_k, 32),
-        "maps": [[thumbnail(weights[layer, head]) for head in range(n_heads)] for layer in range(n_layers)],
+        "maps": [
+            [base64.b64encode(levels[layer, head].tobytes()).decode("ascii") for head in range(n_heads)]
+            for layer in range(n_layers)
+        ],  # fmt: skip
     }
 
 

@@ -48,13 +48,28 @@ class NamedHead:
     answers: dict[str, dict[str, float]]  # question dimension -> {key feature: weight}
     shifts: dict[int, float] = field(default_factory=dict)  # places away -> how firmly (-1: the word before)
     asked_by: tuple[str, ...] = ()  # roles (or "pronoun", "ambiguous") of the words that ask this question
+    # inputs -> (W_Q, W_K), read-only: the matrices depend only on the head and the column names
+    _matrices: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def dimensions(self) -> tuple[str, ...]:
         return tuple(self.asks)
 
     def matrices(self, inputs: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
-        """W_Q and W_K, each (len(inputs), d_k), for input vectors whose columns are named `inputs`."""
+        """W_Q and W_K, each (len(inputs), d_k), for input vectors whose columns are named `inputs`.
+
+        Written once per set of column names (a handful: the embedding and the position code's width) and
+        kept read-only: every request of that kind reads the same two matrices."""
+        inputs = tuple(inputs)
+        if inputs not in self._matrices:
+            W_Q, W_K = self.written_matrices(inputs)
+            W_Q.setflags(write=False)
+            W_K.setflags(write=False)
+            self._matrices[inputs] = (W_Q, W_K)
+        return self._matrices[inputs]
+
+    def written_matrices(self, inputs: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+        """W_Q and W_K written out from the head's questions (``matrices`` keeps them)."""
         W_Q = np.zeros((len(inputs), len(self.dimensions)))  # (d_model, d_k)
         W_K = np.zeros((len(inputs), len(self.dimensions)))  # (d_model, d_k)
         for column, dimension in enumerate(self.dimensions):

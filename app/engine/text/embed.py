@@ -16,6 +16,7 @@ The role columns are 0 or 1 (a word with senses of two roles: their mean).
 can ask about either).
 """
 
+import functools
 import hashlib
 from collections.abc import Sequence
 
@@ -30,13 +31,15 @@ LEXICON_DIM = MEANING_DIM + len(ROLES)  # a lexicon word vector: its meaning, th
 POSITION_DIM = 16  # numbers of the position code: 8 (sin, cos) pairs
 
 
+@functools.cache  # a constant, asked for on every request with positions
 def position_names() -> tuple[str, ...]:
     """Names of the position code's columns: sin0, cos0, sin1, cos1, ... (pair i has frequency 10000^(-2i/16))."""
     return tuple(f"{wave}{pair}" for pair in range(POSITION_DIM // 2) for wave in ("sin", "cos"))
 
 
+@functools.lru_cache(maxsize=4096)  # a typed word comes back with every edit of its sentence
 def hashed_vector(word: str, dim: int) -> np.ndarray:
-    """A deterministic unit vector for a word, from sha256(word)."""
+    """A deterministic unit vector for a word, from sha256(word); read-only (kept for the next request)."""
     digest = b""
     counter = 0
     while len(digest) < 2 * dim:
@@ -44,7 +47,9 @@ def hashed_vector(word: str, dim: int) -> np.ndarray:
         counter += 1
     raw = np.frombuffer(digest[: 2 * dim], dtype=">u2").astype(float)  # (dim,) integers in [0, 65535]
     vector = raw / 32767.5 - 1.0  # (dim,) in [-1, 1]
-    return vector / np.linalg.norm(vector)
+    vector = vector / np.linalg.norm(vector)
+    vector.setflags(write=False)
+    return vector
 
 
 def punctuation_vector() -> np.ndarray:
@@ -54,12 +59,15 @@ def punctuation_vector() -> np.ndarray:
     return vector
 
 
+@functools.lru_cache(maxsize=256)  # one per sentence length
 def sinusoidal_positions(n_tokens: int, dim: int = POSITION_DIM) -> np.ndarray:
-    """The Transformer's position codes: PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(...)."""
+    """The Transformer's position codes: PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(...); read-only."""
     positions = np.arange(n_tokens)[:, None]  # (n_tokens, 1)
     pair = np.arange(dim)[None, :] // 2  # (1, dim)
     angles = positions / np.power(10000.0, 2 * pair / dim)  # (n_tokens, dim)
-    return np.where(np.arange(dim) % 2 == 0, np.sin(angles), np.cos(angles))  # (n_tokens, dim)
+    codes = np.where(np.arange(dim) % 2 == 0, np.sin(angles), np.cos(angles))  # (n_tokens, dim)
+    codes.setflags(write=False)
+    return codes
 
 
 def to_length_sqrt_d(x: np.ndarray) -> np.ndarray:

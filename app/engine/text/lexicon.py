@@ -10,7 +10,7 @@ word has no one-word counterpart in the other language ("the", 吗). How to add 
 
 import functools
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +24,7 @@ FEATURES = (
 ROLES = ("noun", "verb", "adjective", "adverb", "determiner", "preposition", "conjunction", "particle")
 ROLE_NAMES = (*ROLES, "pronoun")  # what the lexicon's role column may say
 LEXICON_PATH = Path(__file__).with_name("lexicon.tsv")
+ENTRIES_KEPT = 50_000  # words whose entry a worker remembers (a few MB at most)
 
 
 @dataclass(frozen=True)
@@ -34,13 +35,18 @@ class Lexicon:
     roles: dict  # word -> (n_roles,) the mean of its senses' roles (one-hot each)
     meanings: dict  # word -> number of different sense vectors it has (bank: 2)
     sense_vectors: dict  # English word with two meanings of one role -> ((vector, Chinese word), ...) per meaning
+    # token key -> its entry, as ``entry`` found it: a request asks for each word several times
+    _entries: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def entry(self, key: str) -> str | None:
         """The lexicon's word for a token, trying simple English inflections; None when unknown."""
-        for candidate in inflection_candidates(key.replace("’", "'")):
-            if candidate in self.vectors:
-                return candidate
-        return None
+        if key in self._entries:
+            return self._entries[key]
+        word = next((c for c in inflection_candidates(key.replace("’", "'")) if c in self.vectors), None)
+        if len(self._entries) >= ENTRIES_KEPT:  # typed words are unbounded: start again rather than grow
+            self._entries.clear()
+        self._entries[key] = word
+        return word
 
     def lookup(self, key: str) -> np.ndarray | None:
         """The vector of a word, trying simple English inflections; None when unknown."""
