@@ -38,9 +38,9 @@ def markers_of_every_test(path):
     tests `slow`. Empty when nothing is known."""
     if path == HERE / "browser":
         return {"browser"}
-    if path.suffix == ".py" and path.parent == HERE and path.name.startswith("test_"):
-        if any(line.strip() == WHOLLY_SLOW for line in path.read_text(encoding="utf-8").splitlines()):
-            return {"slow"}
+    is_test_module = path.suffix == ".py" and path.parent == HERE and path.name.startswith("test_")
+    if is_test_module and WHOLLY_SLOW in (line.strip() for line in path.read_text(encoding="utf-8").splitlines()):
+        return {"slow"}
     return set()
 
 
