@@ -6,6 +6,7 @@ or AppServer(Settings(...)) (tests/support/live_server.py) when it needs a socke
 """
 
 import os
+import re
 import sys
 import urllib.request
 from pathlib import Path
@@ -29,7 +30,7 @@ from tests.support.live_server import AppServer
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
 
 HERE = Path(__file__).resolve().parent
-WHOLLY_SLOW = "pytestmark = pytest.mark.slow"  # a module with this line has every test marked slow
+WHOLLY_SLOW = re.compile(r"^pytestmark = pytest\.mark\.slow(\s*#.*)?$", re.MULTILINE)  # every test is slow
 
 
 def markers_of_every_test(path):
@@ -39,7 +40,7 @@ def markers_of_every_test(path):
     if path == HERE / "browser":
         return {"browser"}
     is_test_module = path.suffix == ".py" and path.parent == HERE and path.name.startswith("test_")
-    if is_test_module and WHOLLY_SLOW in (line.strip() for line in path.read_text(encoding="utf-8").splitlines()):
+    if is_test_module and WHOLLY_SLOW.search(path.read_text(encoding="utf-8")):
         return {"slow"}
     return set()
 
