@@ -6,8 +6,10 @@ or AppServer(Settings(...)) (tests/support/live_server.py) when it needs a socke
 """
 
 import os
+import re
 import sys
 import urllib.request
+from pathlib import Path
 
 # One OpenBLAS thread per process, set before numpy loads (it reads this once). The engine splits a model's
 # rows over two cores itself (bert.on_two_cores); OpenBLAS's own threads on top of it busy-wait for a core
@@ -26,6 +28,36 @@ from tests.support.live_server import AppServer
 # recursion limit there fails as "SystemError: AST constructor recursion depth mismatch" (seen once in a
 # fresh-clone run, at collection). Room to spare for that parse; no test here recurses on purpose.
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+
+HERE = Path(__file__).resolve().parent
+WHOLLY_SLOW = re.compile(r"^pytestmark = pytest\.mark\.slow(\s*#.*)?$", re.MULTILINE)  # every test is slow
+
+
+def markers_of_every_test(path):
+    """Markers every test under `path` carries, known without importing it: tests/browser/'s conftest marks
+    all of its tests `browser`; a module that declares `pytestmark = pytest.mark.slow` marks all of its
+    tests `slow`. Empty when nothing is known."""
+    if path == HERE / "browser":
+        return {"browser"}
+    is_test_module = path.suffix == ".py" and path.parent == HERE and path.name.startswith("test_")
+    if is_test_module and WHOLLY_SLOW.search(path.read_text(encoding="utf-8")):
+        return {"slow"}
+    return set()
+
+
+def pytest_ignore_collect(collection_path, config):
+    """With -m, leave uncollected what -m would deselect anyway: a wholly slow module, tests/browser/. Its
+    imports (Playwright, schemathesis, which builds its cases while collected) then cost the fast loop
+    nothing; the tests are the same ones, just not listed as deselected."""
+    expression = config.getoption("markexpr")
+    markers = markers_of_every_test(collection_path) if expression else set()
+    if not markers:
+        return None
+    from _pytest.mark.expression import Expression  # pytest's own reading of -m (pytest is pinned)
+
+    if not Expression.compile(expression).evaluate(lambda name, **kwargs: name in markers):
+        return True
+    return None
 
 
 @pytest.fixture(scope="session")

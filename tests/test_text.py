@@ -194,6 +194,7 @@ def child_vectors(hashseed):
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow  # two child processes import the engine
 def test_hashed_vectors_are_the_same_in_every_process():
     first, second = child_vectors(1), child_vectors(987654)
     assert first == second

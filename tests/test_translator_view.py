@@ -176,6 +176,7 @@ def test_limits_are_422_naming_the_field(client):
 LINK = "/api/attention?source=I+read+books+in+the+library&model=transformer-mt&layer=1&head=2&step=3"
 
 
+@pytest.mark.slow  # a child process imports the app
 def test_same_link_same_bytes_in_another_process(client):
     first = client.get(LINK).content
     assert client.get(LINK).content == first

@@ -1,5 +1,6 @@
 """Browser tests: the session's one app server (tests/conftest.py's live_server, in this process) and one
-Chromium per session, a fresh browser context per test.
+Chromium per session, a fresh browser context per test (`page`, `new_context`), or a fresh page in the
+module's one context for tests that only open views (`shared_page`).
 
 Every context is watched: console errors, uncaught page errors, JavaScript dialogs and any request to a
 host other than the app's own fail the test at teardown (requests elsewhere are also aborted, so no test
@@ -141,6 +142,47 @@ def new_context(browser, app_server, watch):
 @pytest.fixture
 def page(new_context):
     return new_context().new_page()
+
+
+class Relay:
+    """Hands the events of a context that outlives one test to the Watch of the test running now."""
+
+    def __init__(self, host):
+        self.idle = Watch(host)  # between tests: nothing is open; a stray event is ignored, a dialog dismissed
+        self.watch = self.idle
+
+    def attach(self, context):
+        context.on("console", lambda message: self.watch.on_console(message))
+        context.on("weberror", lambda error: self.watch.page_errors.append(str(error.error)))
+        context.on("dialog", lambda dialog: self.watch.on_dialog(dialog))
+        context.on("request", lambda request: self.watch.on_request(request))
+        context.route(lambda url: not self.idle.is_local(url), lambda route: self.watch.abort_foreign(route))
+
+
+@pytest.fixture(scope="module")
+def module_context(browser, app_server):
+    """One context for a module's tests that only open views and read them (no cookies, permissions or
+    storage of their own; the app keeps none): after the first test, the page's scripts (Plotly's bundle
+    among them) come from this context's HTTP cache instead of being fetched and compiled again."""
+    context = browser.new_context(base_url=app_server.base, viewport={"width": 1400, "height": 900}, locale="en-US")
+    context.set_default_timeout(20_000)
+    context.add_init_script("window.__xss = 0;")
+    relay = Relay(app_server.host)
+    relay.attach(context)
+    yield context, relay
+    context.close()
+
+
+@pytest.fixture
+def shared_page(module_context, new_context, watch):
+    """A fresh page in the module's one context (module_context), watched like `page`: new_context's
+    teardown fails the test on console errors, page errors, dialogs or foreign requests."""
+    context, relay = module_context
+    relay.watch = watch
+    yield context.new_page()
+    for open_page in context.pages:
+        open_page.close()
+    relay.watch = relay.idle
 
 
 @pytest.fixture(scope="session")

@@ -16,7 +16,8 @@ from tests.browser.harness import (
 
 
 @pytest.mark.parametrize("preset", PRESETS, ids=[p["id"] for p in PRESETS])
-def test_preset_renders_all_three_stages(page, preset):
+def test_preset_renders_all_three_stages(shared_page, preset):
+    page = shared_page
     open_view(page, preset["params"])
     view = page_data(page)["view"]
     queries, keys = view["tokens"]["queries"], view["tokens"]["keys"]
