@@ -1,22 +1,26 @@
-"""Memory back to the system after large answers.
+"""Memory back to the system once a burst is over: a policy of the worker's lifespan, not of each request.
 
 glibc's malloc keeps what a process frees in its heaps, for reuse. A burst of real-model views (every
 layer's arrays computed, in several worker threads) would leave a worker at three times its resting
-size long after. So once the last large answer has gone out and a second has passed without another,
-`malloc_trim(0)` hands the free pages of every heap back to the system, in a worker thread. (Making
-malloc give large blocks their own mmap instead, with a fixed M_MMAP_THRESHOLD, returns memory too but
-costs a third more CPU per model view: bench/README.md.) Elsewhere than glibc this layer does nothing.
+size long after. So a task started with the app reads the process's resident size once a second; when
+it has grown by GROWN_BYTES (64 MiB) over what it was after the last release and has stopped growing
+(less than SETTLED_BYTES more than a second before), `malloc_trim(0)` hands the free pages of every
+heap back to the system, in a worker thread. (Making malloc give large blocks their own mmap instead,
+with a fixed M_MMAP_THRESHOLD, returns memory too but costs a third more CPU per model view:
+bench/README.md.) Without glibc or /proc (not Linux) the task is not started.
 """
 
 import asyncio
+import contextlib
 import ctypes
 import ctypes.util
-from collections.abc import Callable
+import os
+from collections.abc import AsyncIterator, Callable
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
-
-LARGE_ANSWER_BYTES = 1024 * 1024
-QUIET_SECONDS = 1.0
+GROWN_BYTES = 64 * 1024 * 1024
+SETTLED_BYTES = 4 * 1024 * 1024
+PERIOD_SECONDS = 1.0
+STATM = "/proc/self/statm"
 
 
 def glibc_trim() -> Callable[[], object] | None:
@@ -27,39 +31,57 @@ def glibc_trim() -> Callable[[], object] | None:
     return (lambda: trim(0)) if trim is not None else None
 
 
-class ReleaseMemory:
-    def __init__(self, app: ASGIApp, trim: Callable[[], object] | None = None, quiet_seconds: float = QUIET_SECONDS):
-        self.app = app
-        self.trim = trim if trim is not None else glibc_trim()
-        self.quiet_seconds = quiet_seconds
-        self.pending: asyncio.TimerHandle | None = None
-        self.trims = 0  # how many times memory was handed back (tests read it)
+def resident_bytes() -> int:
+    """The process's resident size (Linux: the second field of /proc/self/statm, in pages)."""
+    with open(STATM, "rb") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or self.trim is None:
-            return await self.app(scope, receive, send)
-        sent = 0
 
-        async def counted(message: Message) -> None:
-            nonlocal sent
-            if message["type"] == "http.response.body":
-                sent += len(message.get("body", b""))
-            await send(message)
+class MemoryRelease:
+    """Decides, from one reading of the resident size a period, when to trim; counts the trims."""
 
-        try:
-            await self.app(scope, receive, counted)
-        finally:
-            if sent >= LARGE_ANSWER_BYTES:
-                self.trim_when_quiet()
+    def __init__(self, trim: Callable[[], object], resident: Callable[[], int] = resident_bytes):
+        self.trim = trim
+        self.resident = resident
+        self.baseline: int | None = None  # the resident size after the last release (or at the start)
+        self.previous: int | None = None  # the reading before
+        self.trims = 0
 
-    def trim_when_quiet(self) -> None:
-        """Trim `quiet_seconds` after the last large answer (each one puts it off again)."""
-        loop = asyncio.get_running_loop()
-        if self.pending is not None:
-            self.pending.cancel()
-        self.pending = loop.call_later(self.quiet_seconds, self.start_trim, loop)
+    def due(self) -> bool:
+        """Read the resident size: has it grown by GROWN_BYTES since the baseline, and stopped growing?"""
+        now = self.resident()
+        if self.baseline is None or now < self.baseline:
+            self.baseline = now
+        settled = self.previous is not None and now - self.previous < SETTLED_BYTES
+        self.previous = now
+        return settled and now - self.baseline >= GROWN_BYTES
 
-    def start_trim(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.pending = None
+    def release(self) -> None:
+        """Trim (in a worker thread: it walks every heap), then start counting from what is left."""
         self.trims += 1
-        loop.run_in_executor(None, self.trim)
+        self.trim()
+        self.baseline = self.previous = self.resident()
+
+    async def run(self, period: float = PERIOD_SECONDS) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(period)
+            if self.due():
+                await loop.run_in_executor(None, self.release)
+
+
+@contextlib.asynccontextmanager
+async def memory_released_after_bursts(period: float = PERIOD_SECONDS) -> AsyncIterator[MemoryRelease | None]:
+    """The policy running for as long as the block (the app's lifespan) lasts; None where it cannot run."""
+    trim = glibc_trim()
+    if trim is None or not os.path.exists(STATM):
+        yield None
+        return
+    policy = MemoryRelease(trim)
+    task = asyncio.create_task(policy.run(period), name="memory-release")
+    try:
+        yield policy
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
