@@ -2,54 +2,59 @@
 
 glibc's malloc keeps what a process frees in its heaps, for reuse. A burst of real-model views (every
 layer's arrays computed, in several worker threads) would leave a worker at three times its resting
-size long after. So a task started with the app reads the process's resident size once a second; when
-it has grown by GROWN_BYTES (64 MiB) over what it was after the last release and has stopped growing
-(less than SETTLED_BYTES more than a second before), `malloc_trim(0)` hands the free pages of every
-heap back to the system, in a worker thread. (Making malloc give large blocks their own mmap instead,
-with a fixed M_MMAP_THRESHOLD, returns memory too but costs a third more CPU per model view:
-bench/README.md.) Without glibc or /proc (not Linux) the task is not started.
+size long after. So a task started with the app asks malloc once a second how much free memory its
+heaps keep (mallinfo2's fordblks); when that has grown by GROWN_BYTES (64 MiB) over what it was after
+the last release and has stopped growing (less than SETTLED_BYTES more than a second before),
+`malloc_trim(0)` hands the free pages of every heap back to the system, in a worker thread. Memory in
+use (the models' weights as they load) is not free memory: it never starts a trim. (Making malloc give
+large blocks their own mmap instead, with a fixed M_MMAP_THRESHOLD, returns memory too but costs a
+third more CPU per model view: bench/README.md.) Without glibc the task is not started.
 """
 
 import asyncio
 import contextlib
 import ctypes
 import ctypes.util
-import os
 from collections.abc import AsyncIterator, Callable
 
 GROWN_BYTES = 64 * 1024 * 1024
 SETTLED_BYTES = 4 * 1024 * 1024
 PERIOD_SECONDS = 1.0
-STATM = "/proc/self/statm"
 
 
-def glibc_trim() -> Callable[[], object] | None:
-    """malloc_trim(0) of the C library, if it has one (glibc does)."""
+class MallInfo2(ctypes.Structure):
+    """glibc's struct mallinfo2 (every field a size_t)."""
+
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks")
+    ] + [("keepcost", ctypes.c_size_t)]
+
+
+def glibc() -> tuple[Callable[[], object], Callable[[], int]] | None:
+    """malloc_trim(0) and the free bytes malloc's heaps keep, if the C library has both (glibc 2.33+ does)."""
     name = ctypes.util.find_library("c")
     library = ctypes.CDLL(name) if name else None
-    trim = getattr(library, "malloc_trim", None)
-    return (lambda: trim(0)) if trim is not None else None
-
-
-def resident_bytes() -> int:
-    """The process's resident size (Linux: the second field of /proc/self/statm, in pages)."""
-    with open(STATM, "rb") as statm:
-        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    trim, info = getattr(library, "malloc_trim", None), getattr(library, "mallinfo2", None)
+    if trim is None or info is None:
+        return None
+    info.restype = MallInfo2
+    return (lambda: trim(0)), (lambda: info().fordblks)
 
 
 class MemoryRelease:
-    """Decides, from one reading of the resident size a period, when to trim; counts the trims."""
+    """Decides, from one reading of the heaps' free bytes a period, when to trim; counts the trims."""
 
-    def __init__(self, trim: Callable[[], object], resident: Callable[[], int] = resident_bytes):
+    def __init__(self, trim: Callable[[], object], free_bytes: Callable[[], int]):
         self.trim = trim
-        self.resident = resident
-        self.baseline: int | None = None  # the resident size after the last release (or at the start)
+        self.free_bytes = free_bytes
+        self.baseline: int | None = None  # the free bytes after the last release (or the least since)
         self.previous: int | None = None  # the reading before
         self.trims = 0
 
     def due(self) -> bool:
-        """Read the resident size: has it grown by GROWN_BYTES since the baseline, and stopped growing?"""
-        now = self.resident()
+        """Read the free bytes: have they grown by GROWN_BYTES since the baseline, and stopped growing?"""
+        now = self.free_bytes()
         if self.baseline is None or now < self.baseline:
             self.baseline = now
         settled = self.previous is not None and now - self.previous < SETTLED_BYTES
@@ -57,10 +62,11 @@ class MemoryRelease:
         return settled and now - self.baseline >= GROWN_BYTES
 
     def release(self) -> None:
-        """Trim (in a worker thread: it walks every heap), then start counting from what is left."""
+        """Trim (in a worker thread: it walks every heap), then count from what is left. The pages of a
+        trimmed free chunk go back to the system but malloc still counts the chunk as free."""
         self.trims += 1
         self.trim()
-        self.baseline = self.previous = self.resident()
+        self.baseline = self.previous = self.free_bytes()
 
     async def run(self, period: float = PERIOD_SECONDS) -> None:
         loop = asyncio.get_running_loop()
@@ -72,12 +78,12 @@ class MemoryRelease:
 
 @contextlib.asynccontextmanager
 async def memory_released_after_bursts(period: float = PERIOD_SECONDS) -> AsyncIterator[MemoryRelease | None]:
-    """The policy running for as long as the block (the app's lifespan) lasts; None where it cannot run."""
-    trim = glibc_trim()
-    if trim is None or not os.path.exists(STATM):
+    """The policy running for as long as the block (the app's lifespan) lasts; None without glibc."""
+    functions = glibc()
+    if functions is None:
         yield None
         return
-    policy = MemoryRelease(trim)
+    policy = MemoryRelease(*functions)
     task = asyncio.create_task(policy.run(period), name="memory-release")
     try:
         yield policy
