@@ -14,11 +14,19 @@ from app.web.release import GROWN_BYTES, SETTLED_BYTES, MemoryRelease, glibc
 REST = 3 * 1024 * 1024
 
 
-def trims_for(readings):
-    """The policy's checks, one per reading (a trim reads once more: the next reading); how many trims ran."""
+def trims_for(readings, busy=()):
+    """The policy's checks, one per reading (a trim reads once more: the next reading); how many trims ran.
+    `busy`: the checks (by number) after a period in which the process used a whole CPU."""
     readings = iter(readings)
+    checks = iter(range(10_000))
+    cpu = [0.0]
+
+    def cpu_seconds():
+        cpu[0] += 1.0 if next(checks) in busy else 0.01
+        return cpu[0]
+
     ran = threading.Semaphore(0)
-    policy = MemoryRelease(trim=ran.release, free_bytes=lambda: next(readings))
+    policy = MemoryRelease(trim=ran.release, free_bytes=lambda: next(readings), cpu_seconds=cpu_seconds)
     try:
         while True:
             if policy.due():
@@ -45,6 +53,12 @@ def test_a_burst_of_growth_is_followed_by_one_trim():
     burst = [REST + n * step for n in range(GROWN_BYTES // step * 2)]
     top = burst[-1]
     assert trims_for([*burst, top, REST, REST, REST]) == 1
+
+
+def test_no_trim_while_the_process_is_busy():
+    grown = REST + GROWN_BYTES
+    assert trims_for([REST, grown, grown, grown, grown], busy={2, 3, 4}) == 0
+    assert trims_for([REST, grown, grown, grown, grown], busy={2, 3}) == 1, "once quiet, the trim comes"
 
 
 def test_two_bursts_apart_get_a_trim_each():

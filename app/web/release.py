@@ -4,22 +4,26 @@ glibc's malloc keeps what a process frees in its heaps, for reuse. A burst of re
 layer's arrays computed, in several worker threads) would leave a worker at three times its resting
 size long after. So a task started with the app asks malloc once a second how much free memory its
 heaps keep (mallinfo2's fordblks); when that has grown by GROWN_BYTES (64 MiB) over what it was after
-the last release and has stopped growing (less than SETTLED_BYTES more than a second before),
-`malloc_trim(0)` hands the free pages of every heap back to the system, in a worker thread. Memory in
-use (the models' weights as they load) is not free memory: it never starts a trim. (Making malloc give
-large blocks their own mmap instead, with a fixed M_MMAP_THRESHOLD, returns memory too but costs a
-third more CPU per model view: bench/README.md.) Without glibc the task is not started.
+the last release, has stopped growing (less than SETTLED_BYTES more than a second before) and the
+burst is over (the process used less than QUIET_CPU of a CPU in that second, so a trim never takes
+malloc's locks from requests being computed), `malloc_trim(0)` hands the free pages of every heap back
+to the system, in a worker thread. Memory in use (the models' weights as they load) is not free
+memory: it never starts a trim. (Making malloc give large blocks their own mmap instead, with a fixed
+M_MMAP_THRESHOLD, returns memory too but costs a third more CPU per model view: bench/README.md.)
+Without glibc the task is not started.
 """
 
 import asyncio
 import contextlib
 import ctypes
 import ctypes.util
+import time
 from collections.abc import AsyncIterator, Callable
 
 GROWN_BYTES = 64 * 1024 * 1024
 SETTLED_BYTES = 4 * 1024 * 1024
 PERIOD_SECONDS = 1.0
+QUIET_CPU = 0.2  # CPU seconds per second of the whole process (all threads)
 
 
 class MallInfo2(ctypes.Structure):
@@ -45,21 +49,32 @@ def glibc() -> tuple[Callable[[], object], Callable[[], int]] | None:
 class MemoryRelease:
     """Decides, from one reading of the heaps' free bytes a period, when to trim; counts the trims."""
 
-    def __init__(self, trim: Callable[[], object], free_bytes: Callable[[], int]):
+    def __init__(
+        self,
+        trim: Callable[[], object],
+        free_bytes: Callable[[], int],
+        cpu_seconds: Callable[[], float] = time.process_time,
+        period: float = PERIOD_SECONDS,
+    ):
         self.trim = trim
         self.free_bytes = free_bytes
+        self.cpu_seconds = cpu_seconds
+        self.period = period
+        self.cpu_before: float | None = None
         self.baseline: int | None = None  # the free bytes after the last release (or the least since)
         self.previous: int | None = None  # the reading before
         self.trims = 0
 
     def due(self) -> bool:
-        """Read the free bytes: have they grown by GROWN_BYTES since the baseline, and stopped growing?"""
-        now = self.free_bytes()
+        """Read the free bytes and the CPU time: have the free bytes grown by GROWN_BYTES since the baseline
+        and stopped growing, while the process was quiet for a period?"""
+        now, cpu = self.free_bytes(), self.cpu_seconds()
         if self.baseline is None or now < self.baseline:
             self.baseline = now
         settled = self.previous is not None and now - self.previous < SETTLED_BYTES
-        self.previous = now
-        return settled and now - self.baseline >= GROWN_BYTES
+        quiet = self.cpu_before is not None and cpu - self.cpu_before < QUIET_CPU * self.period
+        self.previous, self.cpu_before = now, cpu
+        return settled and quiet and now - self.baseline >= GROWN_BYTES
 
     def release(self) -> None:
         """Trim (in a worker thread: it walks every heap), then count from what is left. The pages of a
@@ -67,11 +82,12 @@ class MemoryRelease:
         self.trims += 1
         self.trim()
         self.baseline = self.previous = self.free_bytes()
+        self.cpu_before = self.cpu_seconds()
 
-    async def run(self, period: float = PERIOD_SECONDS) -> None:
+    async def run(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
-            await asyncio.sleep(period)
+            await asyncio.sleep(self.period)
             if self.due():
                 await loop.run_in_executor(None, self.release)
 
@@ -83,8 +99,8 @@ async def memory_released_after_bursts(period: float = PERIOD_SECONDS) -> AsyncI
     if functions is None:
         yield None
         return
-    policy = MemoryRelease(*functions)
-    task = asyncio.create_task(policy.run(period), name="memory-release")
+    policy = MemoryRelease(*functions, period=period)
+    task = asyncio.create_task(policy.run(), name="memory-release")
     try:
         yield policy
     finally:
