@@ -6,13 +6,15 @@ Run it with ``uvicorn app.main:app`` (scripts/serve runs it as in production: ap
 builds `app` from the environment's settings.
 """
 
-import functools
+import copy
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import anyio.to_thread
+from fastapi import APIRouter
 from fastapi.exceptions import RequestValidationError
+from fastapi.routing import APIRoute
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -27,14 +29,10 @@ from app.view.lessons import lessons_for
 from app.view.presets import presets_for
 from app.web import api, assets, errors, live, pages
 from app.web.accesslog import AccessLog, configure_access_log
-from app.web.backpressure import SendInPieces
-from app.web.cache import ResponseCache
-from app.web.coalesce import Coalesce
-from app.web.compression import GZIP_LEVEL, GZIP_MINIMUM_BYTES, GzipExceptAssets, NegotiateGzip
-from app.web.conditional import ConditionalGet
-from app.web.head import HeadAsGet
-from app.web.middleware import Hardening
-from app.web.release import ReleaseMemory
+from app.web.compression import Compression
+from app.web.guard import Guard
+from app.web.release import memory_released_after_bursts
+from app.web.shared import SharedAnswers
 
 
 def prepare_lessons() -> None:
@@ -62,35 +60,39 @@ async def lifespan(app: FastAPIOffline) -> AsyncIterator[None]:
     # Once the worker is otherwise ready: started earlier, its work (jieba's dictionary, the translators)
     # took the GIL from the start-up and delayed /healthz by about 0.6 s of CPU.
     threading.Thread(target=prepare_lessons, name="prepare-lessons", daemon=True).start()
-    yield
+    # Freed memory back to the system once a burst of large answers is over (app/web/release.py).
+    async with memory_released_after_bursts() as app.state.memory_release:
+        yield
     await rooms.stop()
 
 
 def with_http_layers(routes_app: ASGIApp, settings: Settings) -> ASGIApp:
-    """The app behind the HTTP layers every request meets, in this order (each its own module):
+    """The app behind the HTTP layers every request meets, each one idea in a module of its own:
 
-    AccessLog (one JSON line per request), Hardening (security headers on every answer, request
-    limits), ReleaseMemory (freed memory back to the system after large answers), SendInPieces
-    (large bodies in 64 KiB pieces; a client that stops reading is dropped), HeadAsGet (HEAD on every
-    GET route), ConditionalGet (304), NegotiateGzip (Accept-Encoding by its q-values), ResponseCache
-    and Coalesce (a shared link computed once), GzipExceptAssets (Starlette's gzip; /assets/ are
-    precompressed), then the routes.
+    AccessLog, Guard, SharedAnswers, Compression, then the routes: every request is logged as it was
+    answered, checked and guarded (security headers, limits, slow readers) before anything is
+    computed for it, answered from what was already computed when it can be, and compressed only
+    when computed, so that what is shared is the compressed bytes.
 
     They wrap the FastAPI app from outside, so they also see the 500 that its ServerErrorMiddleware
     (always its outermost layer) writes for an unexpected exception: it gets the security headers too.
     """
-    layers = [AccessLog] if settings.access_log else []
-    layers += [Hardening, ReleaseMemory, functools.partial(SendInPieces, timeout=settings.send_timeout)]
-    layers += [HeadAsGet, ConditionalGet, NegotiateGzip]
-    if settings.response_cache_mb > 0:  # 0: every request computed (benchmarks)
-        layers.append(functools.partial(ResponseCache, max_bytes=settings.response_cache_mb * 1024 * 1024))
-    if settings.coalesce:
-        layers.append(Coalesce)
-    layers.append(functools.partial(GzipExceptAssets, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=GZIP_LEVEL))
-    app = routes_app
-    for layer in reversed(layers):
-        app = layer(app)
-    return app
+    # RESPONSE_CACHE_MB=0 and COALESCE=0 (benchmarks): every request computed.
+    app: ASGIApp = Compression(routes_app)
+    app = SharedAnswers(app, max_bytes=settings.response_cache_mb * 1024 * 1024, single_flight=settings.coalesce)
+    app = Guard(app, send_timeout=settings.send_timeout)
+    return AccessLog(app) if settings.access_log else app
+
+
+def add_head(routes: list) -> None:
+    """Each GET route of `routes` also declared for HEAD (RFC 9110, 9.3.2; left out of the API's schema).
+    A HEAD is answered by the GET's code, with the same status and headers (Content-Length too), and
+    the HTTP server (uvicorn) sends no body for it."""
+    for route in list(routes):
+        if isinstance(route, APIRoute) and "GET" in route.methods:
+            twin = copy.copy(route)
+            twin.methods, twin.include_in_schema = {"HEAD"}, False
+            routes.append(twin)
 
 
 class App:
@@ -124,10 +126,11 @@ def create_app(settings: Settings | None = None) -> App:
     routes_app.add_exception_handler(ModelUnavailable, errors.on_model_unavailable)
     routes_app.add_exception_handler(StarletteHTTPException, errors.on_http_error)
     routes_app.add_exception_handler(RoomError, live.on_room_error)
-    routes_app.include_router(api.router)
-    routes_app.include_router(pages.router)
-    routes_app.include_router(assets.router)
-    routes_app.include_router(live.router)
+    add_head(routes_app.router.routes)  # /docs and /redoc
+    for router in (api.router, pages.router, assets.router, live.router):
+        with_head = APIRouter(routes=list(router.routes))
+        add_head(with_head.routes)
+        routes_app.include_router(with_head)
     routes_app.state.settings = settings
     routes_app.state.rooms = make_rooms(settings)
     return App(routes_app, settings)

@@ -40,26 +40,36 @@ GRACEFUL_SHUTDOWN_S = 20
 SPARE_FILES = 256  # open files a worker needs besides its connections (models, logs, Redis, the listener)
 
 
+def served_settings(app: object) -> Settings:
+    """The settings of the app a connection serves: the ones create_app was given (App.settings), found
+    through uvicorn's wrappers around it (each keeps the next in `.app`)."""
+    while app is not None and not isinstance(getattr(app, "settings", None), Settings):
+        app = getattr(app, "app", None)
+    return app.settings if app is not None else get_settings()
+
+
 class HeadTimeout:
-    """A protocol mixin: the request head must arrive within REQUEST_HEAD_TIMEOUT; a capped send buffer."""
+    """A protocol mixin: the request head must arrive within REQUEST_HEAD_TIMEOUT; a capped send buffer
+    (both from the settings of the app it serves)."""
 
     head_timer: asyncio.TimerHandle | None = None
     watched = None  # the request cycle current when the timer was set: a new one means a head arrived
+    settings: Settings
 
     def connection_made(self, transport: asyncio.Transport) -> None:
         super().connection_made(transport)
-        settings = get_settings()
+        self.settings = served_settings(self.app)
         sock = transport.get_extra_info("socket")
-        if settings.send_buffer_kb and sock is not None:
+        if self.settings.send_buffer_kb and sock is not None:
             with contextlib.suppress(OSError):
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, settings.send_buffer_kb * 1024)
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.settings.send_buffer_kb * 1024)
         self.watch_for_head()
 
     def watch_for_head(self) -> None:
         if self.head_timer is not None:
             self.head_timer.cancel()
         self.watched = self.cycle
-        self.head_timer = self.loop.call_later(get_settings().request_head_timeout, self.head_overdue)
+        self.head_timer = self.loop.call_later(self.settings.request_head_timeout, self.head_overdue)
 
     def head_overdue(self) -> None:
         self.head_timer = None

@@ -1,4 +1,4 @@
-"""Simultaneous requests for one new link compute it once (app.web.coalesce.Coalesce).
+"""Simultaneous requests for one new link compute it once (single flight, app.web.shared.SharedAnswers).
 
 Deterministic: the computation is held at a gate until every request has arrived, then counted. The CPU
 time of 16 simultaneous requests against one is measured by bench/bench_stampede.py.
@@ -14,8 +14,7 @@ import app.web.api
 from app.main import create_app
 from app.view.compute import is_light
 from app.view.links import state_from_query
-from app.web.cache import answer_key
-from app.web.coalesce import Coalesce
+from app.web.shared import SharedAnswers, answer_key
 from tests.support.asgi import body_of, call, http_scope, run_async
 
 # Longer than app.view.compute.LIGHT_CHARACTERS: computed in a worker thread, where the gate can hold it.
@@ -65,7 +64,7 @@ def test_a_class_opening_one_new_link_computes_it_once(gated_compute, headers):
         async with httpx.AsyncClient(transport=transport, base_url="http://lens") as client:
             requests = [asyncio.create_task(client.get(LINK, headers=headers)) for _ in range(CLASS)]
             await until(lambda: calls, "the first request to compute")
-            coalesce = layer(web, Coalesce)
+            coalesce = layer(web, SharedAnswers)
             flights = coalesce.in_flight.values()
             await until(lambda: sum(f.followers for f in flights) == CLASS - 1, "every other request to wait")
             gate.set()
@@ -116,7 +115,7 @@ async def held_answer(gate, calls, fail_first=False):
 def test_followers_compute_their_own_when_the_leader_fails_without_an_answer():
     async def run():
         gate, calls = asyncio.Event(), []
-        coalesce = Coalesce(await held_answer(gate, calls, fail_first=True))
+        coalesce = SharedAnswers(await held_answer(gate, calls, fail_first=True), max_bytes=0)
         scope = http_scope("/api/attention", b"q=1")
         leader = asyncio.create_task(call(coalesce, dict(scope)))
         await until(lambda: calls, "the leader")
@@ -135,7 +134,7 @@ def test_followers_compute_their_own_when_the_leader_fails_without_an_answer():
 def test_a_follower_that_goes_away_does_not_cancel_the_others():
     async def run():
         gate, calls = asyncio.Event(), []
-        coalesce = Coalesce(await held_answer(gate, calls))
+        coalesce = SharedAnswers(await held_answer(gate, calls), max_bytes=0)
         scope = http_scope("/", b"source=a")
         tasks = [asyncio.create_task(call(coalesce, dict(scope))) for _ in range(3)]
         key = answer_key(scope)
@@ -154,7 +153,7 @@ def test_a_follower_that_goes_away_does_not_cancel_the_others():
 def test_only_the_deterministic_get_routes_are_coalesced():
     async def run():
         gate, calls = asyncio.Event(), []
-        coalesce = Coalesce(await held_answer(gate, calls))
+        coalesce = SharedAnswers(await held_answer(gate, calls), max_bytes=0)
         tasks = [asyncio.create_task(call(coalesce, http_scope("/healthz"))) for _ in range(3)]
         tasks += [asyncio.create_task(call(coalesce, http_scope("/api/attention", method="POST"))) for _ in range(3)]
         await until(lambda: len(calls) == 6, "every request to reach the route")

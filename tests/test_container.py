@@ -200,7 +200,7 @@ def stack(image, tmp_path_factory):
         wait_for(stack.base + "/healthz")
         yield stack
     finally:
-        subprocess.run([*compose, "down", "-t", "25"], env=env, capture_output=True, timeout=300)
+        subprocess.run([*compose, "down", "-v", "-t", "25"], env=env, capture_output=True, timeout=300)
 
 
 def test_compose_services_are_healthy_and_the_replicas_reach_redis(stack):

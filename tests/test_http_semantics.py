@@ -18,9 +18,9 @@ import app.web.api
 from app.main import create_app
 from app.settings import Settings
 from app.web.assets import asset_url
-from app.web.backpressure import PIECE_BYTES, SendInPieces
 from app.web.compression import accepts_gzip
-from app.web.conditional import none_match
+from app.web.guard import PIECE_BYTES, Guard
+from app.web.shared import none_match
 from tests.support.asgi import body_of, call, http_scope, run_async
 from tests.support.live_server import AppServer
 from tests.test_hardening import check_security_headers, exchange
@@ -200,7 +200,7 @@ def test_a_large_body_is_sent_in_pieces_that_add_up_to_it():
         await send({"type": "http.response.start", "status": 200, "headers": []})
         await send({"type": "http.response.body", "body": body})
 
-    messages = run_async(lambda: call(SendInPieces(large), http_scope("/")))
+    messages = run_async(lambda: call(Guard(large), http_scope("/")))
     pieces = [message for message in messages if message["type"] == "http.response.body"]
     assert len(pieces) == 6
     assert all(len(piece["body"]) <= PIECE_BYTES for piece in pieces)
@@ -222,7 +222,7 @@ def test_a_client_that_stops_reading_is_dropped_after_the_send_timeout():
             await never.wait()  # the client's window stays full
 
     async def run():
-        await SendInPieces(large, timeout=0.05)(http_scope("/"), None, stuck_after_one_piece)
+        await Guard(large, send_timeout=0.05)(http_scope("/"), None, stuck_after_one_piece)
 
     run_async(run)
     assert [message.get("more_body") for message in sent] == [None, True, True]  # start, piece 1, piece 2 (stuck)

@@ -1,4 +1,4 @@
-"""The in-process cache of deterministic GET answers (app.web.cache.ResponseCache)."""
+"""The in-process cache of deterministic GET answers (app.web.shared.SharedAnswers)."""
 
 import gc
 import threading
@@ -12,7 +12,7 @@ import app.web.api
 import app.web.pages
 from app.main import create_app
 from app.view.i18n import pick_language
-from app.web.cache import ResponseCache, answer_key, page_language
+from app.web.shared import SharedAnswers, answer_key, page_language
 from tests.support.asgi import call, http_scope, run_async
 
 LINK = "/api/attention?source=the+cat+sat+on+the+mat&heads=2"
@@ -120,7 +120,7 @@ def test_the_accounting_covers_everything_the_entries_allocate(links, max_bytes)
             thread.join()  # stopping while another thread allocates can crash Python 3.11)
 
     async def fill():
-        cache = ResponseCache(small_answer, max_bytes=max_bytes)
+        cache = SharedAnswers(small_answer, max_bytes=max_bytes)
         gc.collect()
         tracemalloc.start()
         try:
@@ -143,7 +143,7 @@ def test_the_accounting_covers_everything_the_entries_allocate(links, max_bytes)
 
 def test_least_recently_used_goes_first_and_a_replaced_entry_is_counted_once():
     async def fill():
-        cache = ResponseCache(small_answer, max_bytes=10_000)
+        cache = SharedAnswers(small_answer, max_bytes=10_000)
         for n in range(3):
             await call(cache, request(b"q=%d" % n))
         await call(cache, request(b"q=0"))  # a hit: q=0 is now the most recent
@@ -165,7 +165,7 @@ def test_a_large_answer_is_kept_up_to_a_quarter_of_the_bound():
         await send({"type": "http.response.body", "body": body})
 
     async def fill():
-        cache = ResponseCache(big, max_bytes=64 * 1024 * 1024)
+        cache = SharedAnswers(big, max_bytes=64 * 1024 * 1024)
         await call(cache, request(b"%d" % (12 * 1024 * 1024)))  # the largest view is ~12 MB
         await call(cache, request(b"%d" % (17 * 1024 * 1024)))
         return cache

@@ -20,11 +20,11 @@ from app.view.compute import compute_view, is_light
 from app.view.links import comparison_from_query, state_from_query, state_from_values
 from app.view.state import COMPARE_SPECS, PANES, SPECS, Comparison, State
 from app.web import routes
-from app.web.conditional import cached
 from app.web.errors import InvalidInput, raise_invalid
 from app.web.headers import query_text
 from app.web.jsonio import JSONBytes, dumps
 from app.web.schema import ArithmeticResponse, AttentionResponse, CompareResponse, ErrorResponse
+from app.web.shared import cached
 
 router = APIRouter()
 

@@ -3,11 +3,9 @@
     choose_encoding("gzip;q=0.5, br", ["br", "gzip"])  -> "br"
     choose_encoding("gzip;q=0", ["gzip"])              -> "identity"   (q=0 means "not this one")
 
-Used by the static assets (brotli or gzip, compressed once) and by the gzip layers of the dynamic
-answers, so that all of them read the header the same way. For the dynamic answers, `NegotiateGzip`
-first rewrites the header to what is honoured (`gzip`, or nothing), so the response cache's key sees
-one of two values; `GzipExceptAssets` then compresses (Starlette's GZipMiddleware: level 1, bodies of
-1000 bytes or more, large bodies in a worker thread so the event loop keeps answering).
+Used by the static assets (brotli or gzip, compressed once), by the `Compression` layer of the
+dynamic answers and by the shared answers' key (gzip or not), so that all of them read the header the
+same way.
 """
 
 import functools
@@ -60,17 +58,6 @@ def choose_encoding(header: str | None, available: Sequence[str]) -> str:
     return coding if q > 0 and q >= identity_q else IDENTITY
 
 
-class GzipExceptAssets(GZipMiddleware):
-    """Starlette's GZipMiddleware for the dynamic answers. Behind NegotiateGzip it sees `gzip` or no
-    Accept-Encoding at all, so its own test (a substring match) is right. /assets/ pass through
-    untouched: the asset route serves its own precompressed bytes."""
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and is_asset(scope):
-            return await self.app(scope, receive, send)
-        await super().__call__(scope, receive, send)
-
-
 @functools.lru_cache(maxsize=64)
 def accepts_gzip(accept_encoding: bytes) -> bool:
     """Does this Accept-Encoding value accept gzip? `gzip;q=0`, `identity` and an empty value do not; `*` does."""
@@ -81,12 +68,16 @@ def is_asset(scope: Scope) -> bool:
     return scope["path"].startswith(routes.ASSETS + "/")
 
 
-class NegotiateGzip:
-    """Rewrites Accept-Encoding to `gzip` when gzip is acceptable and drops it when not (not for /assets/,
-    which choose between brotli and gzip themselves)."""
+class Compression(GZipMiddleware):
+    """gzip for the dynamic answers when Accept-Encoding accepts it by its q-values; /assets/ untouched.
+
+    Starlette's GZipMiddleware compresses (level 1, bodies of 1000 bytes or more, large bodies in a
+    worker thread so the event loop keeps answering), but it tests the header for the substring "gzip",
+    so it is first shown what is honoured: `gzip`, or no Accept-Encoding at all. The asset route serves
+    its own precompressed bytes (brotli or gzip, chosen by the same `choose_encoding`)."""
 
     def __init__(self, app: ASGIApp):
-        self.app = app
+        super().__init__(app, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=GZIP_LEVEL)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or is_asset(scope):
@@ -97,4 +88,4 @@ class NegotiateGzip:
             if accepts_gzip(value):
                 headers.append((b"accept-encoding", b"gzip"))
             scope = {**scope, "headers": headers}
-        await self.app(scope, receive, send)
+        await super().__call__(scope, receive, send)

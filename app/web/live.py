@@ -50,11 +50,11 @@ from app.settings import Settings
 from app.view.i18n import STRINGS
 from app.view.links import state_from_query
 from app.web import routes
-from app.web.conditional import cached
 from app.web.errors import error_body, error_items
 from app.web.jsonio import JSONBytes, dumps
 from app.web.pages import page_template, render_page
 from app.web.schema import ErrorResponse
+from app.web.shared import cached
 
 router = APIRouter(tags=["live class"])
 

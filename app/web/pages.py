@@ -36,10 +36,10 @@ from app.view.state import (
 )
 from app.web import routes
 from app.web.assets import asset_url
-from app.web.conditional import cached
 from app.web.errors import error_items
 from app.web.headers import query_text, request_language
 from app.web.jsonio import dumps
+from app.web.shared import cached
 
 router = APIRouter()
 DEFAULT_COMPARISON = COMPARE_PRESETS[0]["query"]  # /compare with no parameters: the two banks
