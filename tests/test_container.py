@@ -138,6 +138,7 @@ def test_the_image_holds_no_tests_git_or_dev_dependencies(image):
     assert set(app.split()) == {
         ".venv", "app", "constraints.txt", "frontend", "requirements-model.txt", "requirements.txt", "scripts",
         "static", "templates",
+        ".cache",  # the models' weights cache (MODEL_CACHE_DIR), written at build time: every worker maps it
     }  # fmt: skip
     assert scripts.split() == ["serve"]
     assert found.split() == []
