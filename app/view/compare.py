@@ -234,11 +234,6 @@ COMPARE_PRESETS = [
 ]
 
 
-def compare_numbers(view: dict[str, Any]) -> dict[str, str]:
-    """The numbers a comparison's lesson quotes, from its computed view."""
-    return compare_text(compare_quoted(view))
-
-
 def compare_quoted(view: dict[str, Any]) -> dict[str, Any]:
     """What a comparison's lesson quotes, as numbers: each pane's top key and weight, the cosine, the drift."""
     word = view.get("word") or {}

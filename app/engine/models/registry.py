@@ -23,9 +23,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from . import bert, e5, minilm
-from .base import EncoderModel, ModelCard, ModelUnavailable
+from .base import EncoderModel, ModelUnavailable
 
-__all__ = ["MODEL_NAMES", "ModelUnavailable", "get_card", "get_config", "get_model", "model_status", "reset_for_tests"]
+__all__ = ["MODEL_NAMES", "ModelUnavailable", "get_config", "get_model", "model_status", "reset_for_tests"]
 
 log = logging.getLogger(__name__)
 
@@ -45,10 +45,10 @@ def cache_dir() -> Path | None:
 
 
 MODEL_NAMES: tuple[str, ...] = tuple(_LOADERS)
-# name -> (reader of the configuration alone, the model's card, its own limit on pieces)
-_CONFIGS: dict[str, tuple[Callable[[], bert.BertConfig], ModelCard, int]] = {
-    "minilm": (lambda: minilm.read_config(), minilm.CARD, minilm.MAX_TOKENS),
-    "e5": (lambda: e5.read_config(), e5.CARD, e5.MAX_PIECES),
+# name -> the reader of its configuration alone (the weights not read)
+_CONFIGS: dict[str, Callable[[], bert.BertConfig]] = {
+    "minilm": lambda: minilm.read_config(),
+    "e5": lambda: e5.read_config(),
 }
 
 
@@ -96,12 +96,6 @@ def get_model(name: str) -> EncoderModel:
         return slot.model
 
 
-def get_card(name: str) -> tuple[ModelCard, int]:
-    """The model's card and the most pieces the app gives it (before its own positions limit)."""
-    _, card, max_pieces = _CONFIGS[name]
-    return card, max_pieces
-
-
 def get_config(name: str) -> bert.BertConfig:
     """The model's configuration (layers, heads, widths), its weights not read; raises ModelUnavailable when
     the model's files are missing or a load of it has failed. Cached once read."""
@@ -113,7 +107,7 @@ def get_config(name: str) -> bert.BertConfig:
     if slot.model is not None:
         return slot.model.params.config
     if slot.config is None:
-        slot.config = _CONFIGS[name][0]()
+        slot.config = _CONFIGS[name]()
     return slot.config
 
 
