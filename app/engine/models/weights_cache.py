@@ -48,6 +48,16 @@ class CacheUnusable(Exception):
     """The cache file is missing, damaged or not this format: load from the package instead."""
 
 
+def aligned(offset: int) -> int:
+    """The first multiple of ALIGN at or after offset."""
+    return -(-offset // ALIGN) * ALIGN
+
+
+def data_start(header_bytes: int) -> int:
+    """Where the data section begins: after MAGIC, the header's length and the header, aligned."""
+    return aligned(len(MAGIC) + 8 + header_bytes)
+
+
 def file_name(model: str, source_sha256: str) -> str:
     return f"{model}-{source_sha256[:32]}-v{FORMAT}.weights"
 
@@ -100,7 +110,7 @@ def write(path: Path, arrays: dict[str, np.ndarray], facts: dict[str, Any]) -> N
     """Write the arrays and facts to ``path`` atomically (a temporary file in the same folder, renamed)."""
     entries, offset = {}, 0
     for name, array in arrays.items():
-        offset = -(-offset // ALIGN) * ALIGN
+        offset = aligned(offset)
         entries[name] = {"dtype": array.dtype.str, "shape": list(array.shape), "offset": offset}
         offset += array.nbytes
     data_bytes = offset
@@ -111,7 +121,7 @@ def write(path: Path, arrays: dict[str, np.ndarray], facts: dict[str, Any]) -> N
         {"format": FORMAT, "arrays": entries, "facts": facts, "data_bytes": data_bytes, "sha256": digest.hexdigest()},
         sort_keys=True,
     ).encode("utf-8")
-    start = -(-(len(MAGIC) + 8 + len(header)) // ALIGN) * ALIGN  # where the data begins
+    start = data_start(len(header))
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
@@ -152,7 +162,7 @@ def read(path: Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
             if header_len > 1 << 24:
                 raise CacheUnusable("header too long")
             header = json.loads(f.read(header_len))
-            start = -(-(len(MAGIC) + 8 + header_len) // ALIGN) * ALIGN
+            start = data_start(header_len)
             size = os.fstat(f.fileno()).st_size
             if header.get("format") != FORMAT or size != start + header["data_bytes"]:
                 raise CacheUnusable("another format, or the file is cut short")
