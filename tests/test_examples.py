@@ -67,9 +67,8 @@ def models_of(kind: str, key: str) -> set[str]:
     if kind == "compare":
         comparison = comparison_from_query(COMPARE_QUERIES[key.split("?")[0]])
         return {comparison.a.model, comparison.b.model}
-    if kind == "query_words":
-        return {value for name, value in re.findall(r"[?&](model)=([^&#]+)", key)} or {"toy"}
-    return {key.split("|")[0]}  # pieces, queries: counted by a real model's tokenizer
+    assert kind == "query_words", kind
+    return {value for name, value in re.findall(r"[?&](model)=([^&#]+)", key)} or {"toy"}
 
 
 def numbers_in(value) -> list[float]:
@@ -123,7 +122,7 @@ def test_the_file_holds_exactly_the_values_the_engine_computes(recomputed):
     assert {kind: sorted(values) for kind, values in stored.items()} == {
         kind: sorted(values) for kind, values in recomputed.items()
     }, "run: python -m app.view.examples"
-    assert {"claims", "compare", "pieces", "queries"} <= stored.keys()
+    assert {"claims", "compare", "query_words"} <= stored.keys()
     assert {p["id"] for p in PRESETS} == {key.split("?")[0] for key in stored["claims"]}, "every example's numbers"
     compared = {key.split("?")[0] for key in stored["compare"]}
     assert {lesson["compare"] for lesson in LESSONS if "compare" in lesson} <= compared

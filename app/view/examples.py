@@ -1,7 +1,7 @@
 """The numbers the examples and lessons quote, computed by the engine once and kept in examples.json.
 
 The ready-made examples (presets.py), lessons (lessons.py) and comparisons (compare.py) quote numbers
-that need the real models: a weight, a cosine, the word a query is, how many pieces a sentence has.
+that need the real models: a weight, a cosine, the word a query is.
 Computing them in every worker at start-up would load both models (about 500 MB) into a worker that
 nobody has asked for a model yet. So each such value is asked through ``remembered(kind, key, compute)``:
 it comes from examples.json, written by the engine with

@@ -15,7 +15,6 @@ from app.engine.models import e5, minilm
 from app.engine.models import translator as mt
 from app.engine.models.base import TEXT, EncoderModel, ModelRun
 from app.engine.models.registry import MODEL_NAMES, ModelUnavailable, get_config, get_model
-from app.view import examples
 
 __all__ = [
     "GOLD",
@@ -95,18 +94,12 @@ def available(name: str) -> bool:
 
 
 def count_pieces(name: str, text: str) -> int:
-    """Word pieces of a sentence, special tokens (and a model's prefix) included; tokenizing only.
-    An example's sentence is counted in examples.json, so checking its link loads no model."""
-    return examples.remembered("pieces", f"{name}|{text}", lambda: get(name).count_pieces(text))
+    """Word pieces of a sentence, special tokens (and a model's prefix) included; tokenizing only."""
+    return get(name).count_pieces(text)
 
 
 def count_queries(name: str, text: str, *, hide_special: bool, units: str) -> int:
-    """How many query rows the view of this sentence has (an example's: from examples.json)."""
-    key = f"{name}|{hide_special}|{units}|{text}"
-    return examples.remembered("queries", key, lambda: _count_queries(name, text, hide_special, units))
-
-
-def _count_queries(name: str, text: str, hide_special: bool, units: str) -> int:
+    """How many query rows the view of this sentence has."""
     from app.engine.models.words import group_pieces
 
     encoding = get(name).tokenize(text)
