@@ -163,14 +163,14 @@ def settings_of(request: Request) -> Settings:
 DEFAULT_VIEW_MAX_BYTES = Settings.model_fields["room_view_max_bytes"].default
 
 
-def canonical_view(query: str, max_bytes: int = DEFAULT_VIEW_MAX_BYTES) -> str:
-    """The canonical query string of the view a link's query string describes; InvalidView if it is not one.
+def canonical_view(query: str, limit: int = DEFAULT_VIEW_MAX_BYTES) -> str:
+    """The canonical query string of the view a link's query string describes, at most `limit` bytes
+    (ROOM_VIEW_MAX_BYTES); InvalidView if it is not one.
 
     Checked exactly as a share link (app/view/links.py); the answer is the link's
     canonical form (defaults left out, fixed order), so one view is always the same text.
     """
     size = len(query.encode("utf-8"))
-    limit = max_bytes
     if size > limit:
         item = view_item("view", f"at most {limit} bytes (got {size})", "string_too_long")
         item["loc"] = ["body", "view"]
@@ -222,8 +222,7 @@ async def find_room(rooms: Rooms, code: str, client: str) -> Room | None:
 async def existing_room(rooms: Rooms, code: str, client: str) -> Room:
     room = await find_room(rooms, code, client)
     if room is None:
-        known_code(code)
-        raise not_found(normal_code(code) or code, rooms.limits)
+        raise not_found(known_code(code), rooms.limits)
     return room
 
 
