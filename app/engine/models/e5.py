@@ -92,9 +92,8 @@ class Unigram:
         self._longest = max(len(piece) for piece in self._ids)
         self._unk_id = unk_id
         self._unk_score = min(self._scores) - self.UNK_PENALTY
-        self._paths: dict[
-            str, list[tuple[int, int, int]]
-        ] = {}  # word -> its pieces: words recur (the library caches too)
+        # word -> its pieces: words recur (the library caches too)
+        self._paths: dict[str, list[tuple[int, int, int]]] = {}
 
     def token_to_id(self, piece: str) -> int | None:
         return self._ids.get(piece)
