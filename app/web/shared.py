@@ -78,7 +78,7 @@ def answer_key(scope: Scope) -> bytes:
     parts = (
         scope["path"].encode("utf-8"),
         scope.get("query_string", b""),
-        b"gzip" if encoding == b"gzip" or (encoding and accepts_gzip(encoding)) else b"",
+        b"gzip" if accepts_gzip(encoding) else b"",  # as the compression layer decides
         page_language(scope).encode("ascii"),
     )
     digest = hashlib.sha256()
@@ -220,10 +220,10 @@ class SharedAnswers:
         return sys.getsizeof(key) + answer.memory() + SLOT_BYTES
 
     def store(self, key: bytes, answer: Answer) -> None:
-        # A copy of exactly its length: a body straight from orjson keeps the spare capacity of orjson's
-        # buffer (len() 1 KB, allocated 8 KB), which no size count sees.
         if self.max_bytes <= 0:
             return
+        # A copy of exactly its length: a body straight from orjson keeps the spare capacity of orjson's
+        # buffer (len() 1 KB, allocated 8 KB), which no size count sees.
         answer = Answer(answer.status, answer.headers, memoryview(answer.body).tobytes())
         cost = self.entry_bytes(key, answer)
         if cost > self.max_entry_bytes:
