@@ -127,6 +127,8 @@ def create_app(settings: Settings | None = None) -> App:
     routes_app.add_exception_handler(StarletteHTTPException, errors.on_http_error)
     routes_app.add_exception_handler(RoomError, live.on_room_error)
     add_head(routes_app.router.routes)  # /docs and /redoc
+    # FastAPI keeps an included router whole (not its routes), so the twins go in before inclusion, into a
+    # fresh router per app: the modules' own routers stay as they are for the next create_app.
     for router in (api.router, pages.router, assets.router, live.router):
         with_head = APIRouter(routes=list(router.routes))
         add_head(with_head.routes)
