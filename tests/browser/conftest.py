@@ -81,12 +81,15 @@ class Watch:
         self.dialogs.append(f"{dialog.type}: {dialog.message}")
         dialog.dismiss()
 
-    def attach(self, context):
-        context.on("console", self.on_console)
-        context.on("weberror", lambda error: self.page_errors.append(str(error.error)))
-        context.on("dialog", self.on_dialog)
-        context.on("request", self.on_request)
-        context.route(lambda url: not self.is_local(url), self.abort_foreign)
+    def attach(self, context, current=None):
+        """Watch the context's events; `current()`, if given, is the Watch they go to at the time (a context
+        that outlives one test hands them to the test running now: Relay)."""
+        watch = current or (lambda: self)
+        context.on("console", lambda message: watch().on_console(message))
+        context.on("weberror", lambda error: watch().page_errors.append(str(error.error)))
+        context.on("dialog", lambda dialog: watch().on_dialog(dialog))
+        context.on("request", lambda request: watch().on_request(request))
+        context.route(lambda url: not self.is_local(url), lambda route: watch().abort_foreign(route))
 
     def abort_foreign(self, route):
         if route.request.url not in self.foreign:
@@ -114,20 +117,26 @@ def watch(app_server):
     return Watch(app_server.host)
 
 
+def open_context(browser, app_server, **options):
+    """A BrowserContext on the app (base_url set), 1400x900, English unless Accept-Language is given."""
+    options.setdefault("base_url", app_server.base)
+    options.setdefault("viewport", {"width": 1400, "height": 900})
+    headers = {name.lower() for name in options.get("extra_http_headers", {})}
+    if "accept-language" not in headers:  # Chromium's locale would override the header
+        options.setdefault("locale", "en-US")
+    context = browser.new_context(**options)
+    context.set_default_timeout(20_000)
+    context.add_init_script("window.__xss = 0;")
+    return context
+
+
 @pytest.fixture
 def new_context(browser, app_server, watch):
     """new_context(**options) -> a watched BrowserContext with base_url set; closed after the test."""
     contexts = []
 
     def make(**options):
-        options.setdefault("base_url", app_server.base)
-        options.setdefault("viewport", {"width": 1400, "height": 900})
-        headers = {name.lower() for name in options.get("extra_http_headers", {})}
-        if "accept-language" not in headers:  # Chromium's locale would override the header
-            options.setdefault("locale", "en-US")
-        context = browser.new_context(**options)
-        context.set_default_timeout(20_000)
-        context.add_init_script("window.__xss = 0;")
+        context = open_context(browser, app_server, **options)
         watch.attach(context)
         contexts.append(context)
         return context
@@ -152,11 +161,7 @@ class Relay:
         self.watch = self.idle
 
     def attach(self, context):
-        context.on("console", lambda message: self.watch.on_console(message))
-        context.on("weberror", lambda error: self.watch.page_errors.append(str(error.error)))
-        context.on("dialog", lambda dialog: self.watch.on_dialog(dialog))
-        context.on("request", lambda request: self.watch.on_request(request))
-        context.route(lambda url: not self.idle.is_local(url), lambda route: self.watch.abort_foreign(route))
+        self.idle.attach(context, lambda: self.watch)
 
 
 @pytest.fixture(scope="module")
@@ -164,9 +169,7 @@ def module_context(browser, app_server):
     """One context for a module's tests that only open views and read them (no cookies, permissions or
     storage of their own; the app keeps none): after the first test, the page's scripts (Plotly's bundle
     among them) come from this context's HTTP cache instead of being fetched and compiled again."""
-    context = browser.new_context(base_url=app_server.base, viewport={"width": 1400, "height": 900}, locale="en-US")
-    context.set_default_timeout(20_000)
-    context.add_init_script("window.__xss = 0;")
+    context = open_context(browser, app_server)
     relay = Relay(app_server.host)
     relay.attach(context)
     yield context, relay
