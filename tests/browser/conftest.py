@@ -1,12 +1,14 @@
 """Browser tests: the session's one app server (tests/conftest.py's live_server, in this process) and one
-Chromium per session, a fresh browser context per test (`page`, `new_context`), or a fresh page in the
-module's one context for tests that only open views (`shared_page`).
+Chromium per session. A test opens new tabs (`page`, `new_context(**options).new_page()`) in the session's
+context for those options (ContextPool: the page's scripts are compiled once, not once per test), or a new
+context of its own (`fresh_context`) when the context itself is what it tests or changes.
 
 Every context is watched: console errors, uncaught page errors, JavaScript dialogs and any request to a
 host other than the app's own fail the test at teardown (requests elsewhere are also aborted, so no test
 ever reaches the network). `window.__xss = 0` is installed in every page; script-like input flips it.
 """
 
+import json
 import re
 import shutil
 import subprocess
@@ -114,13 +116,20 @@ class Watch:
 
 @pytest.fixture
 def watch(app_server):
-    return Watch(app_server.host)
+    """This test's Watch; at teardown, after every page the test opened is closed, anything it saw fails the test."""
+    watch = Watch(app_server.host)
+    yield watch
+    if problems := watch.problems():
+        pytest.fail("; ".join(problems), pytrace=False)
+
+
+DEFAULT_VIEWPORT = {"width": 1400, "height": 900}
 
 
 def open_context(browser, app_server, **options):
     """A BrowserContext on the app (base_url set), 1400x900, English unless Accept-Language is given."""
     options.setdefault("base_url", app_server.base)
-    options.setdefault("viewport", {"width": 1400, "height": 900})
+    options.setdefault("viewport", DEFAULT_VIEWPORT)
     headers = {name.lower() for name in options.get("extra_http_headers", {})}
     if "accept-language" not in headers:  # Chromium's locale would override the header
         options.setdefault("locale", "en-US")
@@ -128,29 +137,6 @@ def open_context(browser, app_server, **options):
     context.set_default_timeout(20_000)
     context.add_init_script("window.__xss = 0;")
     return context
-
-
-@pytest.fixture
-def new_context(browser, app_server, watch):
-    """new_context(**options) -> a watched BrowserContext with base_url set; closed after the test."""
-    contexts = []
-
-    def make(**options):
-        context = open_context(browser, app_server, **options)
-        watch.attach(context)
-        contexts.append(context)
-        return context
-
-    yield make
-    for context in contexts:
-        context.close()
-    if problems := watch.problems():
-        pytest.fail("; ".join(problems), pytrace=False)
-
-
-@pytest.fixture
-def page(new_context):
-    return new_context().new_page()
 
 
 class Relay:
@@ -164,28 +150,100 @@ class Relay:
         self.idle.attach(context, lambda: self.watch)
 
 
-@pytest.fixture(scope="module")
-def module_context(browser, app_server):
-    """One context for a module's tests that only open views and read them (no cookies, permissions or
-    storage of their own; the app keeps none): after the first test, the page's scripts (Plotly's bundle
-    among them) come from this context's HTTP cache instead of being fetched and compiled again."""
-    context = open_context(browser, app_server)
-    relay = Relay(app_server.host)
-    relay.attach(context)
-    yield context, relay
-    context.close()
+class ContextPool:
+    """The session's browser contexts, one per set of options other than the viewport (locale, headers, touch,
+    permissions), each keeping one tab of the app open between tests.
+
+    Why: opening the page costs its renderer about a second of CPU, most of it compiling and starting Plotly's
+    bundle. A new context starts a new renderer process every time; in a context that stays open, with
+    Chromium's --process-per-site (harness.CHROMIUM_ARGS), every new tab of the app joins the one renderer the
+    kept tab holds, whose V8 already compiled the bundle. A test still gets new tabs of its own (a fresh
+    document, sessionStorage and history) at its own viewport; the app keeps no cookies or local storage.
+    """
+
+    def __init__(self, browser, app_server):
+        self.browser, self.app_server = browser, app_server
+        self.contexts = {}  # options as JSON -> (context, relay, kept tab)
+
+    def get(self, options):
+        key = json.dumps(options, sort_keys=True)
+        if key not in self.contexts:
+            context = open_context(self.browser, self.app_server, **options)
+            relay = Relay(self.app_server.host)
+            relay.attach(context)
+            kept = context.new_page()
+            kept.goto("/healthz")  # a document of the app's site: the renderer the context's tabs share
+            self.contexts[key] = (context, relay, kept)
+        return self.contexts[key]
+
+    def close(self):
+        for context, _, _ in self.contexts.values():
+            context.close()
+
+
+@pytest.fixture(scope="session")
+def context_pool(browser, app_server):
+    pool = ContextPool(browser, app_server)
+    yield pool
+    pool.close()
+
+
+class Tabs:
+    """What `new_context(**options)` returns: new tabs of a pooled context, each at the test's viewport.
+    Only tabs: a test that changes the context itself (init scripts, routes) uses `fresh_context`."""
+
+    def __init__(self, context, viewport):
+        self.context, self.viewport = context, viewport
+
+    def new_page(self):
+        page = self.context.new_page()
+        page.set_viewport_size(self.viewport)
+        return page
 
 
 @pytest.fixture
-def shared_page(module_context, new_context, watch):
-    """A fresh page in the module's one context (module_context), watched like `page`: new_context's
-    teardown fails the test on console errors, page errors, dialogs or foreign requests."""
-    context, relay = module_context
-    relay.watch = watch
-    yield context.new_page()
-    for open_page in context.pages:
-        open_page.close()
-    relay.watch = relay.idle
+def new_context(context_pool, watch):
+    """new_context(**options) -> Tabs: new_page() opens a watched tab with those options (viewport, locale,
+    extra_http_headers, is_mobile, ...) in the session's context for them; every tab the test opened there is
+    closed after the test."""
+    used = []
+
+    def make(**options):
+        viewport = options.pop("viewport", DEFAULT_VIEWPORT)
+        context, relay, kept = context_pool.get(options)
+        relay.watch = watch
+        used.append((context, relay, kept))
+        return Tabs(context, viewport)
+
+    yield make
+    for context, relay, kept in used:
+        for tab in context.pages:
+            if tab != kept:
+                tab.close()
+        relay.watch = relay.idle
+
+
+@pytest.fixture
+def fresh_context(browser, app_server, watch):
+    """fresh_context(**options) -> a new, watched BrowserContext with base_url set (nothing shared with any other
+    test: a student's browser, init scripts, a clean HTTP cache); closed after the test."""
+    contexts = []
+
+    def make(**options):
+        context = open_context(browser, app_server, **options)
+        watch.attach(context)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def page(new_context):
+    """A new tab of the app at 1400x900, English (the session's default context)."""
+    return new_context().new_page()
 
 
 @pytest.fixture(scope="session")

@@ -25,6 +25,10 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # Every tab of one site in a context shares one renderer process (conftest.ContextPool keeps one open),
+    # so a test's new tab finds Plotly's bundle already compiled. Pages behave the same; only the process
+    # model changes.
+    "--process-per-site",
 ]
 AXE_JS = HERE / "node_modules" / "axe-core" / "axe.min.js"
 

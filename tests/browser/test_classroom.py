@@ -82,14 +82,14 @@ def test_examples_menu_clears_computing_at_1280x720_in_presentation_mode(new_con
         assert "present=true" in page.url, f"{preset['id']}: presentation mode stays on"
 
 
-def test_follow_link_of_a_chinese_class_at_1280x720_normal_mode(new_context):
+def test_follow_link_of_a_chinese_class_at_1280x720_normal_mode(new_context, fresh_context):
     teacher = new_context(viewport=PROJECTOR, locale="zh-CN").new_page()
     open_view(teacher, {"source": "walk by river bank", "lang": "zh"})
     start_class(teacher)
     link = teacher.locator("#live-link").get_attribute("href")
     assert link.endswith("?lang=zh"), f"the follow link carries the teacher's language: {link}"
     assert teacher.locator("#live-qr img").get_attribute("src").endswith("?lang=zh")
-    student = new_context(viewport=PROJECTOR).new_page()  # an English browser
+    student = fresh_context(viewport=PROJECTOR).new_page()  # another browser, an English one
     student.goto(link)
     student.locator("body[data-ready=true]").wait_for(state="attached")
     expect(student.locator("html")).to_have_attribute("lang", "zh-CN")

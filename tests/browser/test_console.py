@@ -12,8 +12,8 @@ VIEWS = [
 ]
 
 
-def test_no_console_errors_on_main_views(new_context, watch):
-    page = new_context().new_page()
+def test_no_console_errors_on_main_views(fresh_context, watch):
+    page = fresh_context().new_page()  # a context of its own: a first visit, nothing cached
     for view in VIEWS:
         if view == "/learn":
             response = page.goto(view)
@@ -25,8 +25,8 @@ def test_no_console_errors_on_main_views(new_context, watch):
     assert watch.page_errors == [], f"uncaught errors: {watch.page_errors}"
 
 
-def test_every_request_goes_to_the_app(new_context, watch, app_server):
-    page = new_context().new_page()
+def test_every_request_goes_to_the_app(fresh_context, watch, app_server):
+    page = fresh_context().new_page()  # nothing cached: every file the page needs is requested
     open_view(page, VIEWS[1])
     page.locator("#next").click() if page.locator("#next").is_enabled() else page.locator("#prev").click()
     page.locator("#temperature").fill("2")

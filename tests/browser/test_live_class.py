@@ -5,7 +5,7 @@ from playwright.sync_api import expect
 from tests.browser.harness import open_view, poll
 
 
-def test_the_student_follows_the_teacher_and_can_stop_following(new_context):
+def test_the_student_follows_the_teacher_and_can_stop_following(new_context, fresh_context):
     teacher = new_context().new_page()
     open_view(teacher, {"source": "walk by river bank"})
     teacher.locator("#live-start").click()
@@ -18,7 +18,7 @@ def test_the_student_follows_the_teacher_and_can_stop_following(new_context):
     expect(qr).to_have_attribute("src", f"/api/rooms/{code}/qr.svg?lang=en")
     assert qr.evaluate("(img) => img.decode().then(() => img.naturalWidth > 0)")
 
-    student = new_context().new_page()
+    student = fresh_context().new_page()  # another browser
     student.goto(link)
     student.locator("body[data-ready=true]").wait_for(state="attached")
     expect(student.locator("#follow-bar")).to_be_visible()

@@ -39,7 +39,7 @@ FOLLOW = """async ([module, room]) => {
 }"""
 
 
-def test_a_teacher_publishes_and_a_student_follows(new_context, app_server, watch):
+def test_a_teacher_publishes_and_a_student_follows(new_context, fresh_context, app_server, watch):
     module = asset_url("js/live.js")
     teacher = new_context().new_page()
     open_view(teacher)
@@ -53,7 +53,7 @@ def test_a_teacher_publishes_and_a_student_follows(new_context, app_server, watc
     )
     assert teacher.evaluate("JSON.parse(sessionStorage.getItem('attention-lens:live-room')).code") == room["code"]
 
-    student = new_context().new_page()
+    student = fresh_context().new_page()  # another browser
     response = student.goto(room["followUrl"])
     assert response.status == 200
     follow = page_data(student)["follow"]

@@ -16,8 +16,7 @@ from tests.browser.harness import (
 
 
 @pytest.mark.parametrize("preset", PRESETS, ids=[p["id"] for p in PRESETS])
-def test_preset_renders_all_three_stages(shared_page, preset):
-    page = shared_page
+def test_preset_renders_all_three_stages(page, preset):
     open_view(page, preset["params"])
     view = page_data(page)["view"]
     queries, keys = view["tokens"]["queries"], view["tokens"]["keys"]

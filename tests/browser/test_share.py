@@ -31,7 +31,7 @@ def view_state(page):
     }
 
 
-def test_copied_link_reproduces_the_view_in_a_new_context(new_context):
+def test_copied_link_reproduces_the_view_in_a_new_context(new_context, fresh_context):
     context = new_context(permissions=["clipboard-read", "clipboard-write"])
     page = context.new_page()
     responses = []
@@ -71,7 +71,7 @@ def test_copied_link_reproduces_the_view_in_a_new_context(new_context):
     assert last.ok
     drawn = last.json()  # the numbers the first page drew
 
-    fresh = new_context().new_page()
+    fresh = fresh_context().new_page()
     open_view(fresh, link)
     assert fresh.url == link
     copy = view_state(fresh)
