@@ -1,5 +1,5 @@
 """Browser tests: the session's one app server (tests/conftest.py's live_server, in this process) and one
-Chromium per session. A test opens new tabs (`page`, `new_context(**options).new_page()`) in the session's
+Chromium per session. A test opens new tabs (`page`, `tabs(**options).new_page()`) in the session's
 context for those options (ContextPool: the page's scripts are compiled once, not once per test), or a new
 context of its own (`fresh_context`) when the context itself is what it tests or changes.
 
@@ -189,7 +189,7 @@ def context_pool(browser, app_server):
 
 
 class Tabs:
-    """What `new_context(**options)` returns: new tabs of a pooled context, each at the test's viewport.
+    """What `tabs(**options)` returns: new tabs of a pooled context, each at the test's viewport.
     Only tabs: a test that changes the context itself (init scripts, routes) uses `fresh_context`."""
 
     def __init__(self, context, viewport):
@@ -202,8 +202,8 @@ class Tabs:
 
 
 @pytest.fixture
-def new_context(context_pool, watch):
-    """new_context(**options) -> Tabs: new_page() opens a watched tab with those options (viewport, locale,
+def tabs(context_pool, watch):
+    """tabs(**options) -> Tabs: new_page() opens a watched tab with those options (viewport, locale,
     extra_http_headers, is_mobile, ...) in the session's context for them; every tab the test opened there is
     closed after the test."""
     used = []
@@ -241,9 +241,9 @@ def fresh_context(browser, app_server, watch):
 
 
 @pytest.fixture
-def page(new_context):
+def page(tabs):
     """A new tab of the app at 1400x900, English (the session's default context)."""
-    return new_context().new_page()
+    return tabs().new_page()
 
 
 @pytest.fixture(scope="session")

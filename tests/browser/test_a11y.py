@@ -27,9 +27,9 @@ RUN_AXE = """async () => {
 
 
 @pytest.mark.parametrize("name", list(VIEWS))
-def test_no_serious_accessibility_violations(new_context, axe_source, name):
+def test_no_serious_accessibility_violations(tabs, axe_source, name):
     params, viewport = VIEWS[name]
-    page = new_context(viewport=viewport).new_page()
+    page = tabs(viewport=viewport).new_page()
     open_view(page, params)
     page.evaluate(axe_source)
     assert page.evaluate("typeof axe") == "object", "axe-core did not load"

@@ -33,8 +33,8 @@ def whole_rows_on_screen(page, chart):
     )
 
 
-def test_live_class_at_1280x720_in_presentation_and_slide_mode(new_context):
-    page = new_context(viewport=PROJECTOR).new_page()
+def test_live_class_at_1280x720_in_presentation_and_slide_mode(tabs):
+    page = tabs(viewport=PROJECTOR).new_page()
     open_view(page, {"source": "walk by river bank", "present": "true"})
     start_class(page)
     expect(page.locator("#live-status")).to_have_text("live")  # not "Computing…" for good
@@ -71,8 +71,8 @@ def test_live_class_at_1280x720_in_presentation_and_slide_mode(new_context):
         page.keyboard.press("ArrowDown")
 
 
-def test_examples_menu_clears_computing_at_1280x720_in_presentation_mode(new_context):
-    page = new_context(viewport=PROJECTOR).new_page()
+def test_examples_menu_clears_computing_at_1280x720_in_presentation_mode(tabs):
+    page = tabs(viewport=PROJECTOR).new_page()
     open_view(page, {"source": "walk by river bank", "present": "true"})
     for preset in TOY_PRESETS:
         page.locator("#preset").select_option(preset["id"])
@@ -82,8 +82,8 @@ def test_examples_menu_clears_computing_at_1280x720_in_presentation_mode(new_con
         assert "present=true" in page.url, f"{preset['id']}: presentation mode stays on"
 
 
-def test_follow_link_of_a_chinese_class_at_1280x720_normal_mode(new_context, fresh_context):
-    teacher = new_context(viewport=PROJECTOR, locale="zh-CN").new_page()
+def test_follow_link_of_a_chinese_class_at_1280x720_normal_mode(tabs, fresh_context):
+    teacher = tabs(viewport=PROJECTOR, locale="zh-CN").new_page()
     open_view(teacher, {"source": "walk by river bank", "lang": "zh"})
     start_class(teacher)
     link = teacher.locator("#live-link").get_attribute("href")
@@ -99,8 +99,8 @@ def test_follow_link_of_a_chinese_class_at_1280x720_normal_mode(new_context, fre
     expect(student.locator("html")).to_have_attribute("lang", "zh-CN")
 
 
-def test_leaving_slides_with_escape_at_1280x720_slide_mode_keeps_the_link(new_context):
-    page = new_context(viewport=PROJECTOR).new_page()
+def test_leaving_slides_with_escape_at_1280x720_slide_mode_keeps_the_link(tabs):
+    page = tabs(viewport=PROJECTOR).new_page()
     open_view(page, {"source": "walk by river bank"})
     page.keyboard.press("s")
     for slide in ("2", "3", "4", "5"):
@@ -111,15 +111,15 @@ def test_leaving_slides_with_escape_at_1280x720_slide_mode_keeps_the_link(new_co
     assert "stage" not in url_params(page), f"leaving slides adds nothing to the link: {page.url}"
 
 
-def test_embed_of_a_slide_at_1280x720_slide_mode_has_no_slide_buttons(new_context):
-    page = new_context(viewport=PROJECTOR).new_page()
+def test_embed_of_a_slide_at_1280x720_slide_mode_has_no_slide_buttons(tabs):
+    page = tabs(viewport=PROJECTOR).new_page()
     open_view(page, "/embed?source=walk+by+river+bank&slide=4")
     expect(page.locator("#arithmetic-panel")).to_be_visible()
     expect(page.locator(".slide-nav")).to_be_hidden()
 
 
-def test_tab_on_a_button_at_1280x720_compare_normal_mode_moves_focus_not_panes(new_context):
-    page = new_context(viewport=PROJECTOR).new_page()
+def test_tab_on_a_button_at_1280x720_compare_normal_mode_moves_focus_not_panes(tabs):
+    page = tabs(viewport=PROJECTOR).new_page()
     page.goto("/compare?a.source=I+sat+by+the+river+bank&b.source=I+put+money+in+the+bank")
     page.locator("body[data-ready=true]").wait_for(state="attached")
     page.locator("#present-toggle").focus()
@@ -132,9 +132,9 @@ def test_tab_on_a_button_at_1280x720_compare_normal_mode_moves_focus_not_panes(n
     poll(page, "location.search", lambda search: "pane=b" in search)
 
 
-def test_chinese_errors_and_words_at_1280x720_normal_mode(new_context, watch):
+def test_chinese_errors_and_words_at_1280x720_normal_mode(tabs, watch):
     watch.allow(r"status of 422")
-    page = new_context(viewport=PROJECTOR, locale="zh-CN").new_page()
+    page = tabs(viewport=PROJECTOR, locale="zh-CN").new_page()
     open_view(page, {"source": "walk by river bank", "lang": "zh"})
     options = page.locator("#score option").all_text_contents()
     assert not [o for o in options if re.search(r"\bgeneral\b", o)], f"score names in Chinese: {options}"
@@ -147,9 +147,9 @@ def test_chinese_errors_and_words_at_1280x720_normal_mode(new_context, watch):
     assert not error.inner_text().startswith("source"), f"a Chinese message: {error.inner_text()}"
 
 
-def test_a_500_word_paste_at_1280x720_normal_mode_says_why(new_context, watch):
+def test_a_500_word_paste_at_1280x720_normal_mode_says_why(tabs, watch):
     watch.allow(r"status of 422")
-    page = new_context(viewport=PROJECTOR).new_page()
+    page = tabs(viewport=PROJECTOR).new_page()
     open_view(page, {"source": "walk by river bank"})
     box = page.locator("#source")
     box.fill("")
@@ -168,8 +168,8 @@ LONG = (
 )  # 65 words: every other row label is written
 
 
-def test_a_long_input_at_1280x720_normal_mode_names_the_outlined_row(new_context):
-    page = new_context(viewport=PROJECTOR).new_page()
+def test_a_long_input_at_1280x720_normal_mode_names_the_outlined_row(tabs):
+    page = tabs(viewport=PROJECTOR).new_page()
     words = LONG.split()
     for step in (1, 3, 7, 30):
         open_view(page, {"source": LONG, "step": str(step)})
@@ -197,8 +197,8 @@ def test_a_long_input_at_1280x720_normal_mode_names_the_outlined_row(new_context
 PRONOUN = next(p for p in PRESETS if p["id"] == "pronoun")
 
 
-def test_the_arithmetic_slide_at_1280x720_slide_mode_holds_every_row(new_context):
-    page = new_context(viewport=PROJECTOR).new_page()
+def test_the_arithmetic_slide_at_1280x720_slide_mode_holds_every_row(tabs):
+    page = tabs(viewport=PROJECTOR).new_page()
     open_view(page, {**PRONOUN["params"], "slide": "4"})
     expect(page.locator("#arithmetic-panel")).to_be_visible()
     page.locator("#arithmetic table.arith tfoot").wait_for()
@@ -233,8 +233,8 @@ def cell_value_sizes(page, stage):
 SEVEN = "I sat by the river bank today"  # tiny weights (2.6e-5) make two significant digits wide
 
 
-def test_numbers_in_the_cells_at_1024x768_presentation_mode(new_context):
-    page = new_context(viewport=SMALL_PROJECTOR).new_page()
+def test_numbers_in_the_cells_at_1024x768_presentation_mode(tabs):
+    page = tabs(viewport=SMALL_PROJECTOR).new_page()
     for source, n in (("walk by river bank", 4), (SEVEN, 7), ("the dog chased the cat up a tree", 8)):
         open_view(page, {"source": source, "present": "true"})
         for stage in (1, 2):
@@ -244,8 +244,8 @@ def test_numbers_in_the_cells_at_1024x768_presentation_mode(new_context):
             )
 
 
-def test_numbers_of_a_typed_7_word_sentence_at_1280x720_normal_mode(new_context):
-    page = new_context(viewport=PROJECTOR).new_page()
+def test_numbers_of_a_typed_7_word_sentence_at_1280x720_normal_mode(tabs):
+    page = tabs(viewport=PROJECTOR).new_page()
     open_view(page, {"source": "walk by river bank"})
     page.locator("#source").fill(SEVEN)
     poll(page, "location.search", lambda search: "today" in search)
@@ -255,8 +255,8 @@ def test_numbers_of_a_typed_7_word_sentence_at_1280x720_normal_mode(new_context)
         assert len(sizes) == 49, f"stage {stage}: a number in every cell ({len(sizes)} of 49)"
 
 
-def test_compare_at_1280x720_presentation_mode_fits_a_projector(new_context):
-    page = new_context(viewport=PROJECTOR).new_page()
+def test_compare_at_1280x720_presentation_mode_fits_a_projector(tabs):
+    page = tabs(viewport=PROJECTOR).new_page()
     page.goto("/compare?a.source=I+sat+by+the+river+bank&b.source=I+put+money+in+the+bank&present=true")
     page.locator("body[data-ready=true]").wait_for(state="attached")
     top = page.locator("#chart-a").bounding_box()["y"]
@@ -282,8 +282,8 @@ def test_compare_at_1280x720_presentation_mode_fits_a_projector(new_context):
 PHONE = {"width": 390, "height": 844}
 
 
-def test_phone_390x844_normal_mode(new_context):
-    page = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+def test_phone_390x844_normal_mode(tabs):
+    page = tabs(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     open_view(page, {**PRONOUN["params"]})
     top = page.locator("#chart-stage1").bounding_box()["y"]
     assert top < PHONE["height"] * 0.6, f"the first heatmap starts {top} px down"
@@ -301,8 +301,8 @@ def test_phone_390x844_normal_mode(new_context):
     assert min(heights) >= 44, f"'Open this view' links: {sorted(heights)[:3]}"
 
 
-def test_whole_model_statistics_at_1280x720_normal_and_presentation_mode(new_context):
-    page = new_context(viewport=PROJECTOR).new_page()
+def test_whole_model_statistics_at_1280x720_normal_and_presentation_mode(tabs):
+    page = tabs(viewport=PROJECTOR).new_page()
     open_view(page, {"source": "the animal did not cross the street", "model": "minilm", "layer": "3"}, timeout=60_000)
     for mode in ("normal", "presentation"):
         region = page.locator("#summary-table .scroll")

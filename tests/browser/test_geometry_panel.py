@@ -57,8 +57,8 @@ def check_lines_match_the_json(page, shown):
 
 
 @pytest.mark.parametrize("mode", ["present", "slide"])
-def test_the_geometry_panel_fits_a_1280x720_projector_and_steps_with_the_keys(new_context, mode):
-    page = new_context(viewport=PROJECTOR).new_page()
+def test_the_geometry_panel_fits_a_1280x720_projector_and_steps_with_the_keys(tabs, mode):
+    page = tabs(viewport=PROJECTOR).new_page()
     params = {**BANK, "present": "true"}
     if mode == "slide":
         params["slide"] = str(SLIDE)
@@ -89,8 +89,8 @@ def test_the_geometry_panel_fits_a_1280x720_projector_and_steps_with_the_keys(ne
     check_lines_match_the_json(page, shown)
 
 
-def test_slide_seven_is_the_geometry_panel_and_the_slides_before_it_are_unchanged(new_context):
-    page = new_context(viewport=PROJECTOR).new_page()
+def test_slide_seven_is_the_geometry_panel_and_the_slides_before_it_are_unchanged(tabs):
+    page = tabs(viewport=PROJECTOR).new_page()
     open_view(page, {**BANK, "present": "true", "slide": "6"})
     expect(page.locator("#alignment-panel")).to_be_visible()
     page.evaluate("document.activeElement && document.activeElement.blur()")
@@ -101,8 +101,8 @@ def test_slide_seven_is_the_geometry_panel_and_the_slides_before_it_are_unchange
     expect(page.locator("#panel-next")).to_be_disabled()
 
 
-def test_the_plane_toggle_shows_the_words_before_w_q_and_w_k(new_context):
-    page = new_context(viewport={"width": 1600, "height": 1000}).new_page()
+def test_the_plane_toggle_shows_the_words_before_w_q_and_w_k(tabs):
+    page = tabs(viewport={"width": 1600, "height": 1000}).new_page()
     open_view(page, BANK)
     expect(page.locator("#plane-toggle")).to_be_visible()
     expect(page.locator("#plane-qk")).to_have_attribute("aria-pressed", "true")
@@ -115,8 +115,8 @@ def test_the_plane_toggle_shows_the_words_before_w_q_and_w_k(new_context):
     assert drawn == [point[0] for point in view["geometry"]["keys"]]
 
 
-def test_the_stretch_moves_the_panel_and_stage_2_together(new_context):
-    page = new_context(viewport={"width": 1600, "height": 1000}).new_page()
+def test_the_stretch_moves_the_panel_and_stage_2_together(tabs):
+    page = tabs(viewport={"width": 1600, "height": 1000}).new_page()
     exercise = {"q": "1,0;0,1", "k": "1,0;0,1;1,1", "v": "1,2;3,4;5,6", "score": "dot"}
     open_view(page, exercise)
     before = read(page)

@@ -50,8 +50,8 @@ def assert_view(page, *, present, slide, stage, head, step):
     expect(label).to_contain_text(f"Head {shown + 1}")  # counted from 1 on the page
 
 
-def test_back_and_forward_restore_every_view_field_in_place(new_context):
-    page = new_context(viewport={"width": 1366, "height": 768}).new_page()
+def test_back_and_forward_restore_every_view_field_in_place(tabs):
+    page = tabs(viewport={"width": 1366, "height": 768}).new_page()
     open_view(page, MULTI_HEAD["params"])
     arithmetic = page.locator("#arithmetic").inner_text()
     length = page.evaluate("history.length")

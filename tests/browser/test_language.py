@@ -43,13 +43,13 @@ def test_language_switch_is_kept_in_the_url(page):
     assert url_params(page)["lang"] == "en"
 
 
-def test_accept_language_picks_chinese_without_lang(new_context):
-    page = new_context(locale="zh-CN").new_page()
+def test_accept_language_picks_chinese_without_lang(tabs):
+    page = tabs(locale="zh-CN").new_page()
     open_view(page, {"source": "我们在河边散步"})
     assert_language(page, "zh")
     assert "lang" not in url_params(page)
 
-    other = new_context(extra_http_headers={"Accept-Language": "fr-FR, zh-TW;q=0.8, en;q=0.5"}).new_page()
+    other = tabs(extra_http_headers={"Accept-Language": "fr-FR, zh-TW;q=0.8, en;q=0.5"}).new_page()
     open_view(other, "/")
     assert_language(other, "zh")
 

@@ -57,8 +57,8 @@ def assert_arithmetic_fits(page, where):
     ],
     ids=["translate", "multi-head", "real-model", "additive"],
 )
-def test_the_arithmetic_fits_at_1280_and_1920(new_context, params, width, height):
-    page = new_context(viewport={"width": width, "height": height}).new_page()
+def test_the_arithmetic_fits_at_1280_and_1920(tabs, params, width, height):
+    page = tabs(viewport={"width": width, "height": height}).new_page()
     open_view(page, params)
     assert_arithmetic_fits(page, f"{width} plain, {params}")
     page.keyboard.press("p")
@@ -97,8 +97,8 @@ TICKS = """([chart, axis]) => {
 }"""
 
 
-def test_a_long_sentence_in_a_real_model_stays_legible(new_context):
-    page = new_context(viewport={"width": 1366, "height": 768}).new_page()
+def test_a_long_sentence_in_a_real_model_stays_legible(tabs):
+    page = tabs(viewport={"width": 1366, "height": 768}).new_page()
     open_view(page, {"source": LONG_TEXT, "model": "minilm", "layer": "2", "step": "60"}, timeout=60_000)
     view = page_data(page)["view"]
     n = len(view["tokens"]["queries"])
@@ -214,8 +214,8 @@ FIT = """(n) => {
 }"""
 
 
-def test_values_only_where_they_fit(new_context):
-    page = new_context(viewport={"width": 1280, "height": 720}).new_page()
+def test_values_only_where_they_fit(tabs):
+    page = tabs(viewport={"width": 1280, "height": 720}).new_page()
     n = len(SEVENTEEN.split())
     open_view(page, {"source": SEVENTEEN, "slide": "2"})  # 17 tokens on a whole slide: the values fit
     fit = page.evaluate(FIT, n)

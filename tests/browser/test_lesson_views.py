@@ -116,14 +116,14 @@ def labels_overlap(page, chart):
 
 
 @pytest.mark.parametrize(("index", "lesson"), SINGLE, ids=[lesson["title"]["en"].split(".")[0] for _, lesson in SINGLE])
-def test_lesson_claims_on_the_view_its_link_opens_at_1280x720_normal_mode(new_context, index, lesson):
+def test_lesson_claims_on_the_view_its_link_opens_at_1280x720_normal_mode(tabs, index, lesson):
     shown = {item["title"]: item for item in lessons_for("en")}
     item = shown.get(lesson["title"]["en"])
     if item is None:
         pytest.fail(f"lesson {lesson['title']['en']} is not offered (a model missing here?)")
     preset = BY_ID[lesson["preset"]]
     filled = preset_numbers(lesson["preset"])
-    page = new_context(viewport=PROJECTOR).new_page()
+    page = tabs(viewport=PROJECTOR).new_page()
     where = f"/learn {lesson['title']['en']}"
     main = item["link"]
     opened = link_params(main)
@@ -170,9 +170,9 @@ TOY_COMPARISONS = [preset for preset in COMPARE_PRESETS if "model=" not in prese
 
 
 @pytest.mark.parametrize("preset", TOY_COMPARISONS, ids=[p["id"] for p in TOY_COMPARISONS])
-def test_comparison_lesson_on_the_view_its_link_opens_at_1280x720_normal_mode(new_context, preset):
+def test_comparison_lesson_on_the_view_its_link_opens_at_1280x720_normal_mode(tabs, preset):
     item = next(p for p in compare_presets_for("en") if p["id"] == preset["id"])
-    page = new_context(viewport=PROJECTOR).new_page()
+    page = tabs(viewport=PROJECTOR).new_page()
     page.goto(item["link"])
     page.locator("body[data-ready=true]").wait_for(state="attached")
     data = page_data(page)["compare"]

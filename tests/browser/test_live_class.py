@@ -5,8 +5,8 @@ from playwright.sync_api import expect
 from tests.browser.harness import open_view, poll
 
 
-def test_the_student_follows_the_teacher_and_can_stop_following(new_context, fresh_context):
-    teacher = new_context().new_page()
+def test_the_student_follows_the_teacher_and_can_stop_following(tabs, fresh_context):
+    teacher = tabs().new_page()
     open_view(teacher, {"source": "walk by river bank"})
     teacher.locator("#live-start").click()
     expect(teacher.locator("#live-panel")).to_be_visible()

@@ -39,9 +39,9 @@ FOLLOW = """async ([module, room]) => {
 }"""
 
 
-def test_a_teacher_publishes_and_a_student_follows(new_context, fresh_context, app_server, watch):
+def test_a_teacher_publishes_and_a_student_follows(tabs, fresh_context, app_server, watch):
     module = asset_url("js/live.js")
-    teacher = new_context().new_page()
+    teacher = tabs().new_page()
     open_view(teacher)
     puts = []
     teacher.on("request", lambda request: puts.append(request) if request.method == "PUT" else None)

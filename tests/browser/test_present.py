@@ -22,8 +22,8 @@ def assert_large_labels(page):
     assert words and min(words) >= 28, f"alignment words of {words} px"
 
 
-def test_presentation_mode_keys(new_context):
-    page = new_context(viewport=FULL_HD).new_page()
+def test_presentation_mode_keys(tabs):
+    page = tabs(viewport=FULL_HD).new_page()
     open_view(page, TRANSLATE["params"])
     assert "present" not in url_params(page)
     small = page.evaluate(FONT_SIZES, "#chart-stage2 .ytick text")
@@ -77,8 +77,8 @@ def test_presentation_mode_keys(new_context):
     assert "present" not in url_params(page)
 
 
-def test_presentation_mode_from_the_link(new_context):
-    page = new_context(viewport=FULL_HD).new_page()
+def test_presentation_mode_from_the_link(tabs):
+    page = tabs(viewport=FULL_HD).new_page()
     open_view(page, {**TRANSLATE["params"], "present": "true", "stage": "2"})
     expect(page.locator("body")).to_have_class(re.compile(r"\bpresent\b"))
     expect(page.locator("body")).to_have_attribute("data-stage", "2")

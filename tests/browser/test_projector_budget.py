@@ -192,10 +192,10 @@ def check(found, kind, mode, where):
     CASES,
     ids=[f"{kind}-{size}-{'+'.join(PAGES[kind][1])}-{'live' if live else 'no-class'}" for kind, size, live in CASES],
 )
-def test_projector_budget(new_context, fresh_context, room, kind, size, live):
+def test_projector_budget(tabs, fresh_context, room, kind, size, live):
     width, height = SIZES[size]
     teacher = live and kind == "main"
-    context = (fresh_context if teacher else new_context)(viewport={"width": width, "height": height})
+    context = (fresh_context if teacher else tabs)(viewport={"width": width, "height": height})
     if teacher:  # the teacher's tab drives the room (the page keeps it in sessionStorage)
         saved = json.dumps(json.dumps(room))
         context.add_init_script(f"try {{ sessionStorage.setItem('attention-lens:live-room', {saved}); }} catch {{}}")

@@ -119,9 +119,9 @@ def press_present(page):
 
 
 @pytest.mark.parametrize("screen", list(SCREENS))
-def test_every_screen_plain_and_in_presentation_mode(new_context, screen):
+def test_every_screen_plain_and_in_presentation_mode(tabs, screen):
     viewport = SCREENS[screen]
-    page = new_context(viewport=viewport).new_page()
+    page = tabs(viewport=viewport).new_page()
     open_view(page, TRANSLATE["params"])
     assert_fits(page, f"{screen} plain")
     press_present(page)
@@ -133,8 +133,8 @@ def test_every_screen_plain_and_in_presentation_mode(new_context, screen):
         )
 
 
-def test_resizing_a_laptop_window_to_full_hd(new_context):
-    page = new_context(viewport=LAPTOP).new_page()
+def test_resizing_a_laptop_window_to_full_hd(tabs):
+    page = tabs(viewport=LAPTOP).new_page()
     open_view(page, {"source": "walk by river bank", "step": "2"})
     assert_fits(page, "1366x768")
     page.set_viewport_size(FULL_HD)
@@ -142,8 +142,8 @@ def test_resizing_a_laptop_window_to_full_hd(new_context):
     assert all(c["width"] > 450 for c in found["charts"]), "the charts grew with the window"
 
 
-def test_presentation_at_full_hd_then_a_projector(new_context):
-    page = new_context(viewport=FULL_HD).new_page()
+def test_presentation_at_full_hd_then_a_projector(tabs):
+    page = tabs(viewport=FULL_HD).new_page()
     open_view(page, {**TRANSLATE["params"], "present": "true"})
     assert_fits(page, "1920x1080 presentation")
     page.set_viewport_size(PROJECTOR)
@@ -151,8 +151,8 @@ def test_presentation_at_full_hd_then_a_projector(new_context):
     assert_first_screen(page, found, "presentation resized to 1280x720")
 
 
-def test_the_outline_follows_the_step_after_a_resize(new_context):
-    page = new_context(viewport=LAPTOP).new_page()
+def test_the_outline_follows_the_step_after_a_resize(tabs):
+    page = tabs(viewport=LAPTOP).new_page()
     open_view(page, {"source": "the cat sat on the mat", "step": "4"})
     page.keyboard.press("ArrowLeft")
     poll(page, "location.search", lambda search: "step=3" in search)
@@ -181,8 +181,8 @@ def press_until(page, key, param, value):
     poll(page, "location.search", lambda search: url_params(page).get(param) == value)
 
 
-def test_slide_mode_one_panel_at_a_time(new_context):
-    page = new_context(viewport=PROJECTOR).new_page()
+def test_slide_mode_one_panel_at_a_time(tabs):
+    page = tabs(viewport=PROJECTOR).new_page()
     open_view(page, TRANSLATE["params"])
     press_until(page, "s", "slide", "1")
     expect(page.locator("body")).to_have_class(re.compile(r"\bslides\b"))
@@ -220,8 +220,8 @@ def test_slide_mode_one_panel_at_a_time(new_context):
     assert_fits(page, "after slide mode")
 
 
-def test_slide_mode_from_a_link_in_presentation_mode(new_context):
-    page = new_context(viewport=PROJECTOR).new_page()
+def test_slide_mode_from_a_link_in_presentation_mode(tabs):
+    page = tabs(viewport=PROJECTOR).new_page()
     open_view(page, {"source": "walk by river bank", "present": "true", "slide": "1", "step": "2"})
     assert_one_panel(page, "stage1", "slide 1 with present=true")
     found = assert_fits(page, "slide 1 with present=true")
@@ -242,8 +242,8 @@ EMBED_FRAME = {"width": 800, "height": 450}
 
 
 @pytest.mark.parametrize("present", [False, True], ids=["plain", "present"])
-def test_embed_shows_the_chosen_stage_whole(new_context, present):
-    page = new_context(viewport=EMBED_FRAME).new_page()
+def test_embed_shows_the_chosen_stage_whole(tabs, present):
+    page = tabs(viewport=EMBED_FRAME).new_page()
     query = "source=walk+by+river+bank&stage=2&step=1" + ("&present=true" if present else "")
     open_view(page, f"/embed?{query}")
     assert_one_panel(page, "stage2", "/embed stage=2")
@@ -257,8 +257,8 @@ def test_embed_shows_the_chosen_stage_whole(new_context, present):
     assert page.url.split("?")[0].endswith("/embed")
 
 
-def test_phone_one_column_and_a_small_step_bar(new_context):
-    page = new_context(viewport=PHONE).new_page()
+def test_phone_one_column_and_a_small_step_bar(tabs):
+    page = tabs(viewport=PHONE).new_page()
     open_view(page, TRANSLATE["params"])
     found = assert_fits(page, "phone")
     lefts = page.evaluate(
@@ -279,9 +279,9 @@ def test_phone_one_column_and_a_small_step_bar(new_context):
     assert bar["height"] <= PHONE["height"] / 10, f"the step bar after P: {bar}"
 
 
-def test_a_real_model_on_a_phone(new_context):
+def test_a_real_model_on_a_phone(tabs):
     """Every layer and head (12 × 12 maps, the statistics table, the rollout) scrolls inside its panel."""
-    page = new_context(viewport=PHONE).new_page()
+    page = tabs(viewport=PHONE).new_page()
     open_view(page, {"source": "the bank of the river", "model": "e5", "layer": "3"})
     assert_fits(page, "e5 on a phone")
     press_present(page)

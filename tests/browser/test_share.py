@@ -31,8 +31,8 @@ def view_state(page):
     }
 
 
-def test_copied_link_reproduces_the_view_in_a_new_context(new_context, fresh_context):
-    context = new_context(permissions=["clipboard-read", "clipboard-write"])
+def test_copied_link_reproduces_the_view_in_a_new_context(tabs, fresh_context):
+    context = tabs(permissions=["clipboard-read", "clipboard-write"])
     page = context.new_page()
     responses = []
     page.on("response", lambda response: responses.append(response) if "/api/attention" in response.url else None)

@@ -132,7 +132,7 @@ def assert_tokens_shown_as_text(page, queries, keys):
 
 
 @pytest.mark.parametrize("batch", BATCHES, ids=[f"batch{i}" for i in range(len(BATCHES))])
-def test_payloads_in_a_link_show_as_text(new_context, batch):
+def test_payloads_in_a_link_show_as_text(tabs, batch):
     half = len(batch) // 2 or 1
     source = " ".join(batch[:half])
     target = " ".join(batch[half:]) or source
@@ -140,7 +140,7 @@ def test_payloads_in_a_link_show_as_text(new_context, batch):
     params = {"source": source, "target": target, "lang": batch[0], "step": batch[1], "stage": batch[2]}
     for payload in batch:
         params[payload] = payload  # unknown parameter names are dropped and named on the page
-    page = new_context(extra_http_headers={"Accept-Language": header}).new_page()
+    page = tabs(extra_http_headers={"Accept-Language": header}).new_page()
     open_view(page, "/?" + urlencode(params))
     assert_nothing_ran(page)
 
