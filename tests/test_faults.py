@@ -30,6 +30,14 @@ def wait_for(condition, what, timeout=60.0):
         time.sleep(0.05)
 
 
+def maps(pid):
+    """The files process `pid` has mapped (/proc/<pid>/maps), as text; empty once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/maps").read_text()
+    except OSError:
+        return ""
+
+
 def access_lines(server):
     """The app's access log: the whole JSON lines of the server's output (uvicorn's own lines are text)."""
     lines = server.output().splitlines(keepends=True)
@@ -170,10 +178,15 @@ def test_sigterm_drains_and_exits_zero():
             except httpx.HTTPError as error:
                 slow["status"] = repr(error)
 
+        def reached_a_worker():
+            """A worker maps the model's weights file to answer it (or it was answered already): from then on
+            uvicorn counts it as a request in progress, which shutdown waits for, not an idle connection."""
+            return "status" in slow or any("/minilm-" in maps(pid) for pid in workers)
+
         thread = threading.Thread(target=slow_request, daemon=True)
         time.sleep(0.5)
         thread.start()
-        time.sleep(0.2)
+        wait_for(reached_a_worker, "the minilm request to reach a worker")
         server.process.send_signal(signal.SIGTERM)
         try:
             code = server.process.wait(timeout=25)
