@@ -119,14 +119,14 @@ def test_students_keep_their_class_when_the_compose_redis_restarts():
 
 
 async def open_streams(base: str, code: str, count: int, headers: dict | None = None):
-    """`count` streams, each on a connection of its own; (open students, refused answers)."""
+    """`count` streams, each on a connection of its own (one client without a pool: an open stream holds its
+    connection, so the next opens another); (open students, refused answers)."""
     opened, refused = [], []
     stack = contextlib.AsyncExitStack()
     limits = httpx.Limits(max_connections=None, max_keepalive_connections=0)
+    client = httpx.AsyncClient(base_url=base, timeout=30, limits=limits, headers=headers)
+    await stack.enter_async_context(client)
     for _ in range(count):
-        client = await stack.enter_async_context(httpx.AsyncClient(base_url=base, timeout=30, limits=limits))
-        if headers:
-            client.headers.update(headers)
         student = await stack.enter_async_context(Student(client, code))
         if student.status_code == 200:
             opened.append(student)
