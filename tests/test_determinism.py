@@ -52,7 +52,9 @@ def servers():
     started = [LiveServer(env={"PYTHONHASHSEED": str(seed), "ACCESS_LOG": "0"}) for seed in (1, 2)]
     try:
         for server in started:
-            server.start()
+            server.launch()
+        for server in started:
+            server.wait_until_ready()
         yield [server.base for server in started]
     finally:
         for server in started:

@@ -11,6 +11,7 @@ import signal
 import subprocess
 import threading
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -27,6 +28,14 @@ def wait_for(condition, what, timeout=60.0):
     while not condition():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         time.sleep(0.05)
+
+
+def maps(pid):
+    """The files process `pid` has mapped (/proc/<pid>/maps), as text; empty once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/maps").read_text()
+    except OSError:
+        return ""
 
 
 def access_lines(server):
@@ -74,6 +83,30 @@ class Load:
 # ---------------------------------------------------------------------------
 
 
+def asleep_between_health_checks(supervisor: int) -> bool:
+    """Is uvicorn's supervisor asleep between its rounds of worker health checks (its one thread waits on a
+    futex for 0.5 s) rather than checking (waiting for a worker's answer, a poll on its pipe)?"""
+    try:
+        return "futex" in Path(f"/proc/{supervisor}/wchan").read_text()
+    except OSError:
+        return False
+
+
+def until_a_round_of_health_checks_ends(supervisor: int, guard: float = 5.0) -> None:
+    """Return as the supervisor falls asleep after a round of health checks: a worker killed now is dead before
+    the next round, which replaces it at once. Killed during a round, or just before one (a killed process
+    takes a moment to die), it is asked for its answer, and the supervisor waits WORKER_HEALTHCHECK_SECONDS
+    (60 s) for it: it holds the pipe's other end itself, so its poll sees no end of file. Where /proc/<pid>/wchan
+    tells nothing, this returns after `guard` seconds, and the test may just take that minute longer."""
+    deadline = time.monotonic() + guard
+    checking = False
+    while time.monotonic() < deadline:  # no sleep: a round lasts a few milliseconds
+        asleep = asleep_between_health_checks(supervisor)
+        if asleep and checking:
+            return
+        checking = checking or not asleep
+
+
 @pytest.fixture(scope="module")
 def production():
     with LiveServer(workers=2) as server:
@@ -88,6 +121,7 @@ def test_killed_worker_loses_only_its_requests_and_is_replaced(production):
         before = production.worker_pids()
         assert len(before) == 2, before
         victim = before[0]
+        until_a_round_of_health_checks_ends(production.process.pid)
         killed_at = time.monotonic()
         os.kill(victim, signal.SIGKILL)
         wait_for(lambda: not alive(victim), "the killed worker to be gone")
@@ -155,10 +189,15 @@ def test_sigterm_drains_and_exits_zero():
             except httpx.HTTPError as error:
                 slow["status"] = repr(error)
 
+        def reached_a_worker():
+            """A worker maps the model's weights file to answer it (or it was answered already): from then on
+            uvicorn counts it as a request in progress, which shutdown waits for, not an idle connection."""
+            return "status" in slow or any("/minilm-" in maps(pid) for pid in workers)
+
         thread = threading.Thread(target=slow_request, daemon=True)
         time.sleep(0.5)
         thread.start()
-        time.sleep(0.2)
+        wait_for(reached_a_worker, "the minilm request to reach a worker")
         server.process.send_signal(signal.SIGTERM)
         try:
             code = server.process.wait(timeout=25)

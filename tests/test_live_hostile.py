@@ -1,8 +1,10 @@
 """A live class on a hostile school network: restarts, crowds, guessers, idle and slow connections.
 
-Each test starts the servers it needs (tests/support) with small limits, plays the hostile client
-and waits on events (a status on a stream, a line in the log, a closed socket) with generous hang
-guards: nothing here depends on how fast the machine is.
+Each test plays the hostile client against servers with small limits: the app served in this process
+with the settings it needs (AppServer, a fraction of a second to start), the production command where
+processes matter (a worker's slow start), the session's redis-server and nginx where a test needs nothing
+of its own (tests/conftest.py). It waits on events (a status on a stream, a line in the log, a closed
+socket) with generous hang guards: nothing here depends on how fast the machine is.
 """
 
 from __future__ import annotations
@@ -20,9 +22,9 @@ import pytest
 import yaml
 
 from app.live.rooms import CODE_ALPHABET, CODE_LENGTH, client_key
+from app.settings import Settings
 from tests.support.asgi import run_async
-from tests.support.live_server import ROOT, LiveServer
-from tests.support.nginx import Nginx
+from tests.support.live_server import ROOT, AppServer, LiveServer
 from tests.support.redis_server import REDIS_SERVER, RedisServer
 from tests.support.sse import Student
 
@@ -32,6 +34,12 @@ QUIET = {"LIVE_KEEPALIVE_SECONDS": "0.5", "ACCESS_LOG": "0"}
 GUARD = 60.0  # seconds: a hang guard for polling, never a speed requirement
 
 pytestmark = pytest.mark.slow  # every test starts real servers
+
+
+def in_process(**settings) -> AppServer:
+    """The app with these settings (and QUIET's) under uvicorn with the production server options, in this
+    process; it trusts X-Forwarded-For from 127.0.0.1 as scripts/serve does (FORWARDED_ALLOW_IPS)."""
+    return AppServer(Settings(**{"live_keepalive_seconds": 0.5, "access_log": False, **settings}))
 
 
 def run(scenario):
@@ -101,7 +109,7 @@ def test_students_keep_their_class_when_the_compose_redis_restarts():
                 for student in students:
                     assert (await student.next_view()).json() == {"view": STEP, "version": 2}
 
-    with ComposeRedis() as redis, LiveServer(workers=1, env={**QUIET, "REDIS_URL": redis.url}) as server:
+    with ComposeRedis() as redis, in_process(redis_url=redis.url) as server:
         run(scenario(redis, server))
 
 
@@ -111,14 +119,14 @@ def test_students_keep_their_class_when_the_compose_redis_restarts():
 
 
 async def open_streams(base: str, code: str, count: int, headers: dict | None = None):
-    """`count` streams, each on a connection of its own; (open students, refused answers)."""
+    """`count` streams, each on a connection of its own (one client without a pool: an open stream holds its
+    connection, so the next opens another); (open students, refused answers)."""
     opened, refused = [], []
     stack = contextlib.AsyncExitStack()
     limits = httpx.Limits(max_connections=None, max_keepalive_connections=0)
+    client = httpx.AsyncClient(base_url=base, timeout=30, limits=limits, headers=headers)
+    await stack.enter_async_context(client)
     for _ in range(count):
-        client = await stack.enter_async_context(httpx.AsyncClient(base_url=base, timeout=30, limits=limits))
-        if headers:
-            client.headers.update(headers)
         student = await stack.enter_async_context(Student(client, code))
         if student.status_code == 200:
             opened.append(student)
@@ -153,8 +161,7 @@ def test_more_streams_than_a_room_allows_leave_the_worker_answering():
                             block = await student.next_view()
                         assert block.json() == {"view": STEP, "version": 2}
 
-    env = {**QUIET, "LIMIT_CONCURRENCY": "40", "ROOM_STREAMS_MAX": "40", "LIVE_KEEPALIVE_SECONDS": "5"}
-    with LiveServer(workers=1, env=env) as server:
+    with in_process(limit_concurrency=40, room_streams_max=40, live_keepalive_seconds=5) as server:
         run(scenario(server))
 
 
@@ -170,7 +177,7 @@ def test_one_address_cannot_take_every_stream_of_a_worker():
                 async with other:
                     assert len(others) == 1
 
-    with LiveServer(workers=1, env={**QUIET, "LIVE_STREAMS_PER_CLIENT": "5"}) as server:
+    with in_process(live_streams_per_client=5) as server:
         run(scenario(server))
 
 
@@ -193,14 +200,15 @@ def test_a_full_server_keeps_refusing_cleanly_and_an_expiring_room_says_ended():
                 assert await student.rest() == []
             assert (await client.post("/api/rooms", json={"view": VIEW}, headers=address(5))).status_code == 201
 
-    with LiveServer(workers=1, env={**QUIET, "ROOMS_MAX": "1", "ROOM_TTL_SECONDS": "3"}) as server:
+    with in_process(rooms_max=1, room_ttl_seconds=3) as server:
         run(scenario(server))
 
 
 @pytest.mark.parametrize("store", ["memory", "redis"])
-def test_rooms_nobody_follows_end_early_and_many_addresses_cannot_hold_the_cap(store):
+def test_rooms_nobody_follows_end_early_and_many_addresses_cannot_hold_the_cap(store, request):
     """ROOM_IDLE_SECONDS=2: a room with a student stays, one without ends; ten rooms from five addresses fill the
-    cap only until they end by themselves; one address holds at most ROOMS_PER_CLIENT rooms."""
+    cap only until they end by themselves; one address holds at most ROOMS_PER_CLIENT rooms. With Redis: the
+    session's redis-server, a database no other test uses (ROOMS_MAX counts the rooms of that database)."""
 
     async def scenario(server):
         async with httpx.AsyncClient(base_url=server.base, timeout=30) as client:
@@ -228,13 +236,11 @@ def test_rooms_nobody_follows_end_early_and_many_addresses_cannot_hold_the_cap(s
                 assert (await put_view(client, followed, STEP)).status_code == 204
                 assert (await student.next_view()).json()["version"] == 2
 
-    env = {**QUIET, "ROOM_IDLE_SECONDS": "2", "ROOMS_PER_CLIENT": "2", "ROOMS_MAX": "9"}
-    if store == "memory":
-        with LiveServer(workers=1, env=env) as server:
-            run(scenario(server))
-    else:
-        with RedisServer() as redis, LiveServer(workers=1, env={**env, "REDIS_URL": redis.url}) as server:
-            run(scenario(server))
+    limits = {"room_idle_seconds": 2, "rooms_per_client": 2, "rooms_max": 9}
+    if store == "redis":
+        limits["redis_url"] = request.getfixturevalue("redis_server").url.removesuffix("/0") + "/4"
+    with in_process(**limits) as server:
+        run(scenario(server))
 
 
 def test_an_ipv6_client_counts_by_its_64():
@@ -276,7 +282,7 @@ def test_codes_are_long_and_guessing_is_rate_limited_per_address():
             )
             assert (await client.get(room["room_url"], headers=address(51))).status_code == 200
 
-    with LiveServer(workers=1, env={**QUIET, "ROOM_MISSES_PER_CLIENT_MINUTE": "4"}) as server:
+    with in_process(room_misses_per_client_minute=4) as server:
         run(scenario(server))
 
 
@@ -298,16 +304,14 @@ def test_the_qr_code_cannot_be_poisoned_through_the_host_header():
             assert f"<title>QR code: https://lens.example.org/live/{room['code']}</title>" in answer.text
             assert answer.headers["cache-control"].startswith("public")
 
-    with (
-        LiveServer(workers=1, env=QUIET) as plain,
-        LiveServer(workers=1, env={**QUIET, "PUBLIC_ORIGIN": "https://lens.example.org"}) as public,
-    ):
+    with in_process() as plain, in_process(public_origin="https://lens.example.org") as public:
         run(scenario(plain, public))
 
 
-def test_a_forged_host_never_reaches_other_students_through_nginxs_cache():
+def test_a_forged_host_never_reaches_other_students_through_nginxs_cache(nginx):
     """deploy/nginx.conf's cache key leaves the Host out: one request with a forged Host must not decide the QR
-    code everyone else gets."""
+    code everyone else gets. The session's nginx and server (no PUBLIC_ORIGIN); the room, so its QR code's
+    link, is this test's own."""
 
     async def scenario(proxy):
         async with httpx.AsyncClient(base_url=proxy.base, timeout=30) as client:
@@ -319,11 +323,10 @@ def test_a_forged_host_never_reaches_other_students_through_nginxs_cache():
                 assert "evil.example" not in honest.text, honest.headers.get("x-cache-status")
                 assert f"http://lens.example.org/live/{room['code']}</title>" in honest.text
 
-    with LiveServer(workers=1, env=QUIET) as server, Nginx(server.port) as proxy:
-        run(scenario(proxy))
+    run(scenario(nginx))
 
 
-def test_a_bad_update_body_is_a_422_about_the_body():
+def test_a_bad_update_body_is_a_422_about_the_body(live_server):
     async def scenario(server):
         async with httpx.AsyncClient(base_url=server.base, timeout=30) as client:
             room = await start_room(client)
@@ -333,8 +336,7 @@ def test_a_bad_update_body_is_a_422_about_the_body():
                 assert answer.status_code == 422
                 assert {item["loc"][0] for item in answer.json()["detail"]} == {"body"}, answer.text
 
-    with LiveServer(workers=1, env=QUIET) as server:
-        run(scenario(server))
+    run(scenario(live_server))
 
 
 # ---------------------------------------------------------------------------
@@ -356,8 +358,7 @@ def closed_by_server(connection: socket.socket) -> bool:
 def test_connections_that_send_no_request_are_dropped():
     """LIMIT_CONCURRENCY=40: 60 silent connections and one that sends its head byte by byte are closed by the
     server, and /healthz answers again."""
-    env = {**QUIET, "LIMIT_CONCURRENCY": "40", "REQUEST_HEAD_TIMEOUT": "1"}
-    with LiveServer(workers=1, env=env) as server:
+    with in_process(limit_concurrency=40, request_head_timeout=1) as server:
         silent = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(60)]
         slow = socket.create_connection(("127.0.0.1", server.port))
         slow.sendall(b"GET /healthz HTTP/1.1\r\n")
@@ -380,7 +381,7 @@ def test_connections_that_send_no_request_are_dropped():
 def test_a_client_that_stops_reading_is_dropped_after_the_send_timeout():
     """The Plotly bundle (1.5 MB, no compression asked) to a client that reads nothing: the server must give up
     (its access log says so) rather than leave the answer in the kernel's buffers."""
-    with LiveServer(workers=1, env={"SEND_TIMEOUT": "1", "ACCESS_LOG": "1"}) as server:
+    with in_process(send_timeout=1, access_log=True) as server:
         page = httpx.get(server.base + "/", timeout=30).text
         path = re.search(r'/assets/[^"]+/vendor/plotly\.min\.js', page).group(0)
         plain = {"Accept-Encoding": "identity"}

@@ -122,11 +122,20 @@ class LiveServer:
         return [str(self.app_dir / "scripts" / "serve")]
 
     def start(self, timeout: float = 60) -> LiveServer:
+        self.launch()
+        return self.wait_until_ready(timeout)
+
+    def launch(self) -> LiveServer:
+        """Start the process without waiting for it (several servers then start at once: wait_until_ready)."""
         env = dict(self.env)
         env["WORKERS"] = str(self.workers or 1)  # the app reads it too (live classes need Redis for more than 1)
         self.process = subprocess.Popen(
             self.command(), cwd=self.app_dir, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
         )
+        return self
+
+    def wait_until_ready(self, timeout: float = 60) -> LiveServer:
+        """Until /healthz answers (and, with several workers, every worker is there); stopped if it never does."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
