@@ -269,13 +269,15 @@ PRODUCT_ROWS_TOGETHER = 12
 split_work = (os.cpu_count() or 1) > 1  # tests switch it off to compare
 _helper: tuple[int, ThreadPoolExecutor] | None = None  # (pid, one worker thread), made on first use
 _helper_lock = threading.Lock()
+# At import, before any product (app.main imports this module): OpenBLAS with two threads sums some
+# products in another order, and no answer's bytes may depend on what the process computed before.
+openblas.use_one_thread()
 
 
 def _helper_thread() -> ThreadPoolExecutor:
     global _helper
     with _helper_lock:
         if _helper is None or _helper[0] != os.getpid():  # a forked worker needs its own thread
-            openblas.use_one_thread()
             _helper = (os.getpid(), ThreadPoolExecutor(max_workers=1, thread_name_prefix="bert-rows"))
         return _helper[1]
 
