@@ -323,7 +323,7 @@ def linear(x: np.ndarray, w: np.ndarray, b: np.ndarray, round_inputs: bool) -> n
         rounded = np.empty_like(x)  # (n, d_in)
         on_two_cores(round_to_8_bits, (x, rounded), big_enough=x.size >= SPLIT_MIN_ELEMENTS)
         x = rounded
-    y = np.empty((n, w.shape[1]), DTYPE)  # (n, d_out)
+    y = np.empty((n, w.shape[1]), np.result_type(x, w))  # (n, d_out); float64 when a test passes float64 rows
 
     def rows_times_w(rows: np.ndarray, out: np.ndarray) -> None:
         np.matmul(rows, w, out=out)
