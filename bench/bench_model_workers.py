@@ -3,7 +3,7 @@ another, in the same rounds: does the engine's two-thread split cost throughput 
 
     .venv/bin/python -m bench.bench_model_workers --before /tmp/lens-before
 
-Each request is a new long sentence (about 100 pieces, all-MiniLM-L6-v2), so neither the response cache
+Each request is a new long sentence (86 pieces, all-MiniLM-L6-v2), so neither the response cache
 nor the coalescing answers (both off too); wrk 2 threads x 4 connections, alternating servers each round.
 Not a test: run by hand (loopback only, bounded). The machine is shared: compare the ratio, not the rates.
 """
