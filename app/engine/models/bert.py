@@ -256,8 +256,8 @@ def layer_norm(x: np.ndarray, g: np.ndarray, b: np.ndarray, eps: float) -> np.nd
     return xc
 
 
-# Every part of a layer is split over two threads: the dense products by rows, the scores and weighted
-# sums by heads, GELU and softmax by rows (numpy and OpenBLAS release the GIL while they compute). OpenBLAS
+# Every part of a layer is split over two threads: the dense products and GELU by rows, the three attention
+# stages by heads (numpy and OpenBLAS release the GIL while they compute). OpenBLAS
 # itself is kept to one thread: its own threads busy-wait for work after every product, and on two cores
 # they took the core our second thread needed. Every row is computed on its own, so the numbers are
 # exactly those of one call (tests/test_bert.py checks it on the machine that runs it).
@@ -286,7 +286,7 @@ def on_two_cores(
     func: Callable[..., object], arrays: tuple[np.ndarray, ...], big_enough: bool, rows_together: int = 1
 ) -> None:
     """``func(*arrays)`` for a row-wise ``func``: the arrays' leading rows in two parts, the second part on
-    a helper thread. Each part's row count is a multiple of ``rows_together`` (except the last)."""
+    a helper thread. The first part's row count is a multiple of ``rows_together``."""
     n = arrays[0].shape[0]
     half = round(n / 2 / rows_together) * rows_together  # the first part's rows
     if not split_work or not big_enough or not 0 < half < n:
