@@ -35,3 +35,16 @@ def test_gelu_in_place_and_a_forked_worker_gets_its_own_helper_thread(monkeypatc
     fresh = bert._helper_thread()
     assert fresh is not pool and bert._helper[0] == os.getpid()
     fresh.shutdown()  # monkeypatch puts the process's own helper back
+
+
+@pytest.mark.parametrize("n", [24, 37, 100, 128, 250])
+def test_a_product_split_by_rows_gives_exactly_the_whole_product(n, monkeypatch):
+    rng = np.random.default_rng(n)
+    x = rng.standard_normal((n, 384)).astype(np.float32)  # (n, d)
+    w = rng.standard_normal((384, 1536)).astype(np.float32)  # (d, f)
+    b = rng.standard_normal(1536).astype(np.float32)  # (f,)
+    assert n * 384 * 1536 >= bert.SPLIT_MIN_MULTIPLY_ADDS  # the split happens
+    monkeypatch.setattr(bert, "split_work", True)
+    split = bert.linear(x, w, b, round_inputs=False)
+    monkeypatch.setattr(bert, "split_work", False)
+    assert np.array_equal(split, bert.linear(x, w, b, round_inputs=False))

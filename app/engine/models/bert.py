@@ -33,6 +33,7 @@ from typing import Protocol
 import numpy as np
 
 from app.engine.attention.stages import scaled_dot_scores, softmax_weights, weighted_sum
+from app.engine.models import openblas
 
 DTYPE = np.float32
 EVERY_KEY = np.True_  # the mask: every token may see every token (broadcasts over (H, n, n))
@@ -255,13 +256,22 @@ def layer_norm(x: np.ndarray, g: np.ndarray, b: np.ndarray, eps: float) -> np.nd
     return xc
 
 
-# Element-wise work (GELU, softmax) is a third of a layer once the matrix products run on both
-# cores (OpenBLAS does that), so it is split over two threads too: numpy releases the GIL inside
-# its loops. Every row is computed on its own, so the numbers are exactly those of one call.
-SPLIT_MIN_ELEMENTS = 1 << 16  # smaller arrays are not worth a second thread
+# Every part of a layer is split over two threads: the dense products and GELU by rows, the three attention
+# stages by heads (numpy and OpenBLAS release the GIL while they compute). OpenBLAS
+# itself is kept to one thread: its own threads busy-wait for work after every product, and on two cores
+# they took the core our second thread needed. Every row is computed on its own, so the numbers are
+# exactly those of one call (tests/test_bert.py checks it on the machine that runs it).
+SPLIT_MIN_ELEMENTS = 1 << 16  # element-wise work on fewer numbers is not worth a second thread
+SPLIT_MIN_MULTIPLY_ADDS = 1 << 22  # nor a product of fewer multiply-adds (~0.1 ms)
+# OpenBLAS's kernels take a product's rows in tiles (up to 12 at a time on this machine's Haswell kernel);
+# a row's sums depend on its place in a tile, so a product is split only at a multiple of 12 rows.
+PRODUCT_ROWS_TOGETHER = 12
 split_work = (os.cpu_count() or 1) > 1  # tests switch it off to compare
 _helper: tuple[int, ThreadPoolExecutor] | None = None  # (pid, one worker thread), made on first use
 _helper_lock = threading.Lock()
+# At import, before any product (app.main imports this module): OpenBLAS with two threads sums some
+# products in another order, and no answer's bytes may depend on what the process computed before.
+openblas.use_one_thread()
 
 
 def _helper_thread() -> ThreadPoolExecutor:
@@ -272,17 +282,19 @@ def _helper_thread() -> ThreadPoolExecutor:
         return _helper[1]
 
 
-def on_two_cores(func: Callable[[np.ndarray, np.ndarray], object], x: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """``func(x, out)`` for a row-wise ``func``, the second half of the rows on a helper thread."""
-    n = x.shape[0]
-    if not split_work or n < 2 or x.size < SPLIT_MIN_ELEMENTS:
-        func(x, out)
-        return out
-    half = n // 2
-    second = _helper_thread().submit(func, x[half:], out[half:])
-    func(x[:half], out[:half])
+def on_two_cores(
+    func: Callable[..., object], arrays: tuple[np.ndarray, ...], big_enough: bool, rows_together: int = 1
+) -> None:
+    """``func(*arrays)`` for a row-wise ``func``: the arrays' leading rows in two parts, the second part on
+    a helper thread. The first part's row count is a multiple of ``rows_together``."""
+    n = arrays[0].shape[0]
+    half = round(n / 2 / rows_together) * rows_together  # the first part's rows
+    if not split_work or not big_enough or not 0 < half < n:
+        func(*arrays)
+        return
+    second = _helper_thread().submit(func, *(a[half:] for a in arrays))
+    func(*(a[:half] for a in arrays))
     second.result()
-    return out
 
 
 def round_to_8_bits(x: np.ndarray, out: np.ndarray | None = None, block: int = 32) -> np.ndarray:
@@ -306,10 +318,21 @@ def round_to_8_bits(x: np.ndarray, out: np.ndarray | None = None, block: int = 3
 
 def linear(x: np.ndarray, w: np.ndarray, b: np.ndarray, round_inputs: bool) -> np.ndarray:
     """x @ w + b for x (n, d_in), w (d_in, d_out): every dense layer of the encoder."""
+    n, d_in = x.shape
     if round_inputs:
-        x = on_two_cores(lambda rows, out: round_to_8_bits(rows, out), x, np.empty_like(x))
-    y = x @ w  # (n, d_out)
-    y += b
+        rounded = np.empty_like(x)  # (n, d_in)
+        on_two_cores(round_to_8_bits, (x, rounded), big_enough=x.size >= SPLIT_MIN_ELEMENTS)
+        x = rounded
+    y = np.empty((n, w.shape[1]), np.result_type(x, w))  # (n, d_out); float64 when a test passes float64 rows
+
+    def rows_times_w(rows: np.ndarray, out: np.ndarray) -> None:
+        np.matmul(rows, w, out=out)
+        out += b
+
+    on_two_cores(
+        rows_times_w, (x, y), big_enough=n * d_in * w.shape[1] >= SPLIT_MIN_MULTIPLY_ADDS,
+        rows_together=PRODUCT_ROWS_TOGETHER,
+    )  # fmt: skip
     return y
 
 
@@ -350,10 +373,15 @@ def self_attention(
     qkv = linear(x, lp.w_qkv, lp.b_qkv, cfg.round_inputs)  # (n, 3d): one product for Q, K and V
     t.q[...], t.k[...], t.v[...] = qkv.reshape(n, 3, H, dh).transpose(1, 2, 0, 3)  # each (H, n, dh)
     # The same three stages as the teaching engine (app/engine/attention/stages.py), for all heads at once.
-    scaled_dot_scores(t.q, t.k, out=t.scores)  # (H, n, n) stage 1
-    # stage 2, (H, n, n): one sentence, nothing masked; half of the heads on each core
-    on_two_cores(lambda scores, weights: softmax_weights(scores, EVERY_KEY, out=weights), t.scores, t.weights)
-    weighted_sum(t.weights, t.v, out=t.context)  # (H, n, dh) stage 3
+    # Each stage on half of the heads per core; a head's numbers are those of one call.
+    big_enough = H * n * n * dh >= SPLIT_MIN_MULTIPLY_ADDS
+    on_two_cores(scaled_dot_scores, (t.q, t.k, t.scores), big_enough)  # (H, n, n) stage 1
+    # stage 2, (H, n, n): one sentence, nothing masked
+    on_two_cores(
+        lambda scores, weights: softmax_weights(scores, EVERY_KEY, out=weights), (t.scores, t.weights),
+        big_enough=t.scores.size >= SPLIT_MIN_ELEMENTS,
+    )  # fmt: skip
+    on_two_cores(weighted_sum, (t.weights, t.v, t.context), big_enough)  # (H, n, dh) stage 3
     merged = t.context.transpose(1, 0, 2).reshape(n, d)  # (n, d)  heads side by side
     out = linear(merged, lp.w_o, lp.b_o, cfg.round_inputs)  # (n, d)
     return out, t
@@ -362,7 +390,8 @@ def self_attention(
 def feed_forward(x: np.ndarray, lp: LayerParams, cfg: BertConfig) -> np.ndarray:
     """Position-wise MLP: (n, d) -> (n, f) -> GELU -> (n, d)."""
     hidden = linear(x, lp.w_in, lp.b_in, cfg.round_inputs)  # (n, f)
-    on_two_cores(lambda rows, out: gelu(rows, out=out), hidden, hidden)  # GELU in place, half the rows per core
+    # GELU in place, half the rows per core
+    on_two_cores(lambda rows: gelu(rows, out=rows), (hidden,), big_enough=hidden.size >= SPLIT_MIN_ELEMENTS)
     return linear(hidden, lp.w_out, lp.b_out, cfg.round_inputs)  # (n, d)
 
 
