@@ -11,11 +11,10 @@ import sys
 import urllib.request
 from pathlib import Path
 
-# One OpenBLAS thread per process, set before numpy loads (it reads this once). The engine splits a model's
-# rows over two cores itself (bert.on_two_cores); OpenBLAS's own threads on top of it busy-wait for a core
-# on a shared 2-core machine: the e5 reference tests took 5x the CPU time with two of them. Servers the
-# tests start inherit it. A model view's bytes depend on it (the order of float32 sums): a test that
-# compares with a server that has OpenBLAS's default (the container) starts its own server without it.
+# One OpenBLAS thread per process, set before numpy loads (it reads this once), for tests that use numpy
+# before they import the engine; the engine asks OpenBLAS for one thread itself when it loads
+# (app/engine/models/openblas.py) and splits a model's work over two cores (bert.on_two_cores). OpenBLAS's
+# own threads busy-wait for a core: the e5 reference tests took 5x the CPU time with two of them.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import pytest

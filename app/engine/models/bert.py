@@ -263,10 +263,14 @@ def layer_norm(x: np.ndarray, g: np.ndarray, b: np.ndarray, eps: float) -> np.nd
 # exactly those of one call (tests/test_bert.py checks it on the machine that runs it).
 SPLIT_MIN_ELEMENTS = 1 << 16  # element-wise work on fewer numbers is not worth a second thread
 SPLIT_MIN_MULTIPLY_ADDS = 1 << 22  # nor a product of fewer multiply-adds (~0.1 ms)
-# OpenBLAS's kernels take a product's rows in tiles (up to 12 at a time on this machine's Haswell kernel);
-# a row's sums depend on its place in a tile, so a product is split only at a multiple of 12 rows.
+# OpenBLAS's kernels take a product's rows in tiles (up to 12 at a time with its Haswell kernel) and a row's
+# sums may depend on its place in a tile, so a product is split only at a multiple of 12 rows: with the
+# Haswell, Sandybridge, Nehalem and Prescott kernels the halves are then exactly the whole product. Another
+# CPU's kernel may sum a row in another order when split (float32 rounding, tests/test_bert.py bounds it);
+# the split depends only on the row count, so every process still gives the same bytes.
 PRODUCT_ROWS_TOGETHER = 12
 split_work = (os.cpu_count() or 1) > 1  # tests switch it off to compare
+split_products = True  # tests switch the products' split off to compare the rest exactly, on any CPU
 _helper: tuple[int, ThreadPoolExecutor] | None = None  # (pid, one worker thread), made on first use
 _helper_lock = threading.Lock()
 # At import, before any product (app.main imports this module): OpenBLAS with two threads sums some
@@ -330,7 +334,7 @@ def linear(x: np.ndarray, w: np.ndarray, b: np.ndarray, round_inputs: bool) -> n
         out += b
 
     on_two_cores(
-        rows_times_w, (x, y), big_enough=n * d_in * w.shape[1] >= SPLIT_MIN_MULTIPLY_ADDS,
+        rows_times_w, (x, y), big_enough=split_products and n * d_in * w.shape[1] >= SPLIT_MIN_MULTIPLY_ADDS,
         rows_together=PRODUCT_ROWS_TOGETHER,
     )  # fmt: skip
     return y
