@@ -15,28 +15,13 @@ import os
 import statistics
 from pathlib import Path
 
-from bench.common import machine, require
+from bench.common import machine, new_sentences_lua, require
 from bench.common import wrk as run_wrk
 from tests.support.live_server import LiveServer
 
 # A sentence no request asked before: four words chosen by the counter, then a fixed tail of 80 words.
-LONG_SENTENCES_LUA = """
-local words = {"the", "teacher", "gave", "student", "a", "book", "about", "river", "and", "sea", "in", "old",
-               "school", "cat", "sat", "mat"}
-local tail = string.rep("+every+token+looks+at+every+other+token+in+the+sentence", 8)
-local counter = 0
-local offset = math.random(1, 1000000)
-request = function()
-  counter = counter + 1
-  local c = counter * 7919 + offset
-  local sentence = {}
-  for i = 1, 4 do
-    sentence[#sentence + 1] = words[(c % 16) + 1]
-    c = math.floor(c / 16)
-  end
-  return wrk.format("GET", "/api/attention?model=minilm&source=" .. table.concat(sentence, "+") .. tail)
-end
-"""
+TAIL = "+every+token+looks+at+every+other+token+in+the+sentence"  # ten words, eight times
+LONG_SENTENCES_LUA = new_sentences_lua(f'"/api/attention?model=minilm&source=" .. words .. string.rep("{TAIL}", 8)')
 VIEW = "/api/attention?model=minilm&source=x"  # the Lua script writes each request's own sentence
 
 

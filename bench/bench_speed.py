@@ -35,29 +35,16 @@ import sys
 import time
 from pathlib import Path
 
-from bench.common import machine, require
+from bench.common import machine, new_sentences_lua, require
 from bench.common import wrk as run_wrk
 from tests.support.live_server import LiveServer
 
-# Each request a sentence never asked before: the counter's digits in base 16 choose the words.
-SENTENCES_LUA = """
-local words = {"the", "teacher", "gave", "student", "a", "book", "about", "river", "and", "sea", "in", "old",
-               "school", "cat", "sat", "mat"}
-local counter = 0
-local offset = math.random(1, 1000000)
-request = function()
-  counter = counter + 1
-  local c = counter * 7919 + offset
-  local sentence = {}
-  for i = 1, 4 do
-    sentence[#sentence + 1] = words[(c % 16) + 1]
-    c = math.floor(c / 16)
-  end
-  sentence[#sentence + 1] = "word" .. (counter % 97)
-  for i = 1, (counter % 4) do sentence[#sentence + 1] = words[((counter + i) % 16) + 1] end
-  return wrk.format("GET", "/api/attention?source=" .. table.concat(sentence, "+"))
-end
-"""
+# Each request a sentence never asked before, of 5-8 words.
+SENTENCES_LUA = new_sentences_lua(
+    '"/api/attention?source=" .. words',
+    more_words="""  sentence[#sentence + 1] = "word" .. (counter % 97)
+  for i = 1, (counter % 4) do sentence[#sentence + 1] = vocabulary[((counter + i) % 16) + 1] end""",
+)
 
 
 # Run in a child process whose first argument is the checkout, so each checkout times its own code.

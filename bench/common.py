@@ -30,6 +30,31 @@ def sentence(n_words: int) -> str:
 # ---------------------------------------------------------------------------- the machine
 
 
+def new_sentences_lua(request: str, more_words: str = "") -> str:
+    """A wrk Lua script whose every request asks a sentence no request asked before (so neither the response
+    cache nor the coalescing answers it): four words chosen by the counter's digits in base 16, then
+    ``more_words`` (Lua lines that add to the table ``sentence``), then ``request`` (a Lua expression of the
+    words joined by '+', ``words``) names the URL."""
+    return f"""
+local vocabulary = {{"the", "teacher", "gave", "student", "a", "book", "about", "river", "and", "sea", "in", "old",
+                    "school", "cat", "sat", "mat"}}
+local counter = 0
+local offset = math.random(1, 1000000)
+request = function()
+  counter = counter + 1
+  local c = counter * 7919 + offset
+  local sentence = {{}}
+  for i = 1, 4 do
+    sentence[#sentence + 1] = vocabulary[(c % 16) + 1]
+    c = math.floor(c / 16)
+  end
+{more_words}
+  local words = table.concat(sentence, "+")
+  return wrk.format("GET", {request})
+end
+"""
+
+
 def machine() -> dict:
     cpu = next(
         (
