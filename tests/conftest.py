@@ -69,18 +69,19 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if not item.nodeid.endswith("::" + item.name):
             item._id = item.parent.id.child(item.name)
-    items.sort(key=longest_first)
+    items.sort(key=handing_out_order)
 
 
-def longest_first(item):
-    """Modules in the order scripts/test's two workers (-n 2 --dist loadfile) are handed them: the container
-    tests first (on a fresh machine they build the images, minutes of mostly waiting), then the browser tests
-    (more than half of the run's time), then the rest in their usual order. Each module's tests stay together and
-    in their order (the sort is stable), so a module's fixtures are made once."""
-    path = item.path
-    if path.name == "test_container.py":
+def handing_out_order(item):
+    """Modules in the order scripts/test's two workers (-n 2 --dist loadfile) are handed them: the browser tests
+    first (more than half of the run's time), then the rest in their usual order, the container tests last.
+    Last, because podman adds and removes network interfaces as it starts containers, and Chromium then fails
+    the requests it has in flight with net::ERR_NETWORK_CHANGED (a browser test failed so when the two ran at
+    once); by the time the container tests are handed out, every browser test has been handed out long
+    before. Each module's tests stay together and in their order (the sort is stable)."""
+    if HERE / "browser" in item.path.parents:
         return 0
-    return 1 if HERE / "browser" in path.parents else 2
+    return 2 if item.path.name == "test_container.py" else 1
 
 
 @pytest.fixture(scope="session")
