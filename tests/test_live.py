@@ -32,11 +32,10 @@ from app.live.rooms import (
     secret_hash,
     secret_matches,
 )
-from app.settings import Settings
 from app.view.links import state_from_query
 from app.web.live import InvalidView, canonical_view
 from tests.support.asgi import run_async
-from tests.support.live_server import AppServer, LiveServer
+from tests.support.live_server import LIVE_CLASS_ENV, LiveServer, live_class_app
 from tests.support.nginx import Nginx
 from tests.support.redis_server import RedisServer
 from tests.support.sse import Student
@@ -47,7 +46,6 @@ STEPS = [  # the teacher steps, changes stage, then presents (each already in ca
     "source=tom+chases+jerry&step=2&stage=3",
     "source=tom+chases+jerry&step=2&stage=3&present=true",
 ]
-FAST = {"LIVE_KEEPALIVE_SECONDS": "0.5", "ACCESS_LOG": "0"}
 
 
 def run(scenario):
@@ -81,22 +79,17 @@ def redis(redis_server):
     return redis_server
 
 
-def in_process(**settings) -> AppServer:
-    """The app with these settings (and FAST's), served in this process."""
-    return AppServer(Settings(live_keepalive_seconds=0.5, access_log=False, **settings))
-
-
 @pytest.fixture(scope="module")
 def one_worker():
     """Rooms in the process (one worker, no REDIS_URL)."""
-    with in_process() as server:
+    with live_class_app() as server:
         yield server
 
 
 @pytest.fixture(scope="module")
 def two_workers(redis):
     """The production command with 2 workers sharing Redis (database 0)."""
-    with LiveServer(workers=2, env={**FAST, "REDIS_URL": redis.url}) as server:
+    with LiveServer(workers=2, env={**LIVE_CLASS_ENV, "REDIS_URL": redis.url}) as server:
         yield server
 
 
@@ -429,7 +422,7 @@ def test_a_teacher_on_one_machine_drives_students_on_another(redis):
                     assert (await student.next_view()).json() == {"view": view, "version": version}
             assert (await students.get(room["room_url"])).json()["view"] == STEPS[2]
 
-    with in_process(redis_url=url) as a, in_process(redis_url=url) as b:
+    with live_class_app(redis_url=url) as a, live_class_app(redis_url=url) as b:
         run(scenario(a, b))
 
 
@@ -450,7 +443,7 @@ def test_several_workers_without_redis_answer_rooms_503_and_everything_else(redi
             follow = await client.get("/live/ABCDEFGH")
             assert follow.status_code == 200 and '"follow":{"code":"ABCDEFGH"' in follow.text
 
-    with in_process(workers=2) as server:  # the app as each of two workers sees itself
+    with live_class_app(workers=2) as server:  # the app as each of two workers sees itself
         run(scenario(server))
 
 
@@ -480,7 +473,7 @@ def test_students_follow_through_nginx():
             assert f"<title>QR code: http://lens.example.org/live/{room['code']}</title>" in qr[1].text
 
     # PUBLIC_ORIGIN: a QR code that caches may share (without it, its link comes from the Host header: private)
-    with in_process(public_origin="http://lens.example.org") as server, Nginx(server.port) as proxy:
+    with live_class_app(public_origin="http://lens.example.org") as server, Nginx(server.port) as proxy:
         run(scenario(proxy.base))
 
 
@@ -516,7 +509,7 @@ def test_redis_stopped_streams_say_reconnecting_and_resume_when_it_is_back():
                 assert (await newcomer.next_view()).json()["version"] == 2
 
     # A Redis of its own (stopped and started again), with persistence: the session's one stays up.
-    with RedisServer(persist=True) as redis, in_process(redis_url=redis.url) as server:
+    with RedisServer(persist=True) as redis, live_class_app(redis_url=redis.url) as server:
         run(scenario(redis, server))
 
 
@@ -533,7 +526,7 @@ def limited(request, redis):
     settings = dict(LIMITS)
     if request.param == "redis":
         settings["redis_url"] = redis.url.removesuffix("/0") + "/1"
-    with in_process(**settings) as server:
+    with live_class_app(**settings) as server:
         yield server
 
 
@@ -587,7 +580,7 @@ def test_a_room_ends_after_its_time_without_updates(redis):
         await asyncio.gather(*(scenario(server) for server in servers))
 
     url = redis.url.removesuffix("/0") + "/3"
-    with in_process(room_ttl_seconds=3) as memory, in_process(redis_url=url, room_ttl_seconds=3) as with_redis:
+    with live_class_app(room_ttl_seconds=3) as memory, live_class_app(redis_url=url, room_ttl_seconds=3) as with_redis:
         run(both([memory, with_redis]))
 
 
@@ -599,7 +592,7 @@ def test_a_room_ends_after_its_time_without_updates(redis):
 @pytest.mark.slow
 @pytest.mark.parametrize("store", ["memory", "redis"])
 def test_sigterm_ends_open_streams_and_the_server_exits_cleanly(store, redis):
-    workers, env = (None, FAST) if store == "memory" else (2, {**FAST, "REDIS_URL": redis.url})
+    workers, env = (None, LIVE_CLASS_ENV) if store == "memory" else (2, {**LIVE_CLASS_ENV, "REDIS_URL": redis.url})
     server = LiveServer(workers=workers, env={**env, "ACCESS_LOG": "1"})
 
     async def scenario():

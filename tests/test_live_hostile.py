@@ -22,24 +22,16 @@ import pytest
 import yaml
 
 from app.live.rooms import CODE_ALPHABET, CODE_LENGTH, client_key
-from app.settings import Settings
 from tests.support.asgi import run_async
-from tests.support.live_server import ROOT, AppServer, LiveServer
+from tests.support.live_server import LIVE_CLASS_ENV, ROOT, LiveServer, live_class_app
 from tests.support.redis_server import REDIS_SERVER, RedisServer
 from tests.support.sse import Student
 
 VIEW = "source=tom+chases+jerry"
 STEP = "source=tom+chases+jerry&step=2"
-QUIET = {"LIVE_KEEPALIVE_SECONDS": "0.5", "ACCESS_LOG": "0"}
 GUARD = 60.0  # seconds: a hang guard for polling, never a speed requirement
 
 pytestmark = pytest.mark.slow  # every test starts real servers
-
-
-def in_process(**settings) -> AppServer:
-    """The app with these settings (and QUIET's) under uvicorn with the production server options, in this
-    process; it trusts X-Forwarded-For from 127.0.0.1 as scripts/serve does (FORWARDED_ALLOW_IPS)."""
-    return AppServer(Settings(**{"live_keepalive_seconds": 0.5, "access_log": False, **settings}))
 
 
 def run(scenario):
@@ -109,7 +101,7 @@ def test_students_keep_their_class_when_the_compose_redis_restarts():
                 for student in students:
                     assert (await student.next_view()).json() == {"view": STEP, "version": 2}
 
-    with ComposeRedis() as redis, in_process(redis_url=redis.url) as server:
+    with ComposeRedis() as redis, live_class_app(redis_url=redis.url) as server:
         run(scenario(redis, server))
 
 
@@ -161,7 +153,7 @@ def test_more_streams_than_a_room_allows_leave_the_worker_answering():
                             block = await student.next_view()
                         assert block.json() == {"view": STEP, "version": 2}
 
-    with in_process(limit_concurrency=40, room_streams_max=40, live_keepalive_seconds=5) as server:
+    with live_class_app(limit_concurrency=40, room_streams_max=40, live_keepalive_seconds=5) as server:
         run(scenario(server))
 
 
@@ -177,7 +169,7 @@ def test_one_address_cannot_take_every_stream_of_a_worker():
                 async with other:
                     assert len(others) == 1
 
-    with in_process(live_streams_per_client=5) as server:
+    with live_class_app(live_streams_per_client=5) as server:
         run(scenario(server))
 
 
@@ -200,7 +192,7 @@ def test_a_full_server_keeps_refusing_cleanly_and_an_expiring_room_says_ended():
                 assert await student.rest() == []
             assert (await client.post("/api/rooms", json={"view": VIEW}, headers=address(5))).status_code == 201
 
-    with in_process(rooms_max=1, room_ttl_seconds=3) as server:
+    with live_class_app(rooms_max=1, room_ttl_seconds=3) as server:
         run(scenario(server))
 
 
@@ -239,7 +231,7 @@ def test_rooms_nobody_follows_end_early_and_many_addresses_cannot_hold_the_cap(s
     limits = {"room_idle_seconds": 2, "rooms_per_client": 2, "rooms_max": 9}
     if store == "redis":
         limits["redis_url"] = request.getfixturevalue("redis_server").url.removesuffix("/0") + "/4"
-    with in_process(**limits) as server:
+    with live_class_app(**limits) as server:
         run(scenario(server))
 
 
@@ -282,7 +274,7 @@ def test_codes_are_long_and_guessing_is_rate_limited_per_address():
             )
             assert (await client.get(room["room_url"], headers=address(51))).status_code == 200
 
-    with in_process(room_misses_per_client_minute=4) as server:
+    with live_class_app(room_misses_per_client_minute=4) as server:
         run(scenario(server))
 
 
@@ -304,7 +296,7 @@ def test_the_qr_code_cannot_be_poisoned_through_the_host_header():
             assert f"<title>QR code: https://lens.example.org/live/{room['code']}</title>" in answer.text
             assert answer.headers["cache-control"].startswith("public")
 
-    with in_process() as plain, in_process(public_origin="https://lens.example.org") as public:
+    with live_class_app() as plain, live_class_app(public_origin="https://lens.example.org") as public:
         run(scenario(plain, public))
 
 
@@ -358,7 +350,7 @@ def closed_by_server(connection: socket.socket) -> bool:
 def test_connections_that_send_no_request_are_dropped():
     """LIMIT_CONCURRENCY=40: 60 silent connections and one that sends its head byte by byte are closed by the
     server, and /healthz answers again."""
-    with in_process(limit_concurrency=40, request_head_timeout=1) as server:
+    with live_class_app(limit_concurrency=40, request_head_timeout=1) as server:
         silent = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(60)]
         slow = socket.create_connection(("127.0.0.1", server.port))
         slow.sendall(b"GET /healthz HTTP/1.1\r\n")
@@ -381,7 +373,7 @@ def test_connections_that_send_no_request_are_dropped():
 def test_a_client_that_stops_reading_is_dropped_after_the_send_timeout():
     """The Plotly bundle (1.5 MB, no compression asked) to a client that reads nothing: the server must give up
     (its access log says so) rather than leave the answer in the kernel's buffers."""
-    with in_process(send_timeout=1, access_log=True) as server:
+    with live_class_app(send_timeout=1, access_log=True) as server:
         page = httpx.get(server.base + "/", timeout=30).text
         path = re.search(r'/assets/[^"]+/vendor/plotly\.min\.js', page).group(0)
         plain = {"Accept-Encoding": "identity"}
@@ -419,7 +411,7 @@ def test_a_worker_that_starts_slowly_is_not_killed_by_the_health_check():
     check would kill it and start another, forever."""
     folder = Path(tempfile.mkdtemp(prefix="lens-slow-start-"))
     (folder / "sitecustomize.py").write_text(SLOW_START)
-    env = {**QUIET, "PYTHONPATH": str(folder), "LENS_TEST_SLOW_START": "8"}
+    env = {**LIVE_CLASS_ENV, "PYTHONPATH": str(folder), "LENS_TEST_SLOW_START": "8"}
     server = LiveServer(workers=2, env=env)
     try:
         server.start(timeout=240)  # two slow starts on a shared machine

@@ -251,3 +251,15 @@ class AppServer:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+# The live-class tests' servers: an open stream's keepalive every 0.5 s (it says something soon), no access log.
+LIVE_CLASS_ENV = {"LIVE_KEEPALIVE_SECONDS": "0.5", "ACCESS_LOG": "0"}  # a server process's (LiveServer)
+
+
+def live_class_app(**settings) -> AppServer:
+    """The same in this process: AppServer with LIVE_CLASS_ENV's settings and these on top. Like scripts/serve,
+    it trusts X-Forwarded-For from 127.0.0.1 (FORWARDED_ALLOW_IPS)."""
+    from app.settings import Settings  # noqa: PLC0415 (benchmarks import this module without the app)
+
+    return AppServer(Settings(**{"live_keepalive_seconds": 0.5, "access_log": False, **settings}))
