@@ -17,6 +17,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.engine.models.registry import ModelUnavailable
@@ -59,11 +60,14 @@ async def lifespan(app: FastAPIOffline) -> AsyncIterator[None]:
     await rooms.start()
     # Once the worker is otherwise ready: started earlier, its work (jieba's dictionary, the translators)
     # took the GIL from the start-up and delayed /healthz by about 0.6 s of CPU.
-    threading.Thread(target=prepare_lessons, name="prepare-lessons", daemon=True).start()
+    preparing = threading.Thread(target=prepare_lessons, name="prepare-lessons", daemon=True)
+    preparing.start()
     # Freed memory back to the system once a burst of large answers is over (app/web/release.py).
     async with memory_released_after_bursts() as app.state.memory_release:
         yield
     await rooms.stop()
+    # Not left running into the interpreter's exit, where a daemon thread is stopped wherever it is.
+    await anyio.to_thread.run_sync(preparing.join)
 
 
 def with_http_layers(routes_app: ASGIApp, settings: Settings) -> ASGIApp:
@@ -127,12 +131,16 @@ def create_app(settings: Settings | None = None) -> App:
     routes_app.add_exception_handler(StarletteHTTPException, errors.on_http_error)
     routes_app.add_exception_handler(RoomError, live.on_room_error)
     add_head(routes_app.router.routes)  # /docs and /redoc
+    own_routes = [route for route in routes_app.router.routes if isinstance(route, Route)]
     # FastAPI keeps an included router whole (not its routes), so the twins go in before inclusion, into a
     # fresh router per app: the modules' own routers stay as they are for the next create_app.
     for router in (api.router, pages.router, assets.router, live.router):
         with_head = APIRouter(routes=list(router.routes))
         add_head(with_head.routes)
         routes_app.include_router(with_head)
+        own_routes += with_head.routes
+    # Each path's methods, for a 405's Allow (errors.allowed_methods): a GET and its HEAD twin are two routes.
+    routes_app.state.route_methods = [(route.path_regex, route.methods) for route in own_routes if route.methods]
     routes_app.state.settings = settings
     routes_app.state.rooms = make_rooms(settings)
     return App(routes_app, settings)

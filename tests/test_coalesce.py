@@ -78,6 +78,32 @@ def test_a_class_opening_one_new_link_computes_it_once(gated_compute, headers):
     assert all(answer.headers["x-frame-options"] == "DENY" for answer in answers), "followers get the headers too"
 
 
+def test_heads_and_gets_of_one_new_link_share_one_computation(gated_compute):
+    gate, calls = gated_compute
+    web = create_app()
+
+    async def some_ask_only_for_the_headers():
+        transport = httpx.ASGITransport(app=web)
+        async with httpx.AsyncClient(transport=transport, base_url="http://lens") as client:
+            methods = ["HEAD", "GET"] * (CLASS // 2)
+            requests = [asyncio.create_task(client.request(method, LINK)) for method in methods]
+            await until(lambda: calls, "the first request to compute")
+            flights = layer(web, SharedAnswers).in_flight.values()
+            await until(lambda: sum(f.followers for f in flights) == CLASS - 1, "every other request to wait")
+            gate.set()
+            return methods, await asyncio.gather(*requests)
+
+    methods, answers = run_async(some_ask_only_for_the_headers)
+    assert len(calls) == 1
+    assert {answer.status_code for answer in answers} == {200}
+    assert len({answer.headers["etag"] for answer in answers}) == 1
+    bodies = {
+        method: {answer.content for m, answer in zip(methods, answers, strict=True) if m == method}
+        for method in ("HEAD", "GET")
+    }
+    assert bodies["HEAD"] == {b""} and len(bodies["GET"]) == 1 and b"" not in bodies["GET"]
+
+
 def test_requests_for_different_answers_are_not_shared(gated_compute):
     gate, calls = gated_compute
     gate.set()

@@ -85,6 +85,21 @@ def test_head_on_the_real_server_sends_the_get_length_and_no_body(live_server):
         check_security_headers_raw(head_headers, path.split("?")[0])
 
 
+@pytest.mark.parametrize(
+    "method, path, allow",
+    [
+        ("DELETE", "/api/attention", "GET, HEAD, POST"),
+        ("PUT", "/", "GET, HEAD"),
+        ("DELETE", "/api/rooms/ABCDEFGH", "GET, HEAD, PUT"),
+        ("GET", "/api/rooms", "POST"),
+    ],
+)
+def test_a_405_names_every_method_of_the_path(web, method, path, allow):
+    answer = web.request(method, path)
+    assert answer.status_code == 405
+    assert answer.headers["allow"] == allow
+
+
 # ---------------------------------------------------------------------------
 # If-None-Match (RFC 9110, 13.1.2: weak comparison, `*`)
 # ---------------------------------------------------------------------------

@@ -44,6 +44,19 @@ def test_a_repeated_link_is_answered_from_the_cache(fresh_client, monkeypatch):
         fresh_client.get(LINK + "&step=1")  # another link is another entry
 
 
+@pytest.mark.parametrize("path", [LINK, "/?source=a+link+first+asked+with+head"])
+def test_a_head_first_keeps_the_answer_for_the_gets_that_follow(fresh_client, monkeypatch, path):
+    """A link previewer's (or curl -I's) HEAD computes the answer once, as the GET would, and keeps it."""
+    head = fresh_client.head(path)
+    assert head.status_code == 200 and head.content == b""
+    for module in (app.web.api, app.web.pages):
+        monkeypatch.setattr(module, "compute_view", refuse_to_compute)
+    got = fresh_client.get(path)
+    assert got.status_code == 200 and got.headers["etag"] == head.headers["etag"]
+    assert head.headers["content-length"] == got.headers["content-length"]  # of the gzip bytes: httpx unzips
+    assert fresh_client.head(path).headers == head.headers
+
+
 def test_gzip_and_identity_are_kept_apart(fresh_client):
     plain = fresh_client.get(LINK, headers={"accept-encoding": "identity"})
     zipped = fresh_client.get(LINK, headers={"accept-encoding": "gzip"})

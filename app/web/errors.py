@@ -84,11 +84,22 @@ async def on_model_unavailable(request: Request, error: ModelUnavailable) -> JSO
 
 
 async def on_http_error(request: Request, error: StarletteHTTPException) -> Response:
-    """FastAPI's 400 for a body it cannot parse (bad UTF-8, absurd nesting) becomes the usual 422 about the body."""
+    """FastAPI's 400 for a body it cannot parse (bad UTF-8, absurd nesting) becomes the usual 422 about the body;
+    a 405's Allow names every method of the path, not only the first route's (GET has a HEAD twin)."""
     if error.status_code == 400 and error.detail == "There was an error parsing the body":
         item = {"type": "json_invalid", "loc": ("body",), "msg": "invalid JSON"}
         return invalid_answer([item], "body", request_language(request))
+    if error.status_code == 405:
+        error = StarletteHTTPException(405, error.detail, headers={"Allow": ", ".join(allowed_methods(request))})
     return await http_exception_handler(request, error)
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """The methods of every route whose path is the request's (RFC 9110, 15.5.6): app.state.route_methods."""
+    path = request.scope["path"]  # not request.url, which fails on a path of bytes that are not UTF-8
+    return sorted(
+        {method for pattern, methods in request.app.state.route_methods if pattern.match(path) for method in methods}
+    )
 
 
 def raise_invalid(error: ValidationError, where: str) -> None:

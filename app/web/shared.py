@@ -19,7 +19,8 @@ Requests share an answer when their key is the same: a sha256 digest of the path
 string, gzip or not (as the compression layer behind this one will decide from Accept-Encoding) and the
 language Accept-Language chooses, by the function the pages themselves use (a page without `lang` is
 written in it; an error of the API names the field in it). So a key is 32 bytes however long the link.
-A HEAD is answered from a kept answer or computed alone (its body may be left out, so it is never kept).
+A HEAD is answered as the GET with its key is (kept, followed or led: its answer is then kept for the
+GETs), and sent without the body.
 """
 
 import asyncio
@@ -153,6 +154,19 @@ def not_modified_if_matched(send: Send, if_none_match: str) -> Send:
     return answer
 
 
+def without_body(send: Send) -> Send:
+    """A `send` for a HEAD: the GET's status and headers (its Content-Length too, RFC 9110 9.3.2), no body."""
+
+    async def head(message: Message) -> None:
+        if message["type"] == "http.response.body":
+            if message.get("more_body", False):
+                return
+            message = {"type": "http.response.body", "body": b""}
+        await send(message)
+
+    return head
+
+
 @dataclass
 class Flight:
     """A computation in progress: its answer when done (None if there was no whole answer)."""
@@ -182,13 +196,13 @@ class SharedAnswers:
             send = not_modified_if_matched(send, if_none_match.decode("latin-1"))
         if not shareable(scope):
             return await self.app(scope, receive, send)
+        if scope["method"] == "HEAD":
+            scope, send = {**scope, "method": "GET"}, without_body(send)
         key = answer_key(scope)
         hit = self.entries.get(key)
         if hit is not None:
             self.entries.move_to_end(key)
             return await hit.send(send)
-        if scope["method"] == "HEAD":
-            return await self.app(scope, receive, send)
         flight = self.in_flight.get(key) if self.single_flight else None
         if flight is not None:
             flight.followers += 1
