@@ -196,3 +196,36 @@ def test_named_head_matrices_are_written_once_and_read_only(kind, positional):
         np.testing.assert_array_equal(W_K, fresh_K)
         with pytest.raises(ValueError, match="read-only"):
             W_Q[0, 0] = 1.0
+
+
+@pytest.mark.parametrize("score", SCORES)
+@pytest.mark.parametrize("kind, n_heads", [("self", 8), ("cross", 4)])
+@pytest.mark.parametrize("hard", [False, True])
+def test_named_heads_of_different_widths_each_get_their_own_stages(score, kind, n_heads, hard):
+    """The heads run as one stack padded to the widest question; each must still be exactly its own head:
+    its own W_Q and W_K (d_model, d_k), √d_k of its own width, its stages as if it ran alone."""
+    from app.engine.attention.named_heads import named_heads
+    from app.engine.text.embed import LEXICON_DIM, column_names
+
+    inputs = column_names(embedding="lexicon", dim=LEXICON_DIM, positional=True)
+    rng = np.random.default_rng(7)
+    x_q, x_kv = rng.standard_normal((5, len(inputs))), rng.standard_normal((6, len(inputs)))
+    if kind == "self":
+        x_kv = x_q
+    result = multi_head_attention(
+        x_q, x_kv, n_heads=n_heads, projection="named", score=score, hard=hard, inputs=inputs, kind=kind, stretch=1.5
+    )
+    widths = {head.q.shape[1] for head in result.heads}
+    assert len(widths) > 1, "the named heads ask questions of different widths"
+    for head, named in zip(result.heads, named_heads(kind, n_heads), strict=True):
+        W_Q, W_K = named.matrices(inputs)
+        np.testing.assert_array_equal(head.parameters["W_Q"], W_Q)
+        np.testing.assert_array_equal(head.parameters["W_K"], W_K)
+        q, k = x_q @ W_Q * 1.5, x_kv @ W_K * 1.5  # (n_q, d_k), (n_k, d_k) of this head alone
+        np.testing.assert_allclose(head.q, q, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(head.k, k, rtol=1e-12, atol=1e-12)
+        alone = single_head_attention(q, k, x_kv, score=score, hard=hard, parameters=head.parameters)
+        # a few float64 roundings apart at most: the padded columns add exact zeros, only the order of sums moves
+        np.testing.assert_allclose(head.scores, alone.scores, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(head.weights, alone.weights, rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(head.output, alone.output, rtol=1e-12, atol=1e-12)

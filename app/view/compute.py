@@ -193,6 +193,8 @@ def thumbnail_levels(weights: np.ndarray, size: int = 32) -> np.ndarray:
     """Weight maps shrunk to at most size x size by averaging blocks, as 0..255 levels.
 
     weights (..., n_q, n_k): leading axes (layers, heads) pass through, so every map is shrunk at once."""
+    if max(weights.shape[-2:]) <= size:  # blocks of one: the weights themselves
+        return np.round(np.clip(weights, 0, 1) * 255).astype(np.uint8)
     blocks = []
     for axis_length in weights.shape[-2:]:
         edges = np.linspace(0, axis_length, min(axis_length, size) + 1).astype(int)[:-1]  # first index of each block

@@ -4,6 +4,9 @@ Multi-head attention (seed text, section 9): every head h has its own projection
 W_Q[h], W_K[h], W_V[h] (d_model -> d_k) and runs the three stages on its own; the heads'
 outputs are concatenated and projected by W_O (d_model -> d_model).
 
+All heads run the stages at once, as one stack (a leading axis of heads, as stages.py allows), from
+W_Q, W_K and W_V that keep the heads' columns side by side (`Projections`).
+
 Projection "named" gives each head a question in words (named_heads.py): W_Q and W_K over the
 named features, W_V the identity, W_O the average of the heads. Projection "identity" is the
 X·Xᵀ picture: Q = K = V = X; with several heads, head h then sees its own slice of the features
@@ -11,6 +14,8 @@ X·Xᵀ picture: Q = K = V = X; with several heads, head h then sees its own sli
 matrices instead, as an untrained Transformer would.
 """
 
+import functools
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -49,33 +54,56 @@ def single_head_attention(
     hard: bool = False,
     mask: np.ndarray | None = None,
     parameters: dict | None = None,
+    d_k: np.ndarray | None = None,
 ) -> HeadResult:
-    """The three stages for one head, on given queries, keys and values."""
+    """The three stages for one head, on given queries, keys and values.
+
+    Or for a stack of heads at once (q (n_heads, n_q, d_k), k and v alike, each parameter with a leading
+    axis of heads) with one mask; heads padded with zero columns to one width pass their own widths `d_k`."""
     # q (n_q, d_k), k (n_k, d_k), v (n_k, d_v)
     if mask is None:
-        mask = attention_mask(len(q), len(k))  # (n_q, n_k)
-    scores = similarity(score, q, k, parameters)  # (n_q, n_k) stage 1
+        mask = attention_mask(q.shape[-2], k.shape[-2])  # (n_q, n_k)
+    scores = similarity(score, q, k, parameters, d_k)  # (n_q, n_k) stage 1
     # stage 2: one-hot rows (hard) or a softmax distribution (soft)
     weights = hard_weights(scores, mask) if hard else softmax_weights(scores, mask, temperature)  # (n_q, n_k)
     output = weighted_sum(weights, v)  # (n_q, d_v) stage 3
     return HeadResult(q, k, v, scores, mask, weights, output, dict(parameters or {}))
 
 
+@dataclass(frozen=True)
+class Projections:
+    """Every head's W_Q, W_K and W_V side by side, as a Transformer keeps them, and W_O.
+
+    Head h owns the columns h*d ... h*d + d_k[h] of W_Q and W_K (d: the widest head's d_k; a narrower head's
+    other columns are zero, which adds only 0·0 terms to its dot products) and h*d_v ... of W_V."""
+
+    W_Q: np.ndarray  # (d_model, n_heads * d)
+    W_K: np.ndarray  # (d_model, n_heads * d)
+    W_V: np.ndarray  # (d_model, n_heads * d_v)
+    W_O: np.ndarray  # (n_heads * d_v, d_model)
+    widths: tuple[int, ...]  # (n_heads,) each head's own d_k
+
+    def of_head(self, h: int) -> dict[str, np.ndarray]:
+        """Head h's own W_Q, W_K (d_model, d_k) and W_V (d_model, d_v)."""
+        d, d_v, d_k = self.W_Q.shape[1] // len(self.widths), self.W_V.shape[1] // len(self.widths), self.widths[h]
+        return {
+            "W_Q": self.W_Q[:, h * d : h * d + d_k],
+            "W_K": self.W_K[:, h * d : h * d + d_k],
+            "W_V": self.W_V[:, h * d_v : (h + 1) * d_v],
+        }
+
+
 def projection_matrices(
     projection: str, d_model: int, n_heads: int, rng: np.random.Generator, **named: object
-) -> tuple[list[dict], np.ndarray]:
+) -> Projections:
     """Each head's W_Q, W_K, W_V, and W_O.
 
-    identity and random: (d_model, d_k) column slices of one (d_model, d_model) matrix per projection,
-    drawn from rng in the order W_Q, W_K, W_V, W_O when random; W_O is (d_model, d_model).
+    identity and random: the heads' column slices of one (d_model, d_model) matrix per projection, drawn
+    from rng in the order W_Q, W_K, W_V, W_O when random; W_O is (d_model, d_model).
     named: the named heads' matrices (named_heads.py); W_V = I and W_O = [I/H; ...; I/H], the average.
     """
     if projection == "named":
-        heads = named_heads(named["kind"], n_heads)
-        inputs = named["inputs"]
-        identity = np.eye(d_model)  # (d_model, d_model)
-        per_head = [dict(zip(("W_Q", "W_K"), head.matrices(inputs), strict=True), W_V=identity) for head in heads]
-        return per_head, np.vstack([identity / n_heads] * n_heads)  # (n_heads * d_model, d_model)
+        return named_projections(named["kind"], n_heads, tuple(named["inputs"]))
     if projection == "identity":
         W_Q = W_K = W_V = W_O = np.eye(d_model)  # (d_model, d_model)
     elif projection == "random":
@@ -85,14 +113,36 @@ def projection_matrices(
         raise ValueError(f"unknown projection {projection!r}")
     if d_model % n_heads:
         raise ValueError(f"{n_heads} heads do not divide the dimension {d_model}")
-    d_k = d_model // n_heads
-    columns = [slice(h * d_k, (h + 1) * d_k) for h in range(n_heads)]
-    return [{"W_Q": W_Q[:, c], "W_K": W_K[:, c], "W_V": W_V[:, c]} for c in columns], W_O
+    return Projections(W_Q, W_K, W_V, W_O, (d_model // n_heads,) * n_heads)
+
+
+@functools.lru_cache(maxsize=64)
+def named_projections(kind: str, n_heads: int, inputs: tuple[str, ...]) -> Projections:
+    """The named heads' matrices side by side, written once per kind, number of heads and column names."""
+    heads = named_heads(kind, n_heads)
+    matrices = [head.matrices(inputs) for head in heads]  # (W_Q, W_K) per head, each (d_model, d_k)
+    widths = tuple(W_Q.shape[1] for W_Q, _ in matrices)
+    d_model, d = len(inputs), max(widths)
+    W_Q, W_K = np.zeros((d_model, n_heads * d)), np.zeros((d_model, n_heads * d))
+    for h, (head_W_Q, head_W_K) in enumerate(matrices):
+        W_Q[:, h * d : h * d + widths[h]] = head_W_Q
+        W_K[:, h * d : h * d + widths[h]] = head_W_K
+    identity = np.eye(d_model)  # (d_model, d_model)
+    W_V = np.hstack([identity] * n_heads)  # (d_model, n_heads * d_model)
+    W_O = np.vstack([identity / n_heads] * n_heads)  # (n_heads * d_model, d_model)
+    for matrix in (W_Q, W_K, W_V, W_O):
+        matrix.setflags(write=False)  # shared by every request
+    return Projections(W_Q, W_K, W_V, W_O, widths)
+
+
+def split_heads(x: np.ndarray, n_heads: int) -> np.ndarray:
+    """(n, n_heads * d) -> (n_heads, n, d): each head's own columns."""
+    return np.swapaxes(x.reshape(len(x), n_heads, -1), 0, 1)
 
 
 def score_parameters(score: str, d_k: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
     """Seeded learned parameters for the general and additive scores (empty for the others)."""
-    scale = 1.0 / np.sqrt(d_k)
+    scale = 1.0 / math.sqrt(d_k)
     return {name: rng.standard_normal(shape) * scale for name, shape in score_parameter_shapes(score, d_k).items()}
 
 
@@ -122,23 +172,46 @@ def multi_head_attention(
     # x_q (n_q, d_model), x_kv (n_k, d_model)
     d_model = x_q.shape[1]
     rng = np.random.default_rng(seed)
-    projections, W_O = projection_matrices(projection, d_model, n_heads, rng, inputs=inputs, kind=kind)
+    projections = projection_matrices(projection, d_model, n_heads, rng, inputs=inputs, kind=kind)
     mask = attention_mask(len(x_q), len(x_kv), window=window, causal=causal)  # (n_q, n_k)
 
-    heads = []
-    for matrices in projections:
-        q = x_q @ matrices["W_Q"]  # (n_q, d_k)
-        k = x_kv @ matrices["W_K"]  # (n_k, d_k)
-        if stretch != 1:
-            q, k = q * stretch, k * stretch  # longer (or shorter) vectors, the same directions
-        v = x_kv @ matrices["W_V"]  # (n_k, d_v)
-        parameters = {**matrices, **score_parameters(score, q.shape[1], rng)}
-        heads.append(
-            single_head_attention(
-                q, k, v, score=score, temperature=temperature, hard=hard, mask=mask, parameters=parameters
-            )
+    # Every head at once, as a stack: a leading axis of heads passes through the three stages.
+    q = split_heads(x_q @ projections.W_Q, n_heads)  # (n_heads, n_q, d_k)
+    k = split_heads(x_kv @ projections.W_K, n_heads)  # (n_heads, n_k, d_k)
+    if stretch != 1:
+        q, k = q * stretch, k * stretch  # longer (or shorter) vectors, the same directions
+    v = split_heads(x_kv @ projections.W_V, n_heads)  # (n_heads, n_k, d_v)
+    learned = [score_parameters(score, width, rng) for width in projections.widths]  # drawn head after head
+    widths = np.array(projections.widths)[:, None, None]  # (n_heads, 1, 1) scaled_dot divides by each one's √d_k
+    stack = single_head_attention(
+        q, k, v, score=score, temperature=temperature, hard=hard, mask=mask, parameters=padded(learned), d_k=widths
+    )
+    heads = [
+        HeadResult(
+            q=q[h, :, :width],  # the head's own columns
+            k=k[h, :, :width],
+            v=v[h],
+            scores=stack.scores[h],
+            mask=mask,
+            weights=stack.weights[h],
+            output=stack.output[h],
+            parameters={**projections.of_head(h), **learned[h]},
         )
+        for h, width in enumerate(projections.widths)
+    ]
 
-    concatenated = np.concatenate([head.output for head in heads], axis=1)  # (n_q, n_heads * d_v)
-    output = concatenated @ W_O  # (n_q, d_model)
-    return MultiHeadResult(heads, output, {"W_O": W_O})
+    concatenated = np.swapaxes(stack.output, 0, 1).reshape(len(x_q), -1)  # (n_q, n_heads * d_v)
+    output = concatenated @ projections.W_O  # (n_q, d_model)
+    return MultiHeadResult(heads, output, {"W_O": projections.W_O})
+
+
+def padded(learned: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Each head's score parameters stacked (name -> (n_heads, ...)), narrower heads' padded with zeros."""
+    stacked = {}
+    for name in learned[0]:
+        arrays = [parameters[name] for parameters in learned]
+        shape = np.max([a.shape for a in arrays], axis=0)
+        stacked[name] = np.zeros((len(arrays), *shape))
+        for h, array in enumerate(arrays):
+            stacked[name][(h, *(slice(0, n) for n in array.shape))] = array
+    return stacked

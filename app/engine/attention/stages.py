@@ -27,14 +27,19 @@ def dot_scores(q: np.ndarray, k: np.ndarray, out: np.ndarray | None = None) -> n
     return np.matmul(q, np.swapaxes(k, -1, -2), out=out)  # (n_q, n_k)
 
 
-def scaled_dot_scores(q: np.ndarray, k: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """q·k / sqrt(d_k): the Transformer's score; the scaling keeps large d_k from saturating the softmax."""
-    d_k = q.shape[-1]
+def scaled_dot_scores(
+    q: np.ndarray, k: np.ndarray, out: np.ndarray | None = None, d_k: np.ndarray | None = None
+) -> np.ndarray:
+    """q·k / sqrt(d_k): the Transformer's score; the scaling keeps large d_k from saturating the softmax.
+
+    ``d_k``: each head's own width, (n_heads, 1, 1), for a stack of heads of different widths padded with
+    zero columns to the widest (multihead.py); by default the width of q."""
+    scale = math.sqrt(q.shape[-1]) if d_k is None else np.sqrt(d_k)
     scores = dot_scores(q, k, out)  # (n_q, n_k)
     if scores.dtype.kind == "f":
-        scores /= math.sqrt(d_k)  # in place (a Python float keeps float32 float32): the model's 12 heads are big
+        scores /= scale  # in place (a Python float keeps float32 float32): the model's 12 heads are big
         return scores
-    return scores / math.sqrt(d_k)  # integer inputs
+    return scores / scale  # integer inputs
 
 
 def cosine_scores(q: np.ndarray, k: np.ndarray) -> np.ndarray:
@@ -55,10 +60,10 @@ def general_scores(q: np.ndarray, k: np.ndarray, W: np.ndarray) -> np.ndarray:
 def additive_scores(q: np.ndarray, k: np.ndarray, W1: np.ndarray, W2: np.ndarray, v: np.ndarray) -> np.ndarray:
     """Bahdanau's additive score v^T tanh(W1 q + W2 k): a feed-forward network with one hidden layer."""
     # W1 (d_a, d_k), W2 (d_a, d_k), v (d_a,)
-    query_part = q @ W1.T  # (n_q, d_a)
-    key_part = k @ W2.T  # (n_k, d_a)
-    hidden = np.tanh(query_part[:, None, :] + key_part[None, :, :])  # (n_q, n_k, d_a)
-    return hidden @ v  # (n_q, n_k)
+    query_part = q @ np.swapaxes(W1, -1, -2)  # (n_q, d_a)
+    key_part = k @ np.swapaxes(W2, -1, -2)  # (n_k, d_a)
+    hidden = np.tanh(query_part[..., :, None, :] + key_part[..., None, :, :])  # (n_q, n_k, d_a)
+    return (hidden @ v[..., None, :, None])[..., 0]  # (n_q, n_k): v as a (d_a, 1) column
 
 
 # name -> (function, names of the learned parameters it takes after q and k)
@@ -77,8 +82,15 @@ def score_parameter_shapes(score: str, d_k: int) -> dict[str, tuple[int, ...]]:
     return shapes.get(score, {})
 
 
-def similarity(score: str, q: np.ndarray, k: np.ndarray, parameters: dict | None = None) -> np.ndarray:
-    """Stage 1 for the named score function: an (n_q, n_k) matrix of scores."""
+def similarity(
+    score: str, q: np.ndarray, k: np.ndarray, parameters: dict | None = None, d_k: np.ndarray | None = None
+) -> np.ndarray:
+    """Stage 1 for the named score function: an (n_q, n_k) matrix of scores.
+
+    ``d_k``: heads padded with zero columns to one width pass their own widths (scaled_dot_scores). Zero
+    columns add only 0·0 terms to every dot product and length, so the other scores need no widths."""
+    if score == "scaled_dot":
+        return scaled_dot_scores(q, k, d_k=d_k)
     function, parameter_names = SCORE_FUNCTIONS[score]
     parameters = parameters or {}
     return function(q, k, *(parameters[name] for name in parameter_names))
@@ -114,9 +126,9 @@ def hard_weights(scores: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Hard attention: weight 1 on the largest visible score (the first one on ties), 0 elsewhere."""
     # scores (n_q, n_k), mask (n_q, n_k)
     visible = np.where(mask, scores, -np.inf)  # (n_q, n_k)
-    chosen = visible.argmax(axis=-1)  # (n_q,) argmax returns the first index on ties
-    weights = np.zeros(scores.shape, dtype=float)  # (n_q, n_k)
-    weights[np.arange(scores.shape[0]), chosen] = 1.0
+    chosen = visible.argmax(axis=-1)[..., None]  # (n_q, 1) argmax returns the first index on ties
+    weights = np.zeros(visible.shape, dtype=float)  # (n_q, n_k)
+    np.put_along_axis(weights, chosen, 1.0, axis=-1)
     return weights
 
 
