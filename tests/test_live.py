@@ -14,6 +14,7 @@ import json
 import re
 import signal
 import subprocess
+import time
 from contextlib import AsyncExitStack
 
 import httpx
@@ -21,10 +22,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import app.live.rooms
 from app.live.rooms import (
     CODE_ALPHABET,
     CODE_LENGTH,
+    Limits,
     Listener,
+    MemoryRooms,
     Room,
     new_code,
     new_secret,
@@ -133,6 +137,32 @@ def test_a_stream_keeps_only_the_newest_view_whatever_the_order_of_arrival(versi
         listener.offer(Room("ABCDEF", version, f"step={version}", float(version)))
     assert (listener.room.version, listener.room.view) == (max(versions), f"step={max(versions)}")
     assert listener.changed.is_set()
+
+
+def test_the_keeper_ends_the_streams_of_a_room_past_its_time(monkeypatch):
+    """A stream has no timer of its own: the store's keeper finds a followed room past ROOM_TTL_SECONDS, asks the
+    store, and ends its streams (here the in-process store; with Redis, test_a_room_ends_after_its_time...)."""
+    monkeypatch.setattr(app.live.rooms, "EXPIRY_CHECK_SECONDS", 0.01)
+
+    async def scenario():
+        rooms = MemoryRooms(Limits(ttl_seconds=3600, per_client_hour=10, rooms_max=10, streams_max=10))
+        room, _ = await rooms.create(VIEW, "127.0.0.1")
+        kept, _ = await rooms.create(VIEW, "127.0.0.2")
+        rooms.rooms[room.code] = aged = Room(room.code, room.version, room.view, room.updated - 3601)  # time is up
+        old, alive = rooms.hub.open(aged, "a"), rooms.hub.open(kept, "b")
+        assert rooms.hub.past_their_time(time.time()) == [room.code]
+        await rooms.start()
+        try:
+            await asyncio.wait_for(old.wait(), 5)
+            assert (old.status, alive.status) == ("ended", "live")
+            assert await rooms.get(room.code) is None and await rooms.get(kept.code) == kept
+        finally:
+            await rooms.stop()
+        rooms.hub.close(old)
+        rooms.hub.close(alive)
+        assert rooms.hub.newest == {} and rooms.hub.total == 0
+
+    run(scenario())
 
 
 LINK_PARAMS = st.fixed_dictionaries(

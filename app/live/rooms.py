@@ -34,6 +34,7 @@ CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
 CODE_LENGTH = 8  # 30**8, about 6.6e11 codes: guessing is pointless (docs/deploy.md works out the time to a hit)
 SECRET_BYTES = 24  # 192 random bits
 RATE_WINDOW_SECONDS = 3600  # rooms per client address are counted over the last hour
+EXPIRY_CHECK_SECONDS = 1.0  # how often the keeper looks for followed rooms past their time
 MISS_WINDOW_SECONDS = 60  # room codes looked up in vain are counted over the last minute
 
 Status = Literal["live", "reconnecting", "ended"]
@@ -237,15 +238,12 @@ class Listener:
         self.closing = True
         self.changed.set()
 
-    async def wait(self, timeout: float) -> bool:
-        """Until something changed (True) or `timeout` seconds passed (False)."""
-        try:
-            async with asyncio.timeout(timeout):
-                await self.changed.wait()
-        except TimeoutError:
-            return False
+    async def wait(self) -> None:
+        """Until something changed. No timer of its own: the store's keeper ends the streams of a room past its
+        time (keep_followed_rooms), and one timer per student, re-armed at every change, cost a third of what
+        a change costs to send."""
+        await self.changed.wait()
         self.changed.clear()
-        return True
 
 
 class Hub:
@@ -255,6 +253,7 @@ class Hub:
         self.limits = limits
         self.streams_max = limits.streams_max
         self.listeners: dict[str, set[Listener]] = {}
+        self.newest: dict[str, Room] = {}  # code -> the newest state of each room with open streams
         self.by_client: dict[str, int] = {}  # client_key -> open streams
         self.total = 0
         self.status: Status = "live"  # 'reconnecting' while the shared store is out of reach
@@ -281,6 +280,7 @@ class Hub:
             )
         listener = Listener(room, self.status, client)
         self.listeners.setdefault(room.code, streams).add(listener)
+        self.keep_newest(room)
         self.by_client[client] = self.by_client.get(client, 0) + 1
         self.total += 1
         return listener
@@ -293,6 +293,7 @@ class Hub:
         streams.discard(listener)
         if not streams:
             del self.listeners[listener.code]
+            del self.newest[listener.code]
         self.total -= 1
         left = self.by_client[listener.client] - 1
         if left:
@@ -309,6 +310,19 @@ class Hub:
     def deliver(self, room: Room) -> None:
         for listener in self.listeners.get(room.code, ()):
             listener.offer(room)
+        if room.code in self.listeners:
+            self.keep_newest(room)
+
+    def keep_newest(self, room: Room) -> None:
+        known = self.newest.get(room.code)
+        if known is None or (room.version, room.updated) > (known.version, known.updated):
+            self.newest[room.code] = room
+
+    def past_their_time(self, now: float) -> list[str]:
+        """Codes of the followed rooms whose newest state is older than ROOM_TTL_SECONDS: the store may have
+        ended them without a word (Redis expires keys by itself)."""
+        ttl = self.limits.ttl_seconds
+        return [code for code, room in self.newest.items() if room.updated + ttl <= now]
 
     def end(self, code: str) -> None:
         for listener in self.listeners.get(code, ()):
@@ -496,11 +510,22 @@ class Unavailable:
 
 
 async def keep_followed_rooms(rooms: Rooms) -> None:
-    """Every quarter of ROOM_IDLE_SECONDS: the rooms this worker streams stay open (a store's task)."""
-    period = max(1.0, rooms.limits.first_expiry / 4)
+    """A store's task for the rooms this worker streams. Every second: a followed room past its time is looked
+    up, and its streams end if the store no longer has it. Every quarter of ROOM_IDLE_SECONDS: the followed
+    rooms stay open (touch)."""
+    touch_every = max(1.0, rooms.limits.first_expiry / 4)
+    touched = time.monotonic()
     while True:
-        await asyncio.sleep(period)
+        await asyncio.sleep(EXPIRY_CHECK_SECONDS)
+        for code in rooms.hub.past_their_time(time.time()):
+            with contextlib.suppress(LiveUnavailable):  # the subscriber reports an outage and catches up after it
+                room = await rooms.get(code)
+                if room is None:
+                    rooms.hub.end(code)
+                else:
+                    rooms.hub.deliver(room)
         codes = rooms.hub.codes()
-        if codes:
+        if codes and time.monotonic() - touched >= touch_every:
+            touched = time.monotonic()
             with contextlib.suppress(RoomError):
                 await rooms.touch(codes)

@@ -335,7 +335,8 @@ async def room_stream(
 ) -> AsyncIterator[bytes]:
     """The events of one student: a status when it changes, the view when it is newer than theirs.
 
-    Between changes it waits until the room would expire, then asks the store whether it did.
+    Between changes it waits; a room that ends meanwhile (its time is up, or its store says so) ends it
+    through the hub (the store's keeper, app/live/rooms.py's keep_followed_rooms).
     """
     watcher = asyncio.get_running_loop().create_task(close_on(shutdown, listener))
     sent_status: Status = "live"
@@ -351,23 +352,10 @@ async def room_stream(
             if room.version != sent_version:
                 sent_version = room.version
                 yield view_event(room)
-            expires_in = room.updated + rooms.limits.ttl_seconds - time.time() + 1
-            if not await listener.wait(timeout=max(1.0, expires_in)):
-                await check_expiry(rooms, listener)
+            await listener.wait()
     finally:
         watcher.cancel()
         rooms.hub.close(listener)
-
-
-async def check_expiry(rooms: Rooms, listener: Listener) -> None:
-    try:
-        room = await rooms.get(listener.code)
-    except LiveUnavailable:
-        return  # the subscriber reports the outage and catches up afterwards
-    if room is None:
-        listener.set_status("ended")
-    else:
-        listener.offer(room)
 
 
 @router.get(
