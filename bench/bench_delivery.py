@@ -1,0 +1,118 @@
+"""The worker's CPU for one change of a live class, per student, without sockets. Not a test: run by hand.
+
+    .venv/bin/python -m bench.bench_delivery                              # 5,000 students, this checkout
+    .venv/bin/python -m bench.bench_delivery --before /tmp/lens-before    # and another checkout's, same run
+
+One app (the default settings, the access log on, the stream limits raised to hold the class) is called
+through ASGI in one process: N students open the room's event stream, then the teacher's PUT; the figure is
+the process's CPU time from just before the PUT until the last student's `send` got the new view, divided
+by N. bench.bench_capacity measures the same over real sockets, with the students' reading on the same
+machine; this one leaves both out, so the figure is the app's own work and moves little on a busy machine.
+Each checkout runs in a fresh process, in turns, `--rounds` times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+from bench.common import REPO, machine
+
+# Run in a child process whose first argument is the checkout and second the number of students.
+SCRIPT = """
+import asyncio, json, logging, sys, time
+sys.path.insert(0, sys.argv[1])
+from app.main import create_app
+from app.settings import Settings
+logging.disable(logging.CRITICAL)  # access-log lines are made, not printed
+N = int(sys.argv[2])
+
+def scope(method, path, headers=()):
+    return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "scheme": "http",
+            "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+            "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json"), *headers],
+            "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80)}
+
+async def request(app, method, path, body=b"", headers=()):
+    sent, asked = [], False
+    async def receive():
+        nonlocal asked
+        if asked:
+            await asyncio.Event().wait()  # the client never goes away
+        asked = True
+        return {"type": "http.request", "body": body, "more_body": False}
+    async def send(message):
+        sent.append(message)
+    await app(scope(method, path, headers), receive, send)
+    return b"".join(m.get("body", b"") for m in sent[1:])
+
+async def main():
+    limits = {"room_streams_max": N, "live_streams_max": N, "live_streams_per_client": N, "limit_concurrency": 4 * N}
+    app = create_app(Settings(access_log=True, **limits))
+    started, events = asyncio.Queue(), asyncio.Queue()
+    await started.put({"type": "lifespan.startup"})
+    lifespan = {"type": "lifespan", "asgi": {"version": "3.0"}, "state": {}}
+    running = asyncio.create_task(app(lifespan, started.get, events.put))
+    await events.get()
+    room = json.loads(await request(app, "POST", "/api/rooms", b'{"view": "source=tom+chases+jerry"}'))
+    got, everyone = 0, asyncio.Event()
+    async def student():
+        async def receive():
+            await asyncio.Event().wait()
+        async def send(message):
+            nonlocal got
+            if b"id: 2" in message.get("body", b""):
+                got += 1
+                if got == N:
+                    everyone.set()
+        await app(scope("GET", room["events_url"]), receive, send)
+    students = [asyncio.create_task(student()) for _ in range(N)]
+    while app.state.rooms.hub.total < N:
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.5)
+    cpu = time.process_time()
+    auth = [(b"authorization", ("Bearer " + room["secret"]).encode())]
+    await request(app, "PUT", room["room_url"], b'{"view": "source=tom+chases+jerry&step=1"}', auth)
+    await everyone.wait()
+    print(json.dumps({"students": N, "cpu_us_per_student": (time.process_time() - cpu) / N * 1e6}))
+
+asyncio.run(main())
+"""
+
+
+def run(app_dir: Path, students: int) -> float:
+    result = subprocess.run(
+        [sys.executable, "-c", SCRIPT, str(app_dir), str(students)],
+        cwd=app_dir, capture_output=True, text=True, check=True, timeout=600,
+    )  # fmt: skip
+    return json.loads(result.stdout.strip().splitlines()[-1])["cpu_us_per_student"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--students", type=int, default=5000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--before", type=Path, help="another checkout, measured in the same rounds")
+    args = parser.parse_args()
+    checkouts = {"this checkout": REPO, **({"before": args.before} if args.before else {})}
+    samples: dict[str, list[float]] = {name: [] for name in checkouts}
+    info = machine()
+    for _ in range(args.rounds):
+        for name, app_dir in checkouts.items():
+            samples[name].append(run(app_dir, args.students))
+    after = Path("/proc/loadavg").read_text().split()[:3]
+    print(f"{info['date']}, {info['nproc']} CPUs ({info['cpu']}), Python {info['python']}")
+    print(f"load average {' '.join(info['loadavg_before'])} -> {' '.join(after)}")
+    for name, values in samples.items():
+        print(
+            f"{name}: one change to {args.students:,} students, worker CPU per student p50 "
+            f"{statistics.median(values):.0f} us ({min(values):.0f}-{max(values):.0f}, {len(values)} rounds)"
+        )
+
+
+if __name__ == "__main__":
+    main()
