@@ -425,6 +425,26 @@ class EncoderOutput:
     context: np.ndarray  # (L, H, n, dh)
     hidden: np.ndarray  # (L + 1, n, d)  embeddings output, then each layer's output
 
+    @classmethod
+    def empty(cls, n_layers: int, n_heads: int, n: int, d_head: int, d_model: int) -> EncoderOutput:
+        """Every array of a run as a view of ONE block of memory.
+
+        One allocation rather than seven, for glibc's malloc: once a run's block is freed, malloc serves
+        the next run's from its heap and keeps it there (its mmap threshold rises to the largest mapped
+        block freed, up to 32 MiB, and it trims the heap only beyond twice that). Seven arrays (the largest
+        4.7 MB, 15.5 MB in all at 128 pieces) went beyond that trim threshold when freed together: every
+        run handed them back to the system and page-faulted in ~3,300 fresh pages, 5-8 ms of CPU in a
+        ~105 ms pass (bench/README.md). A run's arrays live and die together (``ModelRun`` keeps all).
+        """
+        heads, square = (n_layers, n_heads, n, d_head), (n_layers, n_heads, n, n)
+        shapes = (heads, heads, heads, square, square, heads, (n_layers + 1, n, d_model))  # in field order
+        block = np.empty(sum(math.prod(shape) for shape in shapes), DTYPE)
+        arrays, start = [], 0
+        for shape in shapes:
+            arrays.append(block[start : start + math.prod(shape)].reshape(shape))
+            start += math.prod(shape)
+        return cls(*arrays)
+
 
 def encode(p: BertParams, ids: Sequence[int] | np.ndarray) -> EncoderOutput:
     """Run all layers on token ids (n,) (already with [CLS]/[SEP]) and keep every intermediate."""
@@ -439,15 +459,7 @@ def encode(p: BertParams, ids: Sequence[int] | np.ndarray) -> EncoderOutput:
         raise ValueError("token id out of vocabulary range")
 
     L, H, dh, d = cfg.n_layers, cfg.n_heads, cfg.d_head, cfg.d_model
-    out = EncoderOutput(
-        q=np.empty((L, H, n, dh), DTYPE),
-        k=np.empty((L, H, n, dh), DTYPE),
-        v=np.empty((L, H, n, dh), DTYPE),
-        scores=np.empty((L, H, n, n), DTYPE),
-        weights=np.empty((L, H, n, n), DTYPE),
-        context=np.empty((L, H, n, dh), DTYPE),
-        hidden=np.empty((L + 1, n, d), DTYPE),
-    )
+    out = EncoderOutput.empty(L, H, n, dh, d)
     x = embeddings(p, ids)  # (n, d)
     out.hidden[0] = x
     for i, lp in enumerate(p.layers):
