@@ -241,7 +241,9 @@ def gelu(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     np.exp(t, out=t)
     half_poly *= t
     half_poly *= ax  # 0.5 |x| P(t) exp(-x^2 / 2)
-    out = np.maximum(x, 0.0, out=out)
+    # max(x, 0) as (x + |x|) / 2, exact in floating point: np.maximum against a scalar is ~5x slower here
+    out = np.add(x, ax, out=out)
+    out *= 0.5
     out -= half_poly
     return out
 
