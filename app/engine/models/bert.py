@@ -435,7 +435,7 @@ class EncoderOutput:
         the next run's from its heap and keeps it there (its mmap threshold rises to the largest mapped
         block freed, up to 32 MiB, and it trims the heap only beyond twice that). Seven arrays (the largest
         4.7 MB, 15.5 MB in all at 128 pieces) went beyond that trim threshold when freed together: every
-        run handed them back to the system and page-faulted in ~3,300 fresh pages, 5-8 ms of CPU in a
+        run handed them back to the system and page-faulted in ~3,300 fresh pages, 4-9 ms of CPU in a
         ~105 ms pass (bench/README.md). A run's arrays live and die together (``ModelRun`` keeps all).
         """
         heads, square = (n_layers, n_heads, n, d_head), (n_layers, n_heads, n, n)
