@@ -1,6 +1,7 @@
 """Text to vectors: the tokenizer, the curated lexicon, hashed and positional vectors."""
 
 import json
+import marshal
 import os
 import subprocess
 import sys
@@ -11,7 +12,7 @@ import pytest
 
 from app.engine.text.embed import LEXICON_DIM, MEANING_DIM, embed_tokens, hashed_vector, sinusoidal_positions
 from app.engine.text.lexicon import FEATURES, LEXICON_PATH, ROLES, inflection_candidates, load_lexicon
-from app.engine.text.tokenize import tokenize
+from app.engine.text.tokenize import WholeFileMarshal, tokenize
 from tests.support.lexicon_file import lexicon_rows
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,6 +45,18 @@ def test_chinese_with_spaces_keeps_the_users_tokens():
 
 def test_chinese_without_spaces_is_segmented_by_jieba():
     assert texts("汤姆追逐杰瑞") == ["汤姆", "追逐", "杰瑞"]
+
+
+def test_jiebas_cache_file_reads_back_as_marshal_reads_it(tmp_path):
+    """The segmenter's jieba reads its dictionary's cache file with WholeFileMarshal: the same objects."""
+    path = tmp_path / "jieba.cache"
+    prefixes = ({"银行": 3, "银": 0, "汤姆": 12, "a\u0000b": 1}, 16)  # (FREQ, total), as jieba dumps them
+    with path.open("wb") as file:
+        WholeFileMarshal.dump(prefixes, file)
+    with path.open("rb") as file:
+        assert WholeFileMarshal.load(file) == prefixes
+    with path.open("rb") as file:
+        assert marshal.load(file) == prefixes
 
 
 def test_mixed_english_and_chinese():

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import logging
+import shutil
 
 import numpy as np
 import pytest
 
-from app.engine.models import e5, minilm, weights_cache
+from app.engine.models import e5, minilm, registry, weights_cache
 
 SENTENCES = ("The cat sat on the mat.", "我去银行取钱，然后去河边钓鱼。")
 
@@ -62,10 +63,19 @@ def test_a_model_from_its_cache_file_computes_the_same_bytes(module, tmp_path, m
         assert same_bytes(outputs(model), plain), "a model from the cache must answer bit for bit the same"
 
 
-def test_a_damaged_cache_file_is_never_used(tmp_path, caplog):
-    model = minilm.load_model(cache_dir=tmp_path)
-    expected = outputs(model)
-    (path,) = tmp_path.iterdir()
+@pytest.fixture(scope="module")
+def minilm_file():
+    """MiniLM's cache file in MODEL_CACHE_DIR, the one the app's model (and every other test's) is mapped from
+    (its first load in the run writes it), and what that model computes. A test that damages it damages a copy."""
+    model = registry.get_model("minilm")
+    assert mapped(model.params.layers[0].w_qkv)
+    return registry.cache_dir() / weights_cache.file_name("minilm", minilm.EXPECTED_SHA256), outputs(model)
+
+
+def test_a_damaged_cache_file_is_never_used(minilm_file, tmp_path, caplog):
+    written, expected = minilm_file
+    path = tmp_path / written.name
+    shutil.copyfile(written, path)
     data = bytearray(path.read_bytes())
     data[-1000] ^= 0x01  # one bit of one weight
     path.write_bytes(bytes(data))

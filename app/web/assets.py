@@ -97,7 +97,15 @@ def encoded_asset(name: str, frontend_modules: Path = DEFAULT_MODULES) -> dict[s
     """An asset's bytes in every encoding that makes it smaller: {"identity": raw, "br": ..., "gzip": ...}.
 
     Computed once per process (at start-up by warm_up) and kept."""
-    raw = asset_table(frontend_modules)[1][name].read_bytes()
+    return encoded_file(asset_table(frontend_modules)[1][name])
+
+
+@functools.cache
+def encoded_file(path: Path) -> dict[str, bytes]:
+    """A file's bytes in every encoding that makes it smaller, once per file: apps of one process that read
+    their Plotly from different FRONTEND_MODULES folders but fall back on the full bundle (tests do) share
+    its compression (about 1 s of CPU)."""
+    raw = path.read_bytes()
     compressed = {
         "br": brotli.compress(raw, quality=BROTLI_QUALITY, mode=brotli.MODE_TEXT),
         "gzip": gzip.compress(raw, compresslevel=9, mtime=0),
