@@ -73,11 +73,10 @@ def pytest_collection_modifyitems(items):
     items.sort(key=lambda item: handing_out_order(item.path))
 
 
-# The fast loop's longest modules, longest first (each took 2 to 7 s of CPU under -n 2, December 2026), handed
-# out before the rest so that both workers end on short modules and finish close together. In their usual
-# order test_weights_cache.py came last and one worker ran it alone: the workers ended 2.5 s apart (quiet) to
-# 6.6 s apart (load 3); longest first, 0.8 to 2.9 s apart at load 3 to 6. A module not named here goes after
-# them, in its usual order.
+# The fast loop's longest modules, longest first (seconds of CPU each took under -n 2, measured in December 2026:
+# 6.6 down to 2.0). Handed out before the rest, so that each worker ends on short modules and the two finish
+# within a second of each other; handed out in their usual order, the longest came last and one worker ran it
+# alone (38 s against 36 s). A module not named here goes after them, in its usual order.
 LONGEST_FIRST = (
     "test_hardening.py",
     "test_e5.py",
@@ -95,17 +94,16 @@ LONGEST_FIRST = (
 @functools.cache  # once per module, not per test: the path's parents cost 0.2 ms each time
 def handing_out_order(path):
     """Modules in the order scripts/test's two workers (-n 2 --dist loadfile) are handed them: the browser tests
-    first (more than half of the run's time), then the container tests, then the rest, the longest of them
-    first (LONGEST_FIRST). The container tests never run beside a browser test (podman's network changes make
-    Chromium fail the requests it has in flight: tests/support/podman.py's network_turn); handed out right
-    after the browser tests, they wait for the other worker's last browser module to end, then run beside the
-    rest, instead of alone at the end. Each module's tests stay together and in their order (the sort is
-    stable)."""
+    first (more than half of the run's time), then the rest, the longest of them first (LONGEST_FIRST), the
+    container tests last. Last, because podman adds and removes network interfaces as it starts containers,
+    and Chromium then fails the requests it has in flight with net::ERR_NETWORK_CHANGED (a browser test failed
+    so when the two ran at once); by the time the container tests are handed out, every browser test has been
+    handed out long before. Each module's tests stay together and in their order (the sort is stable)."""
     if HERE / "browser" in path.parents:
         return (0, 0)
     if path.name == "test_container.py":
-        return (1, 0)
-    return (2, LONGEST_FIRST.index(path.name) if path.name in LONGEST_FIRST else len(LONGEST_FIRST))
+        return (2, 0)
+    return (1, LONGEST_FIRST.index(path.name) if path.name in LONGEST_FIRST else len(LONGEST_FIRST))
 
 
 @pytest.fixture(scope="session")

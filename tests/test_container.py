@@ -20,15 +20,7 @@ import httpx
 import pytest
 
 from tests.support.live_server import LiveServer, free_port
-from tests.support.podman import (
-    build_image,
-    containers_conf,
-    network_turn,
-    podman,
-    podman_flags,
-    remove_container,
-    wait_for,
-)
+from tests.support.podman import build_image, containers_conf, podman, podman_flags, remove_container, wait_for
 
 pytestmark = pytest.mark.slow
 
@@ -39,13 +31,6 @@ MODEL = "/api/attention?source=walk+by+river+bank&model=minilm"
 TRANSLATE_PAGE = "/?source=Tom+chase+Jerry&target=%E6%B1%A4%E5%A7%86+%E8%BF%BD%E9%80%90+%E6%9D%B0%E7%91%9E"
 HEADERS = {"accept-encoding": "identity", "accept-language": "en"}
 TEARDOWN_S = 0.5  # from SIGKILL of a container's first process to the death of its other processes
-
-
-@pytest.fixture(scope="module", autouse=True)
-def never_beside_a_browser_test(request, tmp_path_factory):
-    """The module waits for the browser modules running on the other worker to end (tests/support/podman.py)."""
-    with network_turn(request.config, tmp_path_factory, exclusive=True):
-        yield
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,6 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from tests.browser.harness import AXE_JS, CHROMIUM, HERE, launch_chromium
-from tests.support.podman import network_turn
 
 # The favicon 404 is checked on its own by test_console.py::test_no_console_errors_on_main_views;
 # here it is left out so that one missing icon does not turn every other test into an error.
@@ -30,13 +29,6 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if Path(str(item.fspath)).resolve().parent == HERE:
             item.add_marker(pytest.mark.browser)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def never_beside_the_container_tests(request, tmp_path_factory):
-    """No browser module runs while the container tests start and stop containers (tests/support/podman.py)."""
-    with network_turn(request.config, tmp_path_factory, exclusive=False):
-        yield
 
 
 @pytest.fixture(scope="session")

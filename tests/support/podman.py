@@ -9,7 +9,6 @@ podman-compose gets the same settings through a containers.conf (CONTAINERS_CONF
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import subprocess
 import time
@@ -74,25 +73,3 @@ def wait_for(url: str, timeout: float = 180, status: int = 200) -> None:
 def remove_container(name: str) -> None:
     with contextlib.suppress(subprocess.SubprocessError):
         podman("rm", "--force", "--time", "0", name, check=False)
-
-
-@contextlib.contextmanager
-def network_turn(config, tmp_path_factory, exclusive: bool):
-    """Held while a module runs, so that the container tests never run beside a browser test on the other worker.
-
-    podman adds and removes network interfaces as it starts and stops containers, and Chromium fails the
-    requests it has in flight when they change (net::ERR_NETWORK_CHANGED). A browser module holds a shared
-    turn, the container module an exclusive one (flock on a file of this run's temporary folder, which both
-    workers share): the container tests, handed out right after the browser tests, wait for the other worker's
-    last browser module to end, then run beside the other tests. In one process (no -n) the modules run one
-    after another anyway, and nothing is locked."""
-    if not hasattr(config, "workerinput"):  # not a pytest-xdist worker
-        yield
-        return
-    path = tmp_path_factory.getbasetemp().parent / "podman-network.lock"  # <run>/popen-gwN's parent
-    with path.open("a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
