@@ -43,6 +43,7 @@ from app.live.rooms import (
     new_code,
     new_secret,
     not_found,
+    refresh,
     rooms_full,
     secret_hash,
     secret_matches,
@@ -285,12 +286,7 @@ class Subscriber:
 
     async def catch_up(self) -> None:
         """After (re)subscribing: the latest view of every room this worker streams, or its end."""
-        for code in self.rooms.hub.codes():
-            room = await self.rooms.get(code)
-            if room is None:
-                self.rooms.hub.end(code)
-            else:
-                self.rooms.hub.deliver(room)
+        await refresh(self.rooms, self.rooms.hub.codes())
 
 
 def room_from_message(data: bytes) -> Room:

@@ -509,6 +509,16 @@ class Unavailable:
         pass
 
 
+async def refresh(rooms: Rooms, codes: list[str]) -> None:
+    """These followed rooms as the store has them now: their streams get the newest view, or end."""
+    for code in codes:
+        room = await rooms.get(code)
+        if room is None:
+            rooms.hub.end(code)
+        else:
+            rooms.hub.deliver(room)
+
+
 async def keep_followed_rooms(rooms: Rooms) -> None:
     """A store's task for the rooms this worker streams. Every second: a followed room past its time is looked
     up, and its streams end if the store no longer has it. Every quarter of ROOM_IDLE_SECONDS: the followed
@@ -517,13 +527,8 @@ async def keep_followed_rooms(rooms: Rooms) -> None:
     touched = time.monotonic()
     while True:
         await asyncio.sleep(EXPIRY_CHECK_SECONDS)
-        for code in rooms.hub.past_their_time(time.time()):
-            with contextlib.suppress(LiveUnavailable):  # the subscriber reports an outage and catches up after it
-                room = await rooms.get(code)
-                if room is None:
-                    rooms.hub.end(code)
-                else:
-                    rooms.hub.deliver(room)
+        with contextlib.suppress(LiveUnavailable):  # the subscriber reports an outage and catches up after it
+            await refresh(rooms, rooms.hub.past_their_time(time.time()))
         codes = rooms.hub.codes()
         if codes and time.monotonic() - touched >= touch_every:
             touched = time.monotonic()

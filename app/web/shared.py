@@ -133,29 +133,9 @@ class Recorder:
         return Answer(self.status, self.headers, b"".join(self.chunks)) if self.complete else None
 
 
-def not_modified_if_matched(send: Send, if_none_match: str) -> Send:
-    """A `send` that turns a 200 whose ETag If-None-Match names into a 304 without a body."""
-    not_modified = False
-
-    async def answer(message: Message) -> None:
-        nonlocal not_modified
-        if message["type"] == "http.response.start":
-            etag = response_header(message, b"etag")
-            if message["status"] == 200 and etag and not none_match(if_none_match, etag.decode("latin-1")):
-                not_modified = True
-                headers = [(name, value) for name, value in message.get("headers", []) if name not in NOT_FOR_304]
-                message = {**message, "status": 304, "headers": headers}
-        elif not_modified and message["type"] == "http.response.body":
-            if message.get("more_body", False):
-                return  # the body of the 200 is dropped
-            message = {"type": "http.response.body", "body": b""}
-        await send(message)
-
-    return answer
-
-
 def without_body(send: Send) -> Send:
-    """A `send` for a HEAD: the GET's status and headers (its Content-Length too, RFC 9110 9.3.2), no body."""
+    """A `send` that passes the status and headers but no body: a HEAD's (the GET's headers, its Content-Length
+    too, RFC 9110 9.3.2) or a 304's."""
 
     async def head(message: Message) -> None:
         if message["type"] == "http.response.body":
@@ -165,6 +145,23 @@ def without_body(send: Send) -> Send:
         await send(message)
 
     return head
+
+
+def not_modified_if_matched(send: Send, if_none_match: str) -> Send:
+    """A `send` that turns a 200 whose ETag If-None-Match names into a 304 without a body."""
+    target = send  # without_body(send) once the answer is a 304: the body of the 200 is dropped
+
+    async def answer(message: Message) -> None:
+        nonlocal target
+        if message["type"] == "http.response.start":
+            etag = response_header(message, b"etag")
+            if message["status"] == 200 and etag and not none_match(if_none_match, etag.decode("latin-1")):
+                target = without_body(send)
+                headers = [(name, value) for name, value in message.get("headers", []) if name not in NOT_FOR_304]
+                message = {**message, "status": 304, "headers": headers}
+        await target(message)
+
+    return answer
 
 
 @dataclass
