@@ -28,6 +28,7 @@ from pathlib import Path
 
 from bench.common import sentence
 from bench.common import wrk as run_wrk
+from tests.support.asgi import call, http_scope
 from tests.support.live_server import LiveServer
 
 os.environ.setdefault("ACCESS_LOG", "0")  # in-process parts: no access-log line per call (servers set it explicitly)
@@ -151,19 +152,7 @@ def small_parts(runs):
 
 
 async def asgi_call(app, path, query):
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
-             "path": path, "raw_path": path.encode(), "query_string": query, "headers": [(b"host", b"127.0.0.1")],
-             "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80), "root_path": ""}  # fmt: skip
-    sent = []
-
-    async def receive():
-        return {"type": "http.request", "body": b"", "more_body": False}
-
-    async def send(message):
-        sent.append(message)
-
-    await app(scope, receive, send)
-    return sent[0]["status"]
+    return (await call(app, http_scope(path, query, headers=[(b"host", b"127.0.0.1")])))[0]["status"]
 
 
 def bench_asgi(runs):

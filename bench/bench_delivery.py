@@ -31,6 +31,7 @@ import asyncio, gc, json, logging, statistics, sys, time
 sys.path.insert(0, sys.argv[1])
 from app.main import create_app
 from app.settings import Settings
+from tests.support.asgi import http_scope
 logging.disable(logging.CRITICAL)  # access-log lines are made, not printed
 N, UPDATES = int(sys.argv[2]), int(sys.argv[3])
 collecting = {"since": 0.0, "ms": [0.0, 0.0, 0.0]}
@@ -44,10 +45,8 @@ def collector(phase, info):
 gc.callbacks.append(collector)
 
 def scope(method, path, headers=()):
-    return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "scheme": "http",
-            "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
-            "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json"), *headers],
-            "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80)}
+    return http_scope(path, headers=[(b"host", b"127.0.0.1"), (b"content-type", b"application/json"), *headers],
+                      method=method)
 
 async def request(app, method, path, body=b"", headers=()):
     sent, asked = [], False
