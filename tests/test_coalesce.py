@@ -53,24 +53,31 @@ def gated_compute(monkeypatch):
     gate.set()
 
 
-@pytest.mark.parametrize("headers", [{}, {"accept-encoding": "gzip"}, {"accept-language": "zh"}])
-def test_a_class_opening_one_new_link_computes_it_once(gated_compute, headers):
+def class_asks_at_once(gated_compute, methods: list[str], headers: dict | None = None) -> tuple[list, int]:
+    """A new app asked for LINK once per method, all at once; the gate opens once the first request computes
+    and every other one waits for it. The answers, and how many computations the layer counted."""
     gate, calls = gated_compute
-    assert not is_light(state_from_query(LINK.split("?", 1)[1]))
     web = create_app()
 
-    async def class_opens_the_link():
+    async def class_asks():
         transport = httpx.ASGITransport(app=web)
         async with httpx.AsyncClient(transport=transport, base_url="http://lens") as client:
-            requests = [asyncio.create_task(client.get(LINK, headers=headers)) for _ in range(CLASS)]
+            requests = [asyncio.create_task(client.request(method, LINK, headers=headers)) for method in methods]
             await until(lambda: calls, "the first request to compute")
             coalesce = layer(web, SharedAnswers)
             flights = coalesce.in_flight.values()
-            await until(lambda: sum(f.followers for f in flights) == CLASS - 1, "every other request to wait")
+            await until(lambda: sum(f.followers for f in flights) == len(methods) - 1, "every other request to wait")
             gate.set()
             return await asyncio.gather(*requests), coalesce.computed
 
-    answers, computed = run_async(class_opens_the_link)
+    return run_async(class_asks)
+
+
+@pytest.mark.parametrize("headers", [{}, {"accept-encoding": "gzip"}, {"accept-language": "zh"}])
+def test_a_class_opening_one_new_link_computes_it_once(gated_compute, headers):
+    _, calls = gated_compute
+    assert not is_light(state_from_query(LINK.split("?", 1)[1]))
+    answers, computed = class_asks_at_once(gated_compute, ["GET"] * CLASS, headers)
     assert len(calls) == 1 and computed == 1
     assert {answer.status_code for answer in answers} == {200}
     assert len({answer.content for answer in answers}) == 1
@@ -79,22 +86,10 @@ def test_a_class_opening_one_new_link_computes_it_once(gated_compute, headers):
 
 
 def test_heads_and_gets_of_one_new_link_share_one_computation(gated_compute):
-    gate, calls = gated_compute
-    web = create_app()
-
-    async def some_ask_only_for_the_headers():
-        transport = httpx.ASGITransport(app=web)
-        async with httpx.AsyncClient(transport=transport, base_url="http://lens") as client:
-            methods = ["HEAD", "GET"] * (CLASS // 2)
-            requests = [asyncio.create_task(client.request(method, LINK)) for method in methods]
-            await until(lambda: calls, "the first request to compute")
-            flights = layer(web, SharedAnswers).in_flight.values()
-            await until(lambda: sum(f.followers for f in flights) == CLASS - 1, "every other request to wait")
-            gate.set()
-            return methods, await asyncio.gather(*requests)
-
-    methods, answers = run_async(some_ask_only_for_the_headers)
-    assert len(calls) == 1
+    _, calls = gated_compute
+    methods = ["HEAD", "GET"] * (CLASS // 2)
+    answers, computed = class_asks_at_once(gated_compute, methods)
+    assert len(calls) == 1 and computed == 1
     assert {answer.status_code for answer in answers} == {200}
     assert len({answer.headers["etag"] for answer in answers}) == 1
     bodies = {
