@@ -160,7 +160,7 @@ def test_the_keeper_ends_the_streams_of_a_room_past_its_time(monkeypatch):
             await rooms.stop()
         rooms.hub.close(old)
         rooms.hub.close(alive)
-        assert rooms.hub.newest == {} and rooms.hub.total == 0
+        assert rooms.hub.listeners == {} and rooms.hub.total == 0 and rooms.hub.past_their_time(time.time()) == []
 
     run(scenario())
 

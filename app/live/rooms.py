@@ -253,7 +253,6 @@ class Hub:
         self.limits = limits
         self.streams_max = limits.streams_max
         self.listeners: dict[str, set[Listener]] = {}
-        self.newest: dict[str, Room] = {}  # code -> the newest state of each room with open streams
         self.by_client: dict[str, int] = {}  # client_key -> open streams
         self.total = 0
         self.status: Status = "live"  # 'reconnecting' while the shared store is out of reach
@@ -280,7 +279,6 @@ class Hub:
             )
         listener = Listener(room, self.status, client)
         self.listeners.setdefault(room.code, streams).add(listener)
-        self.keep_newest(room)
         self.by_client[client] = self.by_client.get(client, 0) + 1
         self.total += 1
         return listener
@@ -293,7 +291,6 @@ class Hub:
         streams.discard(listener)
         if not streams:
             del self.listeners[listener.code]
-            del self.newest[listener.code]
         self.total -= 1
         left = self.by_client[listener.client] - 1
         if left:
@@ -310,19 +307,12 @@ class Hub:
     def deliver(self, room: Room) -> None:
         for listener in self.listeners.get(room.code, ()):
             listener.offer(room)
-        if room.code in self.listeners:
-            self.keep_newest(room)
-
-    def keep_newest(self, room: Room) -> None:
-        known = self.newest.get(room.code)
-        if known is None or (room.version, room.updated) > (known.version, known.updated):
-            self.newest[room.code] = room
 
     def past_their_time(self, now: float) -> list[str]:
-        """Codes of the followed rooms whose newest state is older than ROOM_TTL_SECONDS: the store may have
-        ended them without a word (Redis expires keys by itself)."""
+        """Codes of the followed rooms whose newest state (the newest any of its streams holds) is older than
+        ROOM_TTL_SECONDS: the store may have ended them without a word (Redis expires keys by itself)."""
         ttl = self.limits.ttl_seconds
-        return [code for code, room in self.newest.items() if room.updated + ttl <= now]
+        return [code for code, streams in self.listeners.items() if max(s.room.updated for s in streams) + ttl <= now]
 
     def end(self, code: str) -> None:
         for listener in self.listeners.get(code, ()):
