@@ -6,6 +6,7 @@ Run it with ``uvicorn app.main:app`` (scripts/serve runs it as in production: ap
 builds `app` from the environment's settings.
 """
 
+import asyncio
 import copy
 import threading
 from collections.abc import AsyncIterator
@@ -58,6 +59,8 @@ async def lifespan(app: FastAPIOffline) -> AsyncIterator[None]:
     assets.warm_up(settings.frontend_modules)
     rooms = app.state.rooms  # live classes: in this process, or Redis and this worker's subscriber
     await rooms.start()
+    # Open event streams end as soon as uvicorn is asked to stop, so that its graceful shutdown has no wait.
+    stopping = asyncio.get_running_loop().create_task(live.end_streams_when_the_server_stops(rooms.hub))
     # Once the worker is otherwise ready: started earlier, its work (jieba's dictionary, the translators)
     # took the GIL from the start-up and delayed /healthz by about 0.6 s of CPU.
     preparing = threading.Thread(target=prepare_lessons, name="prepare-lessons", daemon=True)
@@ -65,6 +68,7 @@ async def lifespan(app: FastAPIOffline) -> AsyncIterator[None]:
     # Freed memory back to the system once a burst of large answers is over (app/web/release.py).
     async with memory_released_after_bursts() as app.state.memory_release:
         yield
+    stopping.cancel()
     await rooms.stop()
     # Not left running into the interpreter's exit, where a daemon thread is stopped wherever it is.
     await anyio.to_thread.run_sync(preparing.join)

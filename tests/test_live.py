@@ -26,6 +26,7 @@ import app.live.rooms
 from app.live.rooms import (
     CODE_ALPHABET,
     CODE_LENGTH,
+    Hub,
     Limits,
     Listener,
     MemoryRooms,
@@ -163,6 +164,77 @@ def test_the_keeper_ends_the_streams_of_a_room_past_its_time(monkeypatch):
         assert rooms.hub.listeners == {} and rooms.hub.total == 0 and rooms.hub.past_their_time(time.time()) == []
 
     run(scenario())
+
+
+def test_the_keeper_asks_only_the_streams_quiet_for_the_keep_alive_interval():
+    """No timer per student either for keep-alives: the keeper asks each stream that sent nothing for
+    LIVE_KEEPALIVE_SECONDS, so each gets its comment in its own time, and a stream that just got a change none."""
+    hub = Hub(Limits(ttl_seconds=3600, per_client_hour=10, rooms_max=10, streams_max=10, keepalive_seconds=15))
+    room = Room("ABCDEFGH", 1, VIEW, time.time())
+    quiet, busy = hub.open(room, "a"), hub.open(room, "b")
+    now = time.monotonic()
+    quiet.sent_at, busy.sent_at = now - 15, now - 14.9
+    hub.keep_alive(now)
+    assert (quiet.keepalive_due, quiet.changed.is_set()) == (True, True)
+    assert (busy.keepalive_due, busy.changed.is_set()) == (False, False)
+
+
+def test_a_students_stream_costs_one_task_besides_its_request_and_ends_when_the_student_leaves():
+    """What a class of thousands costs a worker (bench/README.md): each open stream is its request's own task
+    plus one that waits for the student to leave; when the student leaves, both end and the hub forgets it."""
+    from app.main import create_app
+    from app.settings import Settings
+    from tests.support.asgi import http_scope
+
+    students = 20
+
+    async def scenario():
+        app = create_app(Settings(access_log=False))
+        created = await call_json(app, "POST", "/api/rooms", b'{"view": "%s"}' % VIEW.encode())
+        await app.state.rooms.start()  # the store's keeper: its one task for all streams
+        before = len(asyncio.all_tasks())
+        left = [asyncio.Event() for _ in range(students)]
+        received = [bytearray() for _ in range(students)]
+
+        async def student(number):
+            async def receive():
+                await left[number].wait()
+                return {"type": "http.disconnect"}
+
+            async def send(message):
+                received[number].extend(message.get("body", b""))
+
+            await app(http_scope(created["events_url"]), receive, send)
+
+        tasks = [asyncio.create_task(student(number)) for number in range(students)]
+        while any(b"data: " not in got for got in received):
+            await asyncio.sleep(0.01)
+        assert len(asyncio.all_tasks()) - before == 2 * students, "the student's own task and one more each"
+        assert app.state.rooms.hub.total == students
+        for event in left:
+            event.set()
+        await asyncio.wait_for(asyncio.gather(*tasks), 10)
+        assert app.state.rooms.hub.total == 0 and len(asyncio.all_tasks()) == before
+        assert all(got.startswith(b"retry: 2000\n\nid: 1\ndata: {") for got in received), received[0]
+        await app.state.rooms.stop()
+
+    run(scenario())
+
+
+async def call_json(app, method, path, body=b""):
+    """One request to the app in this process; its JSON answer."""
+    from tests.support.asgi import http_scope
+
+    sent = []
+
+    async def receive():
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message):
+        sent.append(message)
+
+    await app(http_scope(path, headers=[(b"content-type", b"application/json")], method=method), receive, send)
+    return json.loads(b"".join(message.get("body", b"") for message in sent[1:]))
 
 
 LINK_PARAMS = st.fixed_dictionaries(

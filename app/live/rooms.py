@@ -97,6 +97,7 @@ class Limits:
     worker_streams_max: int = 5000  # open streams of one worker, all rooms
     client_streams_max: int = 2000  # open streams of one client address in one worker
     misses_per_client_minute: int = 60  # room codes one client address may look up in vain per minute
+    keepalive_seconds: float = 15  # a stream that sent nothing this long gets a keep-alive comment
 
     @property
     def first_expiry(self) -> int:
@@ -218,7 +219,9 @@ class Listener:
         self.client = client  # the address it counts against (client_key)
         self.room = room
         self.status: Status = status
-        self.closing = False  # the server is shutting down: end the stream without 'ended'
+        self.closing = False  # the student left or the server is shutting down: end the stream without 'ended'
+        self.keepalive_due = False  # it sent nothing for LIVE_KEEPALIVE_SECONDS: a comment keeps proxies patient
+        self.sent_at = time.monotonic()  # when the stream last sent something (the stream sets it)
         self.changed = asyncio.Event()
 
     def offer(self, room: Room) -> None:
@@ -238,10 +241,14 @@ class Listener:
         self.closing = True
         self.changed.set()
 
+    def keep_alive(self) -> None:
+        self.keepalive_due = True
+        self.changed.set()
+
     async def wait(self) -> None:
         """Until something changed. No timer of its own: the store's keeper ends the streams of a room past its
-        time (keep_followed_rooms), and one timer per student, re-armed at every change, cost a third of what
-        a change costs to send."""
+        time and asks for keep-alives (keep_followed_rooms); one timer per student, re-armed at every change,
+        cost a third of what a change costs to send."""
         await self.changed.wait()
         self.changed.clear()
 
@@ -317,6 +324,21 @@ class Hub:
     def end(self, code: str) -> None:
         for listener in self.listeners.get(code, ()):
             listener.set_status("ended")
+
+    def keep_alive(self, now: float) -> None:
+        """Streams that sent nothing for LIVE_KEEPALIVE_SECONDS (by time.monotonic) send a keep-alive comment:
+        each in its own time, not all at once."""
+        quiet_since = now - self.limits.keepalive_seconds
+        for streams in self.listeners.values():
+            for listener in streams:
+                if listener.sent_at <= quiet_since and not listener.keepalive_due:
+                    listener.keep_alive()
+
+    def close_all(self) -> None:
+        """The server is stopping: every stream ends (without 'ended': the class goes on elsewhere)."""
+        for streams in self.listeners.values():
+            for listener in streams:
+                listener.close()
 
     def set_status(self, status: Status) -> None:
         self.status = status
@@ -510,13 +532,15 @@ async def refresh(rooms: Rooms, codes: list[str]) -> None:
 
 
 async def keep_followed_rooms(rooms: Rooms) -> None:
-    """A store's task for the rooms this worker streams. Every second: a followed room past its time is looked
+    """A store's task for the rooms this worker streams. Every second (or every LIVE_KEEPALIVE_SECONDS, if
+    shorter): streams that were quiet that long send a keep-alive, and a followed room past its time is looked
     up, and its streams end if the store no longer has it. Every quarter of ROOM_IDLE_SECONDS: the followed
     rooms stay open (touch)."""
     touch_every = max(1.0, rooms.limits.first_expiry / 4)
     touched = time.monotonic()
     while True:
-        await asyncio.sleep(EXPIRY_CHECK_SECONDS)
+        await asyncio.sleep(min(EXPIRY_CHECK_SECONDS, rooms.limits.keepalive_seconds))
+        rooms.hub.keep_alive(time.monotonic())
         with contextlib.suppress(LiveUnavailable):  # the subscriber reports an outage and catches up after it
             await refresh(rooms, rooms.hub.past_their_time(time.time()))
         codes = rooms.hub.codes()

@@ -16,6 +16,7 @@ def limits_from(settings: Settings) -> Limits:
         worker_streams_max=worker_streams_max(settings),
         client_streams_max=settings.live_streams_per_client,
         misses_per_client_minute=settings.room_misses_per_client_minute,
+        keepalive_seconds=settings.live_keepalive_seconds,
     )
 
 
