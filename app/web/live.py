@@ -16,11 +16,12 @@ when uvicorn is asked to stop (end_streams_when_the_server_stops), so a graceful
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import io
 import signal
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Annotated
 
 import segno
@@ -210,23 +211,35 @@ def known_code(code: str) -> str:
     return normal
 
 
-async def find_room(rooms: Rooms, code: str, client: str) -> Room | None:
-    """The room, or None; a client that looked up too many codes in vain this minute is refused (429)."""
+@contextlib.contextmanager
+def counting_misses(rooms: Rooms, client: str) -> Iterator[None]:
+    """Around a lookup of a room by its code: a client that looked up too many codes in vain this minute is
+    refused (429); a lookup that finds no room (RoomNotFound) counts as one more."""
     now = time.time()
     misses = misses_of(rooms)
     misses.check(client, now)
-    normal = normal_code(code)
-    room = await rooms.get(normal) if normal is not None else None
-    if room is None:
+    try:
+        yield
+    except RoomNotFound:
         misses.record(client, now)
-    return room
+        raise
 
 
 async def existing_room(rooms: Rooms, code: str, client: str) -> Room:
-    room = await find_room(rooms, code, client)
-    if room is None:
-        raise not_found(known_code(code), rooms.limits)
-    return room
+    """The room with this code, or RoomNotFound (404)."""
+    with counting_misses(rooms, client):
+        room = await rooms.get(known_code(code))
+        if room is None:
+            raise not_found(known_code(code), rooms.limits)
+        return room
+
+
+async def find_room(rooms: Rooms, code: str, client: str) -> Room | None:
+    """The room with this code, or None."""
+    try:
+        return await existing_room(rooms, code, client)
+    except RoomNotFound:
+        return None
 
 
 def bearer_secret(authorization: str | None) -> str:
@@ -294,12 +307,8 @@ async def update_room(
     view = canonical_view(body.view, settings_of(request).room_view_max_bytes)
     client = client_of(request)
     rooms = rooms_of(request)
-    misses_of(rooms).check(client, time.time())
-    try:
+    with counting_misses(rooms, client):
         await rooms.update(known_code(code), secret, view)
-    except RoomNotFound:
-        misses_of(rooms).record(client, time.time())
-        raise
     return Response(status_code=204, headers=NO_STORE)
 
 
