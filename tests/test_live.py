@@ -221,6 +221,32 @@ def test_a_students_stream_costs_one_task_besides_its_request_and_ends_when_the_
     run(scenario())
 
 
+def test_a_stream_whose_client_sends_a_body_past_the_limit_ends():
+    """The task that waits for the student to leave reads what the client sends: a GET that streams a body past
+    the guard's limit ends its stream, like a student who left, instead of leaving a stream nobody watches."""
+    from app.main import create_app
+    from app.settings import Settings
+    from app.web.guard import MAX_BODY_BYTES
+    from tests.support.asgi import http_scope
+
+    async def scenario():
+        app = create_app(Settings(access_log=False))
+        created = await call_json(app, "POST", "/api/rooms", b'{"view": "%s"}' % VIEW.encode())
+        received = bytearray()
+
+        async def receive():
+            return {"type": "http.request", "body": b"x" * (MAX_BODY_BYTES + 1), "more_body": True}
+
+        async def send(message):
+            received.extend(message.get("body", b""))
+
+        await asyncio.wait_for(app(http_scope(created["events_url"]), receive, send), 10)
+        assert received.startswith(b"retry: 2000\n\n") and app.state.rooms.hub.total == 0
+        await app.state.rooms.stop()
+
+    run(scenario())
+
+
 async def call_json(app, method, path, body=b""):
     """One request to the app in this process; its JSON answer."""
     from tests.support.asgi import http_scope
