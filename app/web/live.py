@@ -228,9 +228,10 @@ def counting_misses(rooms: Rooms, client: str) -> Iterator[None]:
 async def existing_room(rooms: Rooms, code: str, client: str) -> Room:
     """The room with this code, or RoomNotFound (404)."""
     with counting_misses(rooms, client):
-        room = await rooms.get(known_code(code))
+        normal = known_code(code)
+        room = await rooms.get(normal)
         if room is None:
-            raise not_found(known_code(code), rooms.limits)
+            raise not_found(normal, rooms.limits)
         return room
 
 
@@ -373,8 +374,8 @@ async def close_when_gone(receive: Receive, listener: Listener) -> None:
 
 class EventStream(Response):
     """One student's `text/event-stream`, written by its request's own task, plus one task that waits for the
-    student to leave. sse-starlette, used before, took five tasks and a timer per student, about 300 objects
-    the garbage collector walks at each full collection (bench/README.md: a class of 5,000)."""
+    student to leave: no timer, nothing else per student, so that a class of thousands costs a worker little
+    to hold and little for the garbage collector to walk (bench/README.md: a class of 5,000)."""
 
     media_type = "text/event-stream"
 
