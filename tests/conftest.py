@@ -108,12 +108,12 @@ def handing_out_order(path):
 
 @pytest.fixture(scope="session")
 def client():
-    """One in-process client of the app for the whole run; server errors become 500 responses."""
-    from fastapi.testclient import TestClient
-
+    """One in-process client of the app for the whole run; server errors become 500 responses (a TestClient's
+    interface over one event loop: tests/support/asgi.py's AppClient)."""
     from app.main import app
+    from tests.support.asgi import AppClient
 
-    return TestClient(app, raise_server_exceptions=False)
+    return AppClient(app, raise_server_exceptions=False)
 
 
 @pytest.fixture(scope="session")
