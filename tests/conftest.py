@@ -61,6 +61,20 @@ def pytest_ignore_collect(collection_path, config):
     return None
 
 
+def pytest_collect_file(file_path, parent):
+    """schemathesis's pytest plugin (pytest.ini blocks its automatic loading: importing it costs every process
+    half a second) is registered just before tests/test_schemathesis.py, the one module that uses it, is
+    collected; pytest calls its pytest_configure then, as for any plugin registered late."""
+    plugins = parent.config.pluginmanager
+    if file_path.name == "test_schemathesis.py" and not plugins.has_plugin(SCHEMATHESIS_PLUGIN):
+        import schemathesis.pytest.plugin
+
+        plugins.register(schemathesis.pytest.plugin, SCHEMATHESIS_PLUGIN)
+
+
+SCHEMATHESIS_PLUGIN = "schemathesis-on-demand"  # not "schemathesis": pytest.ini's -p no:schemathesis blocks that name
+
+
 def pytest_collection_modifyitems(items):
     """schemathesis names each operation's test after it (`test_api_conforms_to_its_schema[GET /healthz]`) but all
     of them keep one node id (`...::test_api_conforms_to_its_schema`): it sets the attribute older pytest read
