@@ -62,12 +62,12 @@ def pytest_ignore_collect(collection_path, config):
     return None
 
 
-def pytest_collect_file(file_path, parent):
+def pytest_collectstart(collector):
     """schemathesis's pytest plugin (pytest.ini blocks its automatic loading: importing it costs every process
     half a second) is registered just before tests/test_schemathesis.py, the one module that uses it, is
     collected; pytest calls its pytest_configure then, as for any plugin registered late."""
-    plugins = parent.config.pluginmanager
-    if file_path.name == "test_schemathesis.py" and not plugins.has_plugin(SCHEMATHESIS_PLUGIN):
+    plugins = collector.config.pluginmanager
+    if collector.path.name == "test_schemathesis.py" and not plugins.has_plugin(SCHEMATHESIS_PLUGIN):
         import schemathesis.pytest.plugin
 
         plugins.register(schemathesis.pytest.plugin, SCHEMATHESIS_PLUGIN)
