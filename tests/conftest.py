@@ -21,9 +21,6 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import pytest
 
-from app.settings import Settings
-from tests.support.live_server import AppServer
-
 # schemathesis builds its cases while pytest collects, and hypothesis then parses the source of a 200 KB
 # schemathesis module to name a lambda. On CPython 3.11.7 that parse once failed as "SystemError: AST
 # constructor recursion depth mismatch" at collection. The likelier cause is the app's lesson thread
@@ -190,6 +187,9 @@ def live_server():
     """The session's one real server: the app with the default settings under uvicorn with the production
     options, in this process; .base, .host, .port, .output() (its access log: JSON lines). Browser tests
     use it too (app_server)."""
+    from app.settings import Settings  # here, not at the top: pytest's main process (under -n) never needs it
+    from tests.support.live_server import AppServer
+
     # Every test reaches it from 127.0.0.1: the budgets per address are not what the tests sharing it check.
     limits = {"rooms_per_client_hour": 10_000, "rooms_per_client": 10_000, "room_misses_per_client_minute": 10_000}
     with AppServer(Settings(access_log=True, **limits)) as server:
