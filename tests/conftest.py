@@ -9,6 +9,7 @@ import functools
 import os
 import re
 import sys
+import time
 import urllib.request
 from pathlib import Path
 
@@ -20,9 +21,6 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import pytest
 from hypothesis import settings as hypothesis_settings
-
-from app.settings import Settings
-from tests.support.live_server import AppServer
 
 # schemathesis builds its cases while pytest collects, and hypothesis then parses the source of a 200 KB
 # schemathesis module to name a lambda. On CPython 3.11.7 that parse once failed as "SystemError: AST
@@ -67,6 +65,20 @@ def pytest_ignore_collect(collection_path, config):
     return None
 
 
+def pytest_collectstart(collector):
+    """schemathesis's pytest plugin (pytest.ini blocks its automatic loading: importing it costs every process
+    half a second) is registered just before tests/test_schemathesis.py, the one module that uses it, is
+    collected; pytest calls its pytest_configure then, as for any plugin registered late."""
+    plugins = collector.config.pluginmanager
+    if collector.path.name == "test_schemathesis.py" and not plugins.has_plugin(SCHEMATHESIS_PLUGIN):
+        import schemathesis.pytest.plugin
+
+        plugins.register(schemathesis.pytest.plugin, SCHEMATHESIS_PLUGIN)
+
+
+SCHEMATHESIS_PLUGIN = "schemathesis-on-demand"  # not "schemathesis": pytest.ini's -p no:schemathesis blocks that name
+
+
 def pytest_collection_modifyitems(items):
     """schemathesis names each operation's test after it (`test_api_conforms_to_its_schema[GET /healthz]`) but all
     of them keep one node id (`...::test_api_conforms_to_its_schema`): it sets the attribute older pytest read
@@ -95,31 +107,85 @@ LONGEST_FIRST = (
     "test_response_cache.py",
     "test_minilm.py",
 )
+# Modules that spend much of their time waiting (on a timeout, a process starting or dying): handed out among
+# the browser tests, one after every fourth browser module, so that the other worker's Chromium (several
+# processes) uses the core they leave idle; among single-process tests that core stood idle.
+WAITING = ("test_live_hostile.py", "test_live.py", "test_faults.py", "test_nginx.py")
+BROWSER_MODULES = tuple(sorted(path.name for path in (HERE / "browser").glob("test_*.py")))
+CONTAINER_AFTER = 3  # the container tests go after this many of LONGEST_FIRST (see handing_out_order)
+# The longest of the modules the fast loop leaves out (slow): right after the container tests, not at the end.
+SLOW_AND_LONG = ("test_schemathesis.py", "test_translator_corpus.py", "test_determinism.py")
 
 
 @functools.cache  # once per module, not per test: the path's parents cost 0.2 ms each time
 def handing_out_order(path):
     """Modules in the order scripts/test's two workers (-n 2 --dist loadfile) are handed them: the browser tests
-    first (more than half of the run's time), then the rest, the longest of them first (LONGEST_FIRST), the
-    container tests last. Last, because podman adds and removes network interfaces as it starts containers,
-    and Chromium then fails the requests it has in flight with net::ERR_NETWORK_CHANGED (a browser test failed
-    so when the two ran at once); by the time the container tests are handed out, every browser test has been
-    handed out long before. Each module's tests stay together and in their order (the sort is stable)."""
+    first (more than half of the run's time) with the WAITING modules among them, then the rest, the longest of
+    them first (LONGEST_FIRST, with the container tests and then SLOW_AND_LONG after its first
+    CONTAINER_AFTER). The container tests come early in the rest, not last: last, one worker ran them
+    alone at the end (half a minute, much of it waiting on podman) while the other was done. They never run
+    beside a browser test: podman adds and removes network interfaces as it starts containers, and Chromium then
+    fails the requests it has in flight with net::ERR_NETWORK_CHANGED (a browser test failed so when the two ran
+    at once); their module waits until every browser test of the run has finished (browser_tests_finished).
+    Each module's tests stay together and in their order (the sort is stable)."""
     if HERE / "browser" in path.parents:
-        return (0, 0)
+        return (0, BROWSER_MODULES.index(path.name) if path.name in BROWSER_MODULES else len(BROWSER_MODULES), 0)
+    if path.name in WAITING:
+        return (0, 4 * WAITING.index(path.name) + 3, 1)  # after browser modules 3, 7, 11, 15
     if path.name == "test_container.py":
-        return (2, 0)
-    return (1, LONGEST_FIRST.index(path.name) if path.name in LONGEST_FIRST else len(LONGEST_FIRST))
+        return (1, CONTAINER_AFTER - 0.5, 0)
+    if path.name in SLOW_AND_LONG:
+        return (1, CONTAINER_AFTER - 0.5, 1 + SLOW_AND_LONG.index(path.name))
+    return (1, LONGEST_FIRST.index(path.name) if path.name in LONGEST_FIRST else len(LONGEST_FIRST), 0)
+
+
+def browser_tests_file(config):
+    """The file that the run's workers append the node id of each finished browser test to: in the run's
+    temporary folder (pytest's, which keeps the last three runs'), the one its workers' folders are in."""
+    base = config._tmp_path_factory.getbasetemp()
+    return (base.parent if hasattr(config, "workerinput") else base) / "finished-browser-tests"
+
+
+def pytest_collection_finish(session):
+    session.config.stash[BROWSER_TESTS] = sum(1 for item in session.items if item.get_closest_marker("browser"))
+
+
+def pytest_runtest_logfinish(nodeid, location):
+    if nodeid.startswith("tests/browser/"):
+        with open(browser_tests_file(CONFIG[0]), "a", encoding="utf-8") as finished:
+            finished.write(nodeid + "\n")
+
+
+def pytest_configure(config):
+    CONFIG[:] = [config]
+
+
+BROWSER_TESTS = pytest.StashKey[int]()
+CONFIG = []  # this process's pytest config (pytest_runtest_logfinish is not handed it)
+
+
+@pytest.fixture(scope="session")
+def browser_tests_finished(pytestconfig):
+    """Waits until every browser test this run selected has finished, on any worker (each appends its finished
+    browser tests' node ids to browser_tests_file); gives up waiting after 20 minutes (a worker that crashed)."""
+    expected = pytestconfig.stash.get(BROWSER_TESTS, 0)
+    path = browser_tests_file(pytestconfig)
+    deadline = time.monotonic() + 1200
+    while expected and time.monotonic() < deadline:
+        done = set(path.read_text(encoding="utf-8").split()) if path.exists() else set()
+        if len(done) >= expected:
+            break
+        time.sleep(0.2)
 
 
 @pytest.fixture(scope="session")
 def client():
-    """One in-process client of the app for the whole run; server errors become 500 responses."""
-    from fastapi.testclient import TestClient
-
+    """One in-process client of the app for the whole run; server errors become 500 responses (a TestClient's
+    interface over one event loop: tests/support/asgi.py's AppClient)."""
     from app.main import app
+    from tests.support.asgi import AppClient
 
-    return TestClient(app, raise_server_exceptions=False)
+    return AppClient(app, raise_server_exceptions=False)
 
 
 @pytest.fixture(scope="session")
@@ -127,6 +193,9 @@ def live_server():
     """The session's one real server: the app with the default settings under uvicorn with the production
     options, in this process; .base, .host, .port, .output() (its access log: JSON lines). Browser tests
     use it too (app_server)."""
+    from app.settings import Settings  # here, not at the top: pytest's main process (under -n) never needs it
+    from tests.support.live_server import AppServer
+
     # Every test reaches it from 127.0.0.1: the budgets per address are not what the tests sharing it check.
     limits = {"rooms_per_client_hour": 10_000, "rooms_per_client": 10_000, "room_misses_per_client_minute": 10_000}
     with AppServer(Settings(access_log=True, **limits)) as server:

@@ -34,7 +34,7 @@ TEARDOWN_S = 0.5  # from SIGKILL of a container's first process to the death of 
 
 
 @pytest.fixture(scope="module")
-def image():
+def image(browser_tests_finished):  # podman's network changes fail a browser's requests in flight: none is left
     seconds = build_image(TAG)
     size = json.loads(podman("image", "inspect", TAG).stdout)[0]["Size"]
     print(f"\nbuilt {TAG} in {seconds:.0f} s: {size / 1e6:.0f} MB")

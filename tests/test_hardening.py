@@ -13,10 +13,10 @@ from html.parser import HTMLParser
 
 import httpx
 import pytest
-from fastapi.testclient import TestClient
 
 from app.main import app
 from app.web.assets import asset_url
+from tests.support.asgi import AppClient
 
 KiB = 1024
 MAX_BODY = 64 * KiB
@@ -28,7 +28,7 @@ DOCS_PATHS = ("/docs", "/redoc")
 @pytest.fixture(scope="module")
 def web():
     """The app in process; a server error becomes a 500 response instead of an exception."""
-    return TestClient(app, raise_server_exceptions=False)
+    return AppClient(app, raise_server_exceptions=False)
 
 
 # ---------------------------------------------------------------------------

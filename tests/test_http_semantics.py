@@ -21,7 +21,7 @@ from app.web.assets import asset_url
 from app.web.compression import accepts_gzip
 from app.web.guard import PIECE_BYTES, Guard
 from app.web.shared import none_match
-from tests.support.asgi import body_of, call, http_scope, run_async
+from tests.support.asgi import AppClient, body_of, call, http_scope, run_async
 from tests.support.live_server import AppServer
 from tests.test_hardening import check_security_headers, exchange
 
@@ -37,7 +37,7 @@ def routes_app():
 
 @pytest.fixture(scope="module")
 def web(routes_app):
-    return TestClient(routes_app, raise_server_exceptions=False)
+    return AppClient(routes_app, raise_server_exceptions=False)
 
 
 def get_paths():
