@@ -271,6 +271,10 @@ SPLIT_MIN_MULTIPLY_ADDS = 1 << 22  # nor a product of fewer multiply-adds (~0.1 
 # CPU's kernel may sum a row in another order when split (float32 rounding, tests/test_bert.py bounds it);
 # the split depends only on the row count, so every process still gives the same bytes.
 PRODUCT_ROWS_TOGETHER = 12
+# GELU makes a dozen passes over its rows with three temporaries the size of its input: 32 rows of 1536 numbers
+# (192 KiB each) keep them within a core's L2 cache (512 KiB here); a pass over (64, 1536) at once took 23% more
+# CPU (bench/README.md).
+GELU_ROWS = 32
 split_work = (os.cpu_count() or 1) > 1  # tests switch it off to compare
 split_products = True  # tests switch the products' split off to compare the rest exactly, on any CPU
 _helper: tuple[int, ThreadPoolExecutor] | None = None  # (pid, one worker thread), made on first use
@@ -322,18 +326,22 @@ def round_to_8_bits(x: np.ndarray, out: np.ndarray | None = None, block: int = 3
     return codes.reshape(n, d)
 
 
-def linear(x: np.ndarray, w: np.ndarray, b: np.ndarray, round_inputs: bool) -> np.ndarray:
-    """x @ w + b for x (n, d_in), w (d_in, d_out): every dense layer of the encoder."""
-    n, d_in = x.shape
+def dense(x: np.ndarray, w: np.ndarray, b: np.ndarray, round_inputs: bool, out: np.ndarray | None = None) -> np.ndarray:
+    """x @ w + b for x (n, d_in), w (d_in, d_out), on this thread: every dense layer of the encoder."""
     if round_inputs:
-        rounded = np.empty_like(x)  # (n, d_in)
-        on_two_cores(round_to_8_bits, (x, rounded), big_enough=x.size >= SPLIT_MIN_ELEMENTS)
-        x = rounded
-    y = np.empty((n, w.shape[1]), np.result_type(x, w))  # (n, d_out); float64 when a test passes float64 rows
+        x = round_to_8_bits(x)  # (n, d_in)
+    y = np.matmul(x, w, out=out)  # (n, d_out); float64 when a test passes float64 rows
+    y += b
+    return y
+
+
+def linear(x: np.ndarray, w: np.ndarray, b: np.ndarray, round_inputs: bool) -> np.ndarray:
+    """``dense`` with half of x's rows on each core."""
+    n, d_in = x.shape
+    y = np.empty((n, w.shape[1]), np.result_type(x, w))  # (n, d_out)
 
     def rows_times_w(rows: np.ndarray, out: np.ndarray) -> None:
-        np.matmul(rows, w, out=out)
-        out += b
+        dense(rows, w, b, round_inputs, out=out)
 
     on_two_cores(
         rows_times_w, (x, y), big_enough=split_products and n * d_in * w.shape[1] >= SPLIT_MIN_MULTIPLY_ADDS,
@@ -366,52 +374,67 @@ class AttentionTrace:
         return cls(*(np.empty(shape, DTYPE) for shape in (heads, heads, heads, square, square, heads)))
 
 
-def self_attention(
-    x: np.ndarray, lp: LayerParams, cfg: BertConfig, into: AttentionTrace | None = None
-) -> tuple[np.ndarray, AttentionTrace]:
-    """Multi-head self-attention over x (n, d). Returns the projected output (n, d) and the trace.
+def attention_stages(
+    q: np.ndarray, k: np.ndarray, v: np.ndarray, scores: np.ndarray, weights: np.ndarray, context: np.ndarray
+) -> None:
+    """The same three stages as the teaching engine (app/engine/attention/stages.py), for a stack of heads:
+    q, k, v (H, n, dh) in; scores and weights (H, n, n) and context (H, n, dh) written."""
+    scaled_dot_scores(q, k, out=scores)  # stage 1
+    softmax_weights(scores, EVERY_KEY, out=weights)  # stage 2: one sentence, nothing masked
+    weighted_sum(weights, v, out=context)  # stage 3
 
-    ``into``: where to write the trace (``encode`` passes views of its whole-model arrays).
-    """
+
+def self_attention(x: np.ndarray, cfg: BertConfig, lp: LayerParams, t: AttentionTrace) -> np.ndarray:
+    """Multi-head self-attention over x (n, d), up to the heads' merged context (n, d); writes the trace t.
+    The product for Q, K and V by rows, the three stages by heads: half of each on each core."""
     n, d = x.shape
     H, dh = cfg.n_heads, cfg.d_head
-    t = AttentionTrace.empty(H, n, dh) if into is None else into
     qkv = linear(x, lp.w_qkv, lp.b_qkv, cfg.round_inputs)  # (n, 3d): one product for Q, K and V
     t.q[...], t.k[...], t.v[...] = qkv.reshape(n, 3, H, dh).transpose(1, 2, 0, 3)  # each (H, n, dh)
-    # The same three stages as the teaching engine (app/engine/attention/stages.py), for all heads at once.
-    # Each stage on half of the heads per core; a head's numbers are those of one call.
     big_enough = H * n * n * dh >= SPLIT_MIN_MULTIPLY_ADDS
-    on_two_cores(scaled_dot_scores, (t.q, t.k, t.scores), big_enough)  # (H, n, n) stage 1
-    # stage 2, (H, n, n): one sentence, nothing masked
-    on_two_cores(
-        lambda scores, weights: softmax_weights(scores, EVERY_KEY, out=weights), (t.scores, t.weights),
-        big_enough=t.scores.size >= SPLIT_MIN_ELEMENTS,
-    )  # fmt: skip
-    on_two_cores(weighted_sum, (t.weights, t.v, t.context), big_enough)  # (H, n, dh) stage 3
-    merged = t.context.transpose(1, 0, 2).reshape(n, d)  # (n, d)  heads side by side
-    out = linear(merged, lp.w_o, lp.b_o, cfg.round_inputs)  # (n, d)
-    return out, t
+    on_two_cores(attention_stages, (t.q, t.k, t.v, t.scores, t.weights, t.context), big_enough)
+    return t.context.transpose(1, 0, 2).reshape(n, d)  # (n, d)  heads side by side
 
 
 def feed_forward(x: np.ndarray, lp: LayerParams, cfg: BertConfig) -> np.ndarray:
     """Position-wise MLP: (n, d) -> (n, f) -> GELU -> (n, d)."""
-    hidden = linear(x, lp.w_in, lp.b_in, cfg.round_inputs)  # (n, f)
-    # GELU in place, half the rows per core
-    on_two_cores(lambda rows: gelu(rows, out=rows), (hidden,), big_enough=hidden.size >= SPLIT_MIN_ELEMENTS)
-    return linear(hidden, lp.w_out, lp.b_out, cfg.round_inputs)  # (n, d)
+    hidden = dense(x, lp.w_in, lp.b_in, cfg.round_inputs)  # (n, f)
+    for start in range(0, len(hidden), GELU_ROWS):  # in blocks whose temporaries stay in the core's cache
+        block = hidden[start : start + GELU_ROWS]
+        gelu(block, out=block)
+    return dense(hidden, lp.w_out, lp.b_out, cfg.round_inputs)  # (n, d)
+
+
+def rest_of_layer(merged: np.ndarray, x: np.ndarray, out: np.ndarray, lp: LayerParams, cfg: BertConfig) -> None:
+    """What follows the attention, token by token (rows of merged context and of the layer's input x, (n, d)):
+    the output projection, the residual and LayerNorm, the MLP, the residual and LayerNorm, into out (n, d)."""
+    attended = dense(merged, lp.w_o, lp.b_o, cfg.round_inputs)  # (n, d)
+    attended += x
+    x = layer_norm(attended, lp.ln1_g, lp.ln1_b, cfg.eps)  # (n, d)
+    ffn_out = feed_forward(x, lp, cfg)
+    ffn_out += x
+    out[...] = layer_norm(ffn_out, lp.ln2_g, lp.ln2_b, cfg.eps)  # (n, d)
 
 
 def encoder_layer(
     x: np.ndarray, lp: LayerParams, cfg: BertConfig, into: AttentionTrace | None = None
 ) -> tuple[np.ndarray, AttentionTrace]:
-    """One post-LN BERT block: x = LN(x + attn(x)); x = LN(x + ffn(x)). (n, d) -> (n, d)."""
-    attn_out, trace = self_attention(x, lp, cfg, into)
-    attn_out += x
-    x = layer_norm(attn_out, lp.ln1_g, lp.ln1_b, cfg.eps)  # (n, d)
-    ffn_out = feed_forward(x, lp, cfg)
-    ffn_out += x
-    x = layer_norm(ffn_out, lp.ln2_g, lp.ln2_b, cfg.eps)  # (n, d)
-    return x, trace
+    """One post-LN BERT block: x = LN(x + attn(x)); x = LN(x + ffn(x)). (n, d) -> (n, d).
+
+    Only the attention's three stages mix tokens; the rest of the layer works row by row, so it runs as
+    one piece of work with half of the rows on each core (two hand-overs a layer instead of eight).
+    ``into``: where to write the trace (``encode`` passes views of its whole-model arrays).
+    """
+    n, d = x.shape
+    trace = AttentionTrace.empty(cfg.n_heads, n, cfg.d_head) if into is None else into
+    merged = self_attention(x, cfg, lp, trace)  # (n, d)
+    out = np.empty_like(x)  # (n, d)
+    on_two_cores(
+        lambda m, rows, o: rest_of_layer(m, rows, o, lp, cfg), (merged, x, out),
+        big_enough=split_products and n * d * cfg.d_ff >= SPLIT_MIN_MULTIPLY_ADDS,
+        rows_together=PRODUCT_ROWS_TOGETHER,
+    )  # fmt: skip
+    return out, trace
 
 
 # --------------------------------------------------------------------------- whole encoder
