@@ -26,6 +26,7 @@ import ipaddress
 import secrets
 import time
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -305,6 +306,11 @@ class Hub:
         else:
             del self.by_client[listener.client]
 
+    def every_listener(self) -> Iterator[Listener]:
+        """Every open stream of this worker, all rooms."""
+        for streams in self.listeners.values():
+            yield from streams
+
     def codes(self) -> list[str]:
         return list(self.listeners)
 
@@ -329,22 +335,19 @@ class Hub:
         """Streams that sent nothing for LIVE_KEEPALIVE_SECONDS (by time.monotonic) send a keep-alive comment:
         each in its own time, not all at once."""
         quiet_since = now - self.limits.keepalive_seconds
-        for streams in self.listeners.values():
-            for listener in streams:
-                if listener.sent_at <= quiet_since and not listener.keepalive_due:
-                    listener.keep_alive()
+        for listener in self.every_listener():
+            if listener.sent_at <= quiet_since and not listener.keepalive_due:
+                listener.keep_alive()
 
     def close_all(self) -> None:
         """The server is stopping: every stream ends (without 'ended': the class goes on elsewhere)."""
-        for streams in self.listeners.values():
-            for listener in streams:
-                listener.close()
+        for listener in self.every_listener():
+            listener.close()
 
     def set_status(self, status: Status) -> None:
         self.status = status
-        for streams in self.listeners.values():
-            for listener in streams:
-                listener.set_status(status)
+        for listener in self.every_listener():
+            listener.set_status(status)
 
 
 class Misses:
