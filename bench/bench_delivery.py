@@ -31,7 +31,7 @@ import asyncio, gc, json, logging, statistics, sys, time
 sys.path.insert(0, sys.argv[1])
 from app.main import create_app
 from app.settings import Settings
-from tests.support.asgi import http_scope
+from tests.support.asgi import body_of, call, http_scope
 logging.disable(logging.CRITICAL)  # access-log lines are made, not printed
 N, UPDATES = int(sys.argv[2]), int(sys.argv[3])
 collecting = {"since": 0.0, "ms": [0.0, 0.0, 0.0]}
@@ -49,17 +49,7 @@ def scope(method, path, headers=()):
                       method=method)
 
 async def request(app, method, path, body=b"", headers=()):
-    sent, asked = [], False
-    async def receive():
-        nonlocal asked
-        if asked:
-            await asyncio.Event().wait()  # the client never goes away
-        asked = True
-        return {"type": "http.request", "body": body, "more_body": False}
-    async def send(message):
-        sent.append(message)
-    await app(scope(method, path, headers), receive, send)
-    return b"".join(m.get("body", b"") for m in sent[1:])
+    return body_of(await call(app, scope(method, path, headers), body))
 
 async def main():
     limits = {"room_streams_max": N, "live_streams_max": N, "live_streams_per_client": N, "limit_concurrency": 4 * N}

@@ -39,7 +39,7 @@ from app.live.rooms import (
 )
 from app.view.links import state_from_query
 from app.web.live import InvalidView, canonical_view
-from tests.support.asgi import run_async
+from tests.support.asgi import body_of, call, http_scope, run_async
 from tests.support.live_server import LIVE_CLASS_ENV, LiveServer, live_class_app
 from tests.support.nginx import Nginx
 from tests.support.redis_server import RedisServer
@@ -184,7 +184,6 @@ def test_a_students_stream_costs_one_task_besides_its_request_and_ends_when_the_
     plus one that waits for the student to leave; when the student leaves, both end and the hub forgets it."""
     from app.main import create_app
     from app.settings import Settings
-    from tests.support.asgi import http_scope
 
     students = 20
 
@@ -227,7 +226,6 @@ def test_a_stream_whose_client_sends_a_body_past_the_limit_ends():
     from app.main import create_app
     from app.settings import Settings
     from app.web.guard import MAX_BODY_BYTES
-    from tests.support.asgi import http_scope
 
     async def scenario():
         app = create_app(Settings(access_log=False))
@@ -249,18 +247,8 @@ def test_a_stream_whose_client_sends_a_body_past_the_limit_ends():
 
 async def call_json(app, method, path, body=b""):
     """One request to the app in this process; its JSON answer."""
-    from tests.support.asgi import http_scope
-
-    sent = []
-
-    async def receive():
-        return {"type": "http.request", "body": body, "more_body": False}
-
-    async def send(message):
-        sent.append(message)
-
-    await app(http_scope(path, headers=[(b"content-type", b"application/json")], method=method), receive, send)
-    return json.loads(b"".join(message.get("body", b"") for message in sent[1:]))
+    scope = http_scope(path, headers=[(b"content-type", b"application/json")], method=method)
+    return json.loads(body_of(await call(app, scope, body)))
 
 
 LINK_PARAMS = st.fixed_dictionaries(

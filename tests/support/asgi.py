@@ -47,12 +47,12 @@ def http_scope(path: str, query: bytes = b"", headers: list[tuple[bytes, bytes]]
     }
 
 
-async def call(app, scope) -> list[dict]:
-    """The messages the app sends for one request with an empty body."""
+async def call(app, scope, body: bytes = b"") -> list[dict]:
+    """The messages the app sends for one request with this body (whole, in one message)."""
     sent: list[dict] = []
 
     async def receive():
-        return {"type": "http.request", "body": b"", "more_body": False}
+        return {"type": "http.request", "body": body, "more_body": False}
 
     async def send(message):
         sent.append(message)
