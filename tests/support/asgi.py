@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import threading
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -94,26 +95,14 @@ class AppClient:
     def request(self, method: str, url: str, **options):
         return self._run(self._client.request(method, url, **options))
 
-    def get(self, url: str, **options):
-        return self.request("GET", url, **options)
-
-    def head(self, url: str, **options):
-        return self.request("HEAD", url, **options)
-
-    def options(self, url: str, **options):
-        return self.request("OPTIONS", url, **options)
-
-    def post(self, url: str, **options):
-        return self.request("POST", url, **options)
-
-    def put(self, url: str, **options):
-        return self.request("PUT", url, **options)
-
-    def patch(self, url: str, **options):
-        return self.request("PATCH", url, **options)
-
-    def delete(self, url: str, **options):
-        return self.request("DELETE", url, **options)
+    # client.get(url, **options) is client.request("GET", url, **options), and so on.
+    get = functools.partialmethod(request, "GET")
+    head = functools.partialmethod(request, "HEAD")
+    options = functools.partialmethod(request, "OPTIONS")
+    post = functools.partialmethod(request, "POST")
+    put = functools.partialmethod(request, "PUT")
+    patch = functools.partialmethod(request, "PATCH")
+    delete = functools.partialmethod(request, "DELETE")
 
     @contextlib.contextmanager
     def stream(self, method: str, url: str, **options):
