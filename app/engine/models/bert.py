@@ -276,7 +276,6 @@ PRODUCT_ROWS_TOGETHER = 12
 # CPU against 813 us in blocks of 32 rows (30 runs each, median).
 GELU_ROWS = 32
 split_work = (os.cpu_count() or 1) > 1  # tests switch it off to compare
-split_products = True  # tests switch the products' split off to compare the rest exactly, on any CPU
 _helper: tuple[int, ThreadPoolExecutor] | None = None  # (pid, one worker thread), made on first use
 _helper_lock = threading.Lock()
 # At import, before any product (app.main imports this module): OpenBLAS with two threads sums some
@@ -344,7 +343,7 @@ def linear(x: np.ndarray, w: np.ndarray, b: np.ndarray, round_inputs: bool) -> n
         dense(rows, w, b, round_inputs, out=out)
 
     on_two_cores(
-        rows_times_w, (x, y), big_enough=split_products and n * d_in * w.shape[1] >= SPLIT_MIN_MULTIPLY_ADDS,
+        rows_times_w, (x, y), big_enough=n * d_in * w.shape[1] >= SPLIT_MIN_MULTIPLY_ADDS,
         rows_together=PRODUCT_ROWS_TOGETHER,
     )  # fmt: skip
     return y
@@ -431,7 +430,7 @@ def encoder_layer(
     out = np.empty_like(x)  # (n, d)
     on_two_cores(
         lambda m, rows, o: rest_of_layer(m, rows, o, lp, cfg), (merged, x, out),
-        big_enough=split_products and n * d * cfg.d_ff >= SPLIT_MIN_MULTIPLY_ADDS,
+        big_enough=n * d * cfg.d_ff >= SPLIT_MIN_MULTIPLY_ADDS,
         rows_together=PRODUCT_ROWS_TOGETHER,
     )  # fmt: skip
     return out, trace
