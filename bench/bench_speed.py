@@ -42,7 +42,7 @@ from tests.support.live_server import LiveServer
 # Each request a sentence never asked before, of 5-8 words.
 SENTENCES_LUA = new_sentences_lua(
     '"/api/attention?source=" .. words',
-    more_words="""  sentence[#sentence + 1] = "word" .. (counter % 97)
+    more_words="""  sentence[#sentence + 1] = "word" .. unique
   for i = 1, (counter % 4) do sentence[#sentence + 1] = vocabulary[((counter + i) % 16) + 1] end""",
 )
 
@@ -61,7 +61,7 @@ logging.disable(logging.CRITICAL)  # access-log lines are made, not printed
 WORDS = "the teacher gave student a book about river and sea in old school cat sat mat".split()
 def sentence(i):
     r = random.Random(i)
-    return " ".join(r.choice(WORDS) for _ in range(5)) + f" word{i % 97}"
+    return " ".join(r.choice(WORDS) for _ in range(5)) + f" word{i}"  # an unknown word of its own, as in wrk's
 def cpu_us(function, n):
     samples = []
     for i in range(n):

@@ -32,17 +32,31 @@ def sentence(n_words: int) -> str:
 
 def new_sentences_lua(request: str, more_words: str = "") -> str:
     """A wrk Lua script whose every request asks a sentence no request asked before (so neither the response
-    cache nor the coalescing answers it): four words chosen by the counter's digits in base 16, then
-    ``more_words`` (Lua lines that add to the table ``sentence``), then ``request`` (a Lua expression of the
-    words joined by '+', ``words``) names the URL."""
+    cache nor the coalescing answers it): four words chosen by a number's digits in base 16, then
+    ``more_words`` (Lua lines that add to the table ``sentence``; ``unique`` is a string of digits no other
+    request of any run has), then ``request`` (a Lua expression of the words joined by '+', ``words``) names
+    the URL.
+
+    Each wrk thread runs its own copy of the script, and LuaJIT's math.random starts from the same seed in
+    every copy and every run: drawn from it, the threads asked the same sentences, so half of them were
+    answered by the coalescing or the cache. The numbers come from the run's start, the thread's number and
+    a counter instead (tests/test_bench_sentences.py checks them with wrk)."""
     return f"""
 local vocabulary = {{"the", "teacher", "gave", "student", "a", "book", "about", "river", "and", "sea", "in", "old",
                     "school", "cat", "sat", "mat"}}
+local run = os.time()  -- runs start at least a second apart
+local threads = 0
+function setup(thread)  -- in wrk's main copy of the script, once per thread
+  thread:set("run", run)
+  thread:set("thread_number", threads)
+  threads = threads + 1
+end
 local counter = 0
-local offset = math.random(1, 1000000)
 request = function()
   counter = counter + 1
-  local c = counter * 7919 + offset
+  local unique = string.format("%d%02d%07d", run, thread_number, counter)
+  -- the four words: 65,536 choices, the threads' sequences 32,768 requests apart, each run's 4,096 apart
+  local c = (counter + thread_number * 32768 + (run % 16) * 4096) * 7919
   local sentence = {{}}
   for i = 1, 4 do
     sentence[#sentence + 1] = vocabulary[(c % 16) + 1]
