@@ -31,7 +31,7 @@ from app.engine.models.words import (
 )
 from app.engine.text.embed import LEXICON_DIM, MEANING_DIM, column_names, embed_tokens, read_in_context
 from app.engine.text.lexicon import FEATURES, load_lexicon
-from app.engine.text.roles import main_role, meanings, token_roles
+from app.engine.text.roles import main_roles, meanings, token_roles
 from app.engine.text.tokenize import Token, tokenize
 from app.view import models
 from app.view.i18n import STRINGS
@@ -244,8 +244,7 @@ def askers(tokens: tuple[Token, ...], roles: np.ndarray) -> list[Asker]:
     lexicon = load_lexicon()
     pronoun = FEATURES.index("pronoun")
     found = []
-    for token, role_row in zip(tokens, roles, strict=True):
-        role = main_role(role_row)
+    for token, role in zip(tokens, main_roles(roles), strict=True):
         vector = lexicon.lookup(token.key)
         is_pronoun = role == "noun" and vector is not None and vector[pronoun] > 0
         found.append(Asker(role, is_pronoun, meanings(token) >= 2))

@@ -33,12 +33,17 @@ class Asker:
         )
 
 
-def clearest_weight(weights: np.ndarray, step: int, self_attention: bool) -> float:
-    """The largest weight of row `step` on another word (on any key in cross-attention)."""
-    row = weights[step].copy()  # (n_k,)
-    if self_attention and step < len(row):
-        row[step] = 0.0
-    return float(row.max()) if len(row) else 0.0
+def clearest_weights(weights: np.ndarray, self_attention: bool) -> np.ndarray:
+    """Every head's largest weight of each row on another word (on any key in cross-attention).
+
+    weights (n_heads, n_q, n_k) -> (n_heads, n_q)."""
+    if weights.shape[-1] == 0:
+        return np.zeros(weights.shape[:-1])
+    others = weights.copy()  # (n_heads, n_q, n_k)
+    if self_attention:
+        diagonal = np.arange(min(weights.shape[-2:]))  # step i's own word is key i
+        others[:, diagonal, diagonal] = 0.0
+    return others.max(axis=-1)  # (n_heads, n_q)
 
 
 def focus_heads(
@@ -48,6 +53,7 @@ def focus_heads(
 
     weights (n_heads, n_q, n_k): every head's stage-2 weights; askers: one per query word.
     """
+    clearest = clearest_weights(weights, self_attention).tolist()  # [head][step]
     focus: list[int | None] = []
     for step, asker in enumerate(askers):
         # the pronoun head first: a pronoun's question is which noun it points to, whatever else it asks
@@ -56,7 +62,7 @@ def focus_heads(
         if pronoun_heads:
             focus.append(pronoun_heads[0])
         elif candidates:
-            focus.append(max(candidates, key=lambda h: clearest_weight(weights[h], step, self_attention)))
+            focus.append(max(candidates, key=lambda h: clearest[h][step]))
         else:
             focus.append(None)
     return focus

@@ -85,16 +85,25 @@ class Projections:
 
     def of_head(self, h: int) -> dict[str, np.ndarray]:
         """Head h's own W_Q, W_K (d_model, d_k) and W_V (d_model, d_v)."""
-        d, d_v, d_k = self.W_Q.shape[1] // len(self.widths), self.W_V.shape[1] // len(self.widths), self.widths[h]
-        return {
-            "W_Q": self.W_Q[:, h * d : h * d + d_k],
-            "W_K": self.W_K[:, h * d : h * d + d_k],
-            "W_V": self.W_V[:, h * d_v : (h + 1) * d_v],
-        }
+        return self.each_head[h]
+
+    @functools.cached_property
+    def each_head(self) -> tuple[dict[str, np.ndarray], ...]:
+        """Every head's own W_Q, W_K and W_V, sliced once (the named heads' Projections serve every request)."""
+        n_heads = len(self.widths)
+        d, d_v = self.W_Q.shape[1] // n_heads, self.W_V.shape[1] // n_heads
+        return tuple(
+            {
+                "W_Q": self.W_Q[:, h * d : h * d + d_k],
+                "W_K": self.W_K[:, h * d : h * d + d_k],
+                "W_V": self.W_V[:, h * d_v : (h + 1) * d_v],
+            }
+            for h, d_k in enumerate(self.widths)
+        )
 
 
 def projection_matrices(
-    projection: str, d_model: int, n_heads: int, rng: np.random.Generator, **named: object
+    projection: str, d_model: int, n_heads: int, rng: np.random.Generator | None, **named: object
 ) -> Projections:
     """Each head's W_Q, W_K, W_V, and W_O.
 
@@ -171,7 +180,10 @@ def multi_head_attention(
     """
     # x_q (n_q, d_model), x_kv (n_k, d_model)
     d_model = x_q.shape[1]
-    rng = np.random.default_rng(seed)
+    learned_scores = bool(score_parameter_shapes(score, 1))  # general and additive learn parameters of their own
+    # The seed's generator, drawn from in the order W_Q, W_K, W_V, W_O, then each head's score parameters. Made
+    # only when something is drawn: making one costs more than the rest of a short sentence's heads.
+    rng = np.random.default_rng(seed) if projection == "random" or learned_scores else None
     projections = projection_matrices(projection, d_model, n_heads, rng, inputs=inputs, kind=kind)
     mask = attention_mask(len(x_q), len(x_kv), window=window, causal=causal)  # (n_q, n_k)
 
@@ -181,7 +193,8 @@ def multi_head_attention(
     if stretch != 1:
         q, k = q * stretch, k * stretch  # longer (or shorter) vectors, the same directions
     v = split_heads(x_kv @ projections.W_V, n_heads)  # (n_heads, n_k, d_v)
-    learned = [score_parameters(score, width, rng) for width in projections.widths]  # drawn head after head
+    # each head's own score parameters, drawn head after head
+    learned = [score_parameters(score, width, rng) if learned_scores else {} for width in projections.widths]
     widths = np.array(projections.widths)[:, None, None]  # (n_heads, 1, 1) scaled_dot divides by each one's √d_k
     stack = single_head_attention(
         q, k, v, score=score, temperature=temperature, hard=hard, mask=mask, parameters=padded(learned), d_k=widths

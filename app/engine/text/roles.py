@@ -107,9 +107,11 @@ def token_roles(tokens: tuple[Token, ...] | list[Token]) -> tuple[np.ndarray, li
     return np.array(rows, dtype=float).reshape(len(tokens), len(ROLES)), guesses
 
 
-def main_role(role_row: np.ndarray) -> str | None:
-    """The role a role vector mostly has (None for punctuation's zero row)."""
-    return ROLES[int(np.argmax(role_row))] if role_row.any() else None
+def main_roles(roles: np.ndarray) -> list[str | None]:
+    """The role each role vector mostly has (None for punctuation's zero row)."""
+    # roles (n_tokens, n_roles)
+    strongest, any_role = roles.argmax(axis=1).tolist(), roles.any(axis=1).tolist()  # (n_tokens,) each
+    return [ROLES[i] if has else None for i, has in zip(strongest, any_role, strict=True)]
 
 
 def meanings(token: Token) -> int:
