@@ -52,6 +52,7 @@ class Guess:
     how: str  # "ending -ing", "function word", "jieba tag v", "no rule: noun"
 
 
+@functools.lru_cache(maxsize=4096)  # a typed word comes back with every edit of its sentence, and twice in a view
 def guess_role(token: Token) -> Guess:
     """The role of a word the lexicon lacks, by the rules above."""
     key = token.key
