@@ -239,7 +239,10 @@ class AttentionResponse(BaseModel):
     output: Matrix | None = Field(
         description="(n_queries, d_model) every head's output concatenated and projected by W_O (null for models)."
     )
-    parameters: dict[str, Matrix] = Field(description="Parameters shared by the heads: W_O.")
+    parameters: dict[str, Matrix] = Field(
+        description="Parameters shared by the heads: W_O. Empty for the named heads, whose W_O averages them: "
+        "`output` is the mean of the heads' outputs."
+    )
     overview: Overview | None = Field(description="A small weight map of every layer and head (several heads only).")
     geometry: Geometry | None = Field(
         description="The head in focus's queries and keys as points in one plane, and the current query's lines "

@@ -233,10 +233,11 @@ function renderMatrices(view) {
   if (parameters.W1) add("W₁", hidden(parameters.W1.length), dims, parameters.W1, false);
   if (parameters.W2) add("W₂", hidden(parameters.W2.length), dims, parameters.W2, false);
   if (parameters.v) add("v", hidden(parameters.v.length), ["v"], parameters.v.map((x) => [x]), false);
-  if (view.n_heads > 1 && view.parameters.W_O) {
+  // the named heads' W_O is their average, said in words (the answer leaves its numbers out)
+  if (view.n_heads > 1 && view.named_head) figures.push(el("p", { class: "formula", text: t.w_o_average.replace("{last}", String(view.n_heads - 1)).replace("{count}", String(view.n_heads)) }));
+  else if (view.n_heads > 1 && view.parameters.W_O && view.parameters.W_O.length <= 32) {
     const W_O = view.parameters.W_O;
-    if (view.named_head) figures.push(el("p", { class: "formula", text: t.w_o_average.replace("{last}", String(view.n_heads - 1)).replace("{count}", String(view.n_heads)) }));
-    else if (W_O.length <= 32) add("W_O", Array.from({ length: W_O.length }, (_, i) => `h${Math.floor(i / values.length)}·${i % values.length}`), inputs, W_O, false);
+    add("W_O", Array.from({ length: W_O.length }, (_, i) => `h${Math.floor(i / values.length)}·${i % values.length}`), inputs, W_O, false);
   }
   slot.replaceChildren(...figures);
 }

@@ -78,3 +78,20 @@ def test_the_minilm_note_about_chinese_shows_only_for_chinese(page):
     expect(page.locator("#model-note")).to_have_text("")
     open_view(page, {"source": "我在河边", "model": "minilm"})
     expect(page.locator("#model-note")).to_contain_text("Chinese")
+
+
+def test_w_o_is_said_in_words_for_the_named_heads_and_drawn_when_it_is_small(page):
+    """The named heads' W_O averages them: a sentence, not the numbers (the answer leaves them out). A random
+    W_O small enough to read (2 heads over 8 hashed dimensions: d_model x d_model, at most 32 rows) is drawn with
+    the other matrices."""
+    open_view(page, {"source": SENTENCE})
+    expect(page.locator("#matrices p.formula").last).to_have_text(
+        "W_O averages the heads: output = (head 0 + … + head 7) / 8."
+    )
+    assert current_view(page)["parameters"] == {}
+    open_view(page, {"source": SENTENCE, "projection": "random", "heads": "2", "embedding": "hash", "dim": "8"})
+    w_o = page.locator("#matrices table").filter(has=page.locator("caption", has_text="W_O"))
+    expect(w_o).to_have_count(1)
+    view = current_view(page)
+    assert len(view["parameters"]["W_O"]) == view["d_model"] <= 32
+    expect(w_o.locator("tbody th").first).to_have_text("h0·0")  # rows: head 0's first value column, ...
