@@ -357,7 +357,7 @@ def sentence_view(state: State) -> dict:
         "output": result.output,
         # The named heads' W_O averages them (output = the mean of the heads' outputs), as the page says in words;
         # as numbers it was half of the answer: (n_heads * d_model) x d_model of zeros and 1 / n_heads.
-        "parameters": {} if computed else result.parameters,
+        "parameters": {} if state.projection == "named" else result.parameters,
         "overview": overview(weights[None]) if n_heads > 1 else None,
     }
 
