@@ -92,12 +92,13 @@ def jieba_tag(word: str) -> str:
     global _tagger
     import jieba.posseg
 
-    class Tagger(jieba.posseg.POSTokenizer):
-        def load_word_tag(self, f: BinaryIO) -> None:
-            self.word_tag_tab = word_tags(f)
-
     with _tagger_lock:
         if _tagger is None:
+
+            class Tagger(jieba.posseg.POSTokenizer):
+                def load_word_tag(self, f: BinaryIO) -> None:
+                    self.word_tag_tab = word_tags(f)
+
             _tagger = Tagger(chinese_segmenter())
         pairs = list(_tagger.cut(word, HMM=True))
     return pairs[-1].flag if pairs else "n"
