@@ -236,8 +236,8 @@ def test_the_tagger_reads_jiebas_dictionary_as_jieba_does(tmp_path):
     assert word_tags(path.open("rb")) == jiebas.word_tag_tab == {"银行": "n", "追逐": "v", "很": "d", "咕噜": "o"}
     for broken in ("银 行 3000 n\n", "银行 3000\n追逐 120 v\n"):
         path.write_bytes(broken.encode())
-        with pytest.raises(ValueError):
-            jiebas.load_word_tag(path.open("rb"))
+        with path.open("rb") as file, pytest.raises(ValueError):
+            jiebas.load_word_tag(file)  # which leaves the file open when it refuses a line
         with pytest.raises(ValueError):
             word_tags(path.open("rb"))
 
