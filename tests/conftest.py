@@ -6,11 +6,12 @@ or AppServer(Settings(...)) (tests/support/live_server.py) when it needs a socke
 """
 
 import functools
+import gc
 import os
 import re
+import shutil
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 # One OpenBLAS thread per process, set before numpy loads (it reads this once), for tests that use numpy
@@ -20,7 +21,6 @@ from pathlib import Path
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import pytest
-from hypothesis import settings as hypothesis_settings
 
 # schemathesis builds its cases while pytest collects, and hypothesis then parses the source of a 200 KB
 # schemathesis module to name a lambda. On CPython 3.11.7 that parse once failed as "SystemError: AST
@@ -29,10 +29,19 @@ from hypothesis import settings as hypothesis_settings
 # tests/test_schemathesis.py now waits out; the higher limit is kept as room to spare for deep parses.
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
 
-# No test asserts on the wall clock: Hypothesis's default deadline (200 ms an example) is such an assertion, and
-# a busy machine broke it (test_live.py's canonical-view property, once, while other tests ran beside it).
-hypothesis_settings.register_profile("no-deadline", deadline=None)
-hypothesis_settings.load_profile("no-deadline")
+# pytest's temporary folders (tmp_path) in memory, on /dev/shm, when the machine has room there: the tests that
+# write model-sized files (tests/test_weights_cache.py writes, fsyncs and hashes 90 and 145 MB ones, test_e5.py
+# and test_minilm.py copy the model files) otherwise wait on the disk, 1 to 2 s of the fast loop's time. The same
+# code runs; only the filesystem under the test's folder differs. pytest.ini's tmp_path_retention_policy =
+# failed keeps only a failed test's folder, so that memory is given back as each test passes. A run's own
+# PYTEST_DEBUG_TEMPROOT wins.
+MEMORY_TEMPROOT = Path("/dev/shm")
+if (
+    MEMORY_TEMPROOT.is_dir()
+    and os.access(MEMORY_TEMPROOT, os.W_OK)
+    and shutil.disk_usage(MEMORY_TEMPROOT).free > 4 * 1024**3
+):
+    os.environ.setdefault("PYTEST_DEBUG_TEMPROOT", str(MEMORY_TEMPROOT))
 
 HERE = Path(__file__).resolve().parent
 WHOLLY_SLOW = re.compile(r"^pytestmark = pytest\.mark\.slow(\s*#.*)?$", re.MULTILINE)  # every test is slow
@@ -146,8 +155,27 @@ def browser_tests_file(config):
     return (base.parent if hasattr(config, "workerinput") else base) / "finished-browser-tests"
 
 
+def pytest_sessionstart(session):
+    """No test asserts on the wall clock: Hypothesis's default deadline (200 ms an example) is such an assertion,
+    and a busy machine broke it (test_live.py's canonical-view property, once, while other tests ran beside it).
+    The profile without it is loaded in each process that runs tests, before it imports a test module; under -n,
+    not in pytest-xdist's controller ("dsession"), which runs none: importing hypothesis there (0.25 s) delayed
+    starting the workers."""
+    if session.config.pluginmanager.has_plugin("dsession"):
+        return
+    from hypothesis import settings as hypothesis_settings
+
+    hypothesis_settings.register_profile("no-deadline", deadline=None)
+    hypothesis_settings.load_profile("no-deadline")
+
+
 def pytest_collection_finish(session):
     session.config.stash[BROWSER_TESTS] = sum(1 for item in session.items if item.get_closest_marker("browser"))
+    # Every object alive now (the app and every module imported to collect the tests) lives until the process
+    # ends: frozen, the garbage collector's full collections no longer walk them each time (0.4 s of each
+    # worker's CPU in the fast loop, of 1.2 to 1.6 s spent collecting garbage).
+    gc.collect()
+    gc.freeze()
 
 
 def pytest_runtest_logfinish(nodeid, location):
@@ -193,6 +221,8 @@ def live_server():
     """The session's one real server: the app with the default settings under uvicorn with the production
     options, in this process; .base, .host, .port, .output() (its access log: JSON lines). Browser tests
     use it too (app_server)."""
+    import urllib.request
+
     from app.settings import Settings  # here, not at the top: pytest's main process (under -n) never needs it
     from tests.support.live_server import AppServer
 

@@ -17,9 +17,12 @@ embedding is as close to e5.c's as the arithmetic allows, a bound derived below
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import importlib.metadata
 import json
 import math
+import mmap
+import os
 import random
 import shutil
 from pathlib import Path
@@ -429,12 +432,13 @@ def test_round_to_8_bits_by_hand():
 
 
 def copy_of_model_file(tmp_path: Path, change=None) -> Path:
+    """A copy of the model file; ``change(data)`` changes its bytes in place (a map of the copy, not 72 MB read
+    into memory and written back)."""
     target = tmp_path / "e5-small-q4.bin"
     shutil.copy(e5.model_file(), target)
     if change is not None:
-        data = bytearray(target.read_bytes())
-        change(data)
-        target.write_bytes(bytes(data))
+        with target.open("r+b") as file, mmap.mmap(file.fileno(), 0) as data:
+            change(data)
     return target
 
 
@@ -451,8 +455,8 @@ def test_missing_file_names_the_package_not_the_path(tmp_path):
 
 
 def test_wrong_size_is_refused(tmp_path):
-    path = tmp_path / "e5-small-q4.bin"
-    path.write_bytes(e5.model_file().read_bytes()[:-18])
+    path = copy_of_model_file(tmp_path)
+    os.truncate(path, e5.EXPECTED_SIZE - 18)
     with pytest.raises(ModelUnavailable, match=r"wrong size: expected 71,622,400 bytes, got 71,622,382"):
         e5.load_model(path)
 
@@ -474,7 +478,8 @@ def test_a_file_that_passes_its_check_but_is_not_a_model_is_refused(tmp_path):
         data[0:4] = b"XXXX"
 
     path = copy_of_model_file(tmp_path, damage)
-    digest = __import__("hashlib").sha256(path.read_bytes()).hexdigest()
+    with path.open("rb") as file:
+        digest = hashlib.file_digest(file, "sha256").hexdigest()
     with pytest.raises(ModelUnavailable) as exc:
         e5.load_model(path, expected_sha256=digest)
     assert "cannot be read" in exc.value.args[0] and "E5S1" in exc.value.args[0]
@@ -482,7 +487,8 @@ def test_a_file_that_passes_its_check_but_is_not_a_model_is_refused(tmp_path):
 
 
 def test_truncated_tensor_directory_is_refused():
-    data = bytearray(e5.model_file().read_bytes()[:4_700_000])  # header, vocabulary, part of the tensors
+    with e5.model_file().open("rb") as file:
+        data = bytearray(file.read(4_700_000))  # header, vocabulary, part of the tensors
     with pytest.raises(e5_format.FormatError):
         container = e5_format.parse(data)
         e5_format.read_tensor(data, container, "emb.pos")

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from app.engine.attention.named_heads import NAMED_HEADS
 from app.engine.text.lexicon import load_lexicon
-from app.engine.text.roles import guess_role
+from app.engine.text.roles import guess_role, word_tags
 from app.engine.text.tokenize import Token, tokenize
 from tests.data.everyday import EVERYDAY, PAIRS, PRONOUNS
 
@@ -222,6 +222,24 @@ def test_english_roles_are_guessed_from_endings_and_function_words(word, role, h
 def test_chinese_roles_are_guessed_from_jiebas_tags():
     assert guess_role(Token("跑步机", "跑步机")).role == "noun"
     assert guess_role(Token("咕噜", "咕噜")).how.startswith("jieba tag ")
+
+
+def test_the_tagger_reads_jiebas_dictionary_as_jieba_does(tmp_path):
+    """roles.word_tags reads the dictionary whole; jieba's POSTokenizer.load_word_tag reads it line by line:
+    the same table, and a line that is not "word frequency tag" is refused by both."""
+    import jieba.posseg
+
+    path = tmp_path / "dict.txt"
+    path.write_bytes("银行 3000 n\n追逐 120 v\r\n\n  很 9000 d  \n咕噜 5 o\n".encode())
+    jiebas = jieba.posseg.POSTokenizer.__new__(jieba.posseg.POSTokenizer)
+    jiebas.load_word_tag(path.open("rb"))
+    assert word_tags(path.open("rb")) == jiebas.word_tag_tab == {"银行": "n", "追逐": "v", "很": "d", "咕噜": "o"}
+    for broken in ("银 行 3000 n\n", "银行 3000\n追逐 120 v\n"):
+        path.write_bytes(broken.encode())
+        with path.open("rb") as file, pytest.raises(ValueError):
+            jiebas.load_word_tag(file)  # which leaves the file open when it refuses a line
+        with pytest.raises(ValueError):
+            word_tags(path.open("rb"))
 
 
 def test_the_page_lists_which_words_were_guessed_and_how(client):

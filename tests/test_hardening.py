@@ -12,6 +12,7 @@ import socket
 from html.parser import HTMLParser
 
 import httpx
+import orjson
 import pytest
 
 from app.main import app
@@ -483,10 +484,17 @@ def test_server_passes_a_long_url_under_the_limit_to_the_app(server):
 # ---------------------------------------------------------------------------
 
 
+PAGE_DATA = '<script type="application/json" id="page-data">'
+
+
 def page_data(response):
-    match = re.search(r'<script type="application/json" id="page-data">(.*?)</script>', response.text, re.S)
-    assert match, "the page embeds its data"
-    return json.loads(match.group(1))
+    """The view the page embeds (about 170 KB of JSON), parsed as strictly as the browser's JSON.parse (orjson
+    refuses NaN and Infinity, which Python's json module reads): found with str.partition and read by orjson
+    in about 1 ms, where a regular expression and the json module took 7 ms a page."""
+    _, found, rest = response.text.partition(PAGE_DATA)
+    data, closed, _ = rest.partition("</script>")
+    assert found and closed, "the page embeds its data"
+    return orjson.loads(data)
 
 
 def ignored_notices(response):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import mmap
 import os
 import shutil
 import sys
@@ -241,10 +242,17 @@ def model_copy(src: Path, dst: Path, weights: bytes | None) -> Path:
     return dst
 
 
+def copied_weights(real_dir, dst):
+    """A model folder in dst with a copy of the real weights file, to change in place."""
+    folder = model_copy(real_dir, dst, None)
+    shutil.copy(real_dir / minilm.WEIGHTS_FILE, folder / minilm.WEIGHTS_FILE)
+    return folder, folder / minilm.WEIGHTS_FILE
+
+
 def test_tampered_weights_are_refused(real_dir, tmp_path):
-    data = bytearray((real_dir / minilm.WEIGHTS_FILE).read_bytes())
-    data[len(data) // 2] ^= 0x01  # one bit in the tensor data: still a valid safetensors file
-    bad = model_copy(real_dir, tmp_path / "m", bytes(data))
+    bad, weights = copied_weights(real_dir, tmp_path / "m")
+    with weights.open("r+b") as file, mmap.mmap(file.fileno(), 0) as data:
+        data[len(data) // 2] ^= 0x01  # one bit in the tensor data: still a valid safetensors file
     with pytest.raises(ModelUnavailable) as exc:
         minilm.load_model(bad)
     msg = exc.value.args[0]
@@ -253,8 +261,8 @@ def test_tampered_weights_are_refused(real_dir, tmp_path):
 
 
 def test_wrong_size_weights_are_refused(real_dir, tmp_path):
-    data = (real_dir / minilm.WEIGHTS_FILE).read_bytes()[:-100]
-    bad = model_copy(real_dir, tmp_path / "m", data)
+    bad, weights = copied_weights(real_dir, tmp_path / "m")
+    os.truncate(weights, weights.stat().st_size - 100)
     with pytest.raises(ModelUnavailable, match=r"wrong size: expected 90,868,376 bytes, got 90,868,276"):
         minilm.load_model(bad)
 

@@ -9,6 +9,9 @@ import threading
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+import httpx
+import orjson
+
 
 def run_async(coroutine_function: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
     """asyncio.run in a thread of its own (Playwright's sync API may leave an event loop running in this one);
@@ -66,18 +69,30 @@ def body_of(messages: list[dict]) -> bytes:
     return b"".join(message.get("body", b"") for message in messages if message["type"] == "http.response.body")
 
 
+class StrictJsonResponse(httpx.Response):
+    """A response whose .json() is orjson's: as strict as a browser's JSON.parse (NaN and Infinity, which Python's
+    json module reads, are refused) and four times as fast on the views' 30 to 170 KB of JSON."""
+
+    def json(self, **kwargs: Any) -> Any:
+        return orjson.loads(self.content) if not kwargs else super().json(**kwargs)
+
+
+def strict_json(response: httpx.Response) -> httpx.Response:
+    response.__class__ = StrictJsonResponse
+    return response
+
+
 class AppClient:
     """A synchronous client of an ASGI app in this process, like Starlette's TestClient (same base URL, client
     address, redirects followed, cookies kept; `raise_server_exceptions=False` turns an app's exception into a
     500 response), over httpx's ASGITransport on one event loop kept running in a thread of its own.
 
     Why not TestClient: it starts an event loop in a new thread for every request (3-4 ms each); here a request
-    costs about 1 ms. The app's lifespan is not run (as with a TestClient not used in a `with`).
+    costs about 1 ms. The app's lifespan is not run (as with a TestClient not used in a `with`). A response's
+    .json() is orjson's (StrictJsonResponse).
     """
 
     def __init__(self, app, raise_server_exceptions: bool = True) -> None:
-        import httpx
-
         self._loop = asyncio.new_event_loop()
         threading.Thread(target=self._loop.run_forever, name="app-client", daemon=True).start()
         transport = httpx.ASGITransport(
@@ -93,7 +108,7 @@ class AppClient:
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(300)
 
     def request(self, method: str, url: str, **options):
-        return self._run(self._client.request(method, url, **options))
+        return strict_json(self._run(self._client.request(method, url, **options)))
 
     # client.get(url, **options) is client.request("GET", url, **options), and so on.
     get = functools.partialmethod(request, "GET")
@@ -107,7 +122,6 @@ class AppClient:
     @contextlib.contextmanager
     def stream(self, method: str, url: str, **options):
         """The response with its body exactly as sent (`iter_raw()`), read whole first."""
-        import httpx
 
         async def send():
             request = self._client.build_request(method, url, **options)
@@ -120,7 +134,7 @@ class AppClient:
                 response.status_code, headers=response.headers, stream=httpx.ByteStream(raw), request=request
             )
 
-        response = self._run(send())
+        response = strict_json(self._run(send()))
         try:
             yield response
         finally:
