@@ -17,6 +17,7 @@ import httpx
 import pytest
 
 from tests.support.live_server import LiveServer, alive
+from tests.support.pages import page_data
 
 THREADS = 6
 VIEW = "/api/attention?source=walk+by+river+bank&embedding=hash&dim=32&heads=4&projection=random&seed={seed}"
@@ -264,8 +265,7 @@ def test_model_page_still_renders_with_a_notice(web, model_missing, base):
     assert response.status_code == 200
     notices = re.findall(r'<p class="notice">(.*?)</p>', response.text, re.S)
     assert any(notice.startswith("model:") and "model.safetensors" in notice for notice in notices), notices
-    data = re.search(r'<script type="application/json" id="page-data">(.*?)</script>', response.text, re.S).group(1)
-    assert '"mode":"self"' in data, "the page falls back to the toy engine's view"
+    assert page_data(response.text)["view"]["mode"] == "self", "the page falls back to the toy engine's view"
 
 
 @pytest.mark.parametrize("base", ["/", "/embed"])

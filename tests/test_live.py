@@ -42,6 +42,7 @@ from app.web.live import InvalidView, canonical_view
 from tests.support.asgi import body_of, call, http_scope, run_async
 from tests.support.live_server import LIVE_CLASS_ENV, LiveServer, live_class_app
 from tests.support.nginx import Nginx
+from tests.support.pages import page_data
 from tests.support.redis_server import RedisServer
 from tests.support.sse import Student
 
@@ -457,7 +458,7 @@ def test_the_follow_page_shows_the_rooms_view_in_follow_mode(server):
             room = await start_room(client, "source=tom+chases+jerry&step=2&lang=zh")
             page = await client.get(f"/live/{room['code'].lower()}")
             assert page.status_code == 200 and page.headers["cache-control"] == "no-cache"
-            data = json.loads(re.search(r'id="page-data">(.*?)</script>', page.text, re.S).group(1))
+            data = page_data(page.text)
             assert data["follow"] == {key: room[key] for key in data["follow"]}
             assert set(data["follow"]) == {"code", "follow_url", "room_url", "events_url", "qr_url"}
             assert data["view"]["share_path"] == "/?source=tom+chases+jerry&step=2&lang=zh"

@@ -1,16 +1,8 @@
 """The page never fails on a link: what cannot be shown is said, and the rest is shown."""
 
-import json
-import re
-from html import unescape
+from tests.support.pages import page_data
 
 LONG_FOR_THE_MODEL = " ".join(["antidisestablishment"] * 45)  # 45 words, under 1000 characters, > 128 word pieces
-
-
-def page_data(html):
-    return json.loads(
-        unescape(re.search(r'<script type="application/json" id="page-data">(.*?)</script>', html, re.S).group(1))
-    )
 
 
 def test_a_sentence_too_long_for_the_model_falls_back_to_the_toy_engine(client):
