@@ -260,9 +260,8 @@ def layer_norm(x: np.ndarray, g: np.ndarray, b: np.ndarray, eps: float) -> np.nd
 
 # Every part of a layer is split over two threads: the product for Q, K and V and the rest of the layer
 # (rest_of_layer) by rows, the three attention stages by heads (numpy and OpenBLAS release the GIL while they
-# compute). OpenBLAS
-# itself is kept to one thread: its own threads busy-wait for work after every product, and on two cores
-# they took the core our second thread needed. Every row is computed on its own, so the numbers are
+# compute). OpenBLAS itself is kept to one thread: its own threads busy-wait for work after every product, and
+# on two cores they took the core our second thread needed. Every row is computed on its own, so the numbers are
 # exactly those of one call (tests/test_bert.py checks it on the machine that runs it).
 SPLIT_MIN_MULTIPLY_ADDS = 1 << 22  # work around products of fewer multiply-adds (~0.1 ms) is not worth a second thread
 # OpenBLAS's kernels take a product's rows in tiles (up to 12 at a time with its Haswell kernel) and a row's
@@ -421,7 +420,8 @@ def encoder_layer(
     """One post-LN BERT block: x = LN(x + attn(x)); x = LN(x + ffn(x)). (n, d) -> (n, d).
 
     Only the attention's three stages mix tokens; the rest of the layer works row by row, so it runs as
-    one piece of work with half of the rows on each core (two hand-overs a layer instead of eight).
+    one piece of work with half of the rows on each core: with the product for Q, K and V and the three stages,
+    three hand-overs between the cores a layer instead of eight.
     ``into``: where to write the trace (``encode`` passes views of its whole-model arrays).
     """
     n, d = x.shape
