@@ -74,6 +74,9 @@ def pytest_ignore_collect(collection_path, config):
     return None
 
 
+SCHEMATHESIS_PLUGIN = "schemathesis-on-demand"  # not "schemathesis": pytest.ini's -p no:schemathesis blocks that name
+
+
 def pytest_collectstart(collector):
     """schemathesis's pytest plugin (pytest.ini blocks its automatic loading: importing it costs every process
     half a second) is registered just before tests/test_schemathesis.py, the one module that uses it, is
@@ -83,9 +86,6 @@ def pytest_collectstart(collector):
         import schemathesis.pytest.plugin
 
         plugins.register(schemathesis.pytest.plugin, SCHEMATHESIS_PLUGIN)
-
-
-SCHEMATHESIS_PLUGIN = "schemathesis-on-demand"  # not "schemathesis": pytest.ini's -p no:schemathesis blocks that name
 
 
 def pytest_collection_modifyitems(items):
@@ -148,6 +148,10 @@ def handing_out_order(path):
     return (1, LONGEST_FIRST.index(path.name) if path.name in LONGEST_FIRST else len(LONGEST_FIRST), 0)
 
 
+BROWSER_TESTS = pytest.StashKey[int]()
+CONFIG = []  # this process's pytest config (pytest_runtest_logfinish is not handed it)
+
+
 def browser_tests_file(config):
     """The file that the run's workers append the node id of each finished browser test to: in the run's
     temporary folder (pytest's, which keeps the last three runs'), the one its workers' folders are in."""
@@ -186,10 +190,6 @@ def pytest_runtest_logfinish(nodeid, location):
 
 def pytest_configure(config):
     CONFIG[:] = [config]
-
-
-BROWSER_TESTS = pytest.StashKey[int]()
-CONFIG = []  # this process's pytest config (pytest_runtest_logfinish is not handed it)
 
 
 @pytest.fixture(scope="session")
