@@ -130,11 +130,11 @@ class AppClient:
                 raw = b"".join([chunk async for chunk in response.aiter_raw()])
             finally:
                 await response.aclose()
-            return httpx.Response(
+            return StrictJsonResponse(
                 response.status_code, headers=response.headers, stream=httpx.ByteStream(raw), request=request
             )
 
-        response = strict_json(self._run(send()))
+        response = self._run(send())
         try:
             yield response
         finally:
