@@ -83,13 +83,10 @@ class Projections:
     W_O: np.ndarray  # (n_heads * d_v, d_model)
     widths: tuple[int, ...]  # (n_heads,) each head's own d_k
 
-    def of_head(self, h: int) -> dict[str, np.ndarray]:
-        """Head h's own W_Q, W_K (d_model, d_k) and W_V (d_model, d_v)."""
-        return self.each_head[h]
-
     @functools.cached_property
     def each_head(self) -> tuple[dict[str, np.ndarray], ...]:
-        """Every head's own W_Q, W_K and W_V, sliced once (the named heads' Projections serve every request)."""
+        """Every head's own W_Q, W_K (d_model, d_k) and W_V (d_model, d_v), sliced once (the named heads'
+        Projections serve every request)."""
         n_heads = len(self.widths)
         d, d_v = self.W_Q.shape[1] // n_heads, self.W_V.shape[1] // n_heads
         return tuple(
@@ -208,7 +205,7 @@ def multi_head_attention(
             mask=mask,
             weights=stack.weights[h],
             output=stack.output[h],
-            parameters={**projections.of_head(h), **learned[h]},
+            parameters={**projections.each_head[h], **learned[h]},
         )
         for h, width in enumerate(projections.widths)
     ]
