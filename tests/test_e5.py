@@ -21,7 +21,6 @@ import hashlib
 import importlib.metadata
 import json
 import math
-import mmap
 import os
 import random
 import shutil
@@ -32,6 +31,7 @@ import pytest
 
 from app.engine.models import bert, e5, e5_format, q4, registry
 from app.engine.models.base import PREFIX, SPECIAL, TEXT, ModelUnavailable
+from tests.support.damage import flip_bit, overwrite
 from tests.support.float32 import recomputation_bounds
 
 FIXTURES = Path(__file__).parent / "fixtures" / "e5"
@@ -431,14 +431,9 @@ def test_round_to_8_bits_by_hand():
 # --------------------------------------------------------------------------- faults
 
 
-def copy_of_model_file(tmp_path: Path, change=None) -> Path:
-    """A copy of the model file; ``change(data)`` changes its bytes in place (a map of the copy, not 72 MB read
-    into memory and written back)."""
+def copy_of_model_file(tmp_path: Path) -> Path:
     target = tmp_path / "e5-small-q4.bin"
     shutil.copy(e5.model_file(), target)
-    if change is not None:
-        with target.open("r+b") as file, mmap.mmap(file.fileno(), 0) as data:
-            change(data)
     return target
 
 
@@ -462,22 +457,18 @@ def test_wrong_size_is_refused(tmp_path):
 
 
 def test_one_flipped_bit_fails_the_sha256_check(tmp_path):
-    def flip(data):
-        data[len(data) // 2] ^= 0x01
-
+    path = copy_of_model_file(tmp_path)
+    flip_bit(path)
     with pytest.raises(ModelUnavailable) as exc:
-        e5.load_model(copy_of_model_file(tmp_path, flip))
+        e5.load_model(path)
     assert "sha256" in exc.value.args[0] and e5.EXPECTED_SHA256 in exc.value.args[0]
     assert_safe_message(exc.value.args[0], tmp_path)
 
 
 def test_a_file_that_passes_its_check_but_is_not_a_model_is_refused(tmp_path):
     """A damaged header behind a matching checksum (e.g. a wrong constant in the code) still fails cleanly."""
-
-    def damage(data):
-        data[0:4] = b"XXXX"
-
-    path = copy_of_model_file(tmp_path, damage)
+    path = copy_of_model_file(tmp_path)
+    overwrite(path, 0, b"XXXX")
     with path.open("rb") as file:
         digest = hashlib.file_digest(file, "sha256").hexdigest()
     with pytest.raises(ModelUnavailable) as exc:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-import mmap
 import os
 import shutil
 import sys
@@ -23,6 +22,7 @@ import pytest
 
 from app.engine.models import base, bert, minilm, registry
 from app.engine.models.minilm import ModelUnavailable
+from tests.support.damage import flip_bit
 from tests.support.float32 import recomputation_bounds
 
 FIXTURES = Path(__file__).parent / "fixtures" / "minilm"
@@ -251,8 +251,7 @@ def copied_weights(real_dir, dst):
 
 def test_tampered_weights_are_refused(real_dir, tmp_path):
     bad, weights = copied_weights(real_dir, tmp_path / "m")
-    with weights.open("r+b") as file, mmap.mmap(file.fileno(), 0) as data:
-        data[len(data) // 2] ^= 0x01  # one bit in the tensor data: still a valid safetensors file
+    flip_bit(weights)  # one bit in the tensor data: still a valid safetensors file
     with pytest.raises(ModelUnavailable) as exc:
         minilm.load_model(bad)
     msg = exc.value.args[0]

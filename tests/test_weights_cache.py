@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import mmap
 import os
 import shutil
 
@@ -11,6 +10,7 @@ import numpy as np
 import pytest
 
 from app.engine.models import e5, minilm, registry, weights_cache
+from tests.support.damage import flip_bit
 
 SENTENCES = ("The cat sat on the mat.", "我去银行取钱，然后去河边钓鱼。")
 
@@ -78,8 +78,7 @@ def test_a_damaged_cache_file_is_never_used(minilm_file, tmp_path, caplog):
     written, expected = minilm_file
     path = tmp_path / written.name
     shutil.copyfile(written, path)
-    with path.open("r+b") as file, mmap.mmap(file.fileno(), 0) as data:
-        data[-1000] ^= 0x01  # one bit of one weight
+    flip_bit(path, -1000)  # one bit of one weight
     with caplog.at_level(logging.INFO, logger=weights_cache.__name__):
         again = minilm.load_model(cache_dir=tmp_path)
     assert "sha256" in caplog.text
