@@ -1,11 +1,14 @@
 """Screenshots for README.md, in docs/screenshots/: the translation view (1600×1000), presentation mode
-(1920×1080 and a 1280×720 projector), slide mode at 1280×720, a phone (390×844) and /embed in an 800×450 frame.
+(1920×1080 and a 1280×720 projector), slide mode at 1280×720, a phone (390×844) and /embed in an 800×450 frame;
+and copies of four of the projector budget's screens (README_BUDGET), from the last run of its test:
 
+    .venv/bin/python -m pytest tests/browser/test_projector_budget.py -p no:cacheprovider   # writes them
     .venv/bin/python -m tests.browser.make_screenshots
 
 Starts the app on a free port, drives Debian's Chromium (Chinese glyphs need fonts-wqy-zenhei), writes the PNGs.
 """
 
+import shutil
 from urllib.parse import urlencode
 
 from playwright.sync_api import sync_playwright
@@ -13,6 +16,13 @@ from playwright.sync_api import sync_playwright
 from tests.browser.harness import ROOT, AppServer, launch_chromium, open_view
 
 OUT = ROOT / "docs" / "screenshots"
+BUDGET = OUT / "budget"  # every screen tests/browser/test_projector_budget.py checks (ignored by git)
+README_BUDGET = (
+    "main-1280x720-present-live.png",
+    "main-1024x768-slide-live.png",
+    "compare-1280x720-present.png",
+    "live-1920x1080-present-live.png",
+)
 TRANSLATE = {"source": "Tom chase Jerry", "target": "汤姆 追逐 杰瑞", "step": "2"}
 
 
@@ -49,6 +59,12 @@ def main():
             browser.close()
     finally:
         server.stop()
+    for name in README_BUDGET:
+        if not (BUDGET / name).exists():
+            print(f"{BUDGET / name} is missing: run tests/browser/test_projector_budget.py first")
+            continue
+        shutil.copyfile(BUDGET / name, OUT / f"budget-{name}")
+        print("wrote", OUT / f"budget-{name}")
 
 
 if __name__ == "__main__":

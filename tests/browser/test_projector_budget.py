@@ -12,7 +12,8 @@ For each page (/, /compare, /learn, /live/<code>, /embed) at 1024×768, 1280×72
   label of a chart or bar picture lies inside its picture.
 
 One page load per (page, screen, live class); the modes are switched in place with the page's own keys
-(P, S, Esc), as a teacher does. Each state is saved as a screenshot in docs/screenshots/budget/.
+(P, S, Esc), as a teacher does. Each state is saved as a screenshot in docs/screenshots/budget/ (ignored by git:
+a run leaves the working tree as it was; tests/browser/make_screenshots.py copies the README's four).
 
 Modes: / and /live/<code> have normal, presentation and slide mode; /compare normal and presentation
 (it has no slides); /embed is one panel sized to its frame, plain and in presentation mode; /learn is
