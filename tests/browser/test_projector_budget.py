@@ -137,10 +137,11 @@ def wait_drawn(page, kind):
     if kind == "learn":  # a reading page: no script, no charts
         return
     page.locator("body[data-ready=true]").wait_for(state="attached")
-    # every displayed chart drawn at its box's current width
+    # every displayed chart drawn at its box's current width, and no redraw scheduled (main.js's watchSizes)
     poll(
         page,
-        """() => [...document.querySelectorAll('.chart')].filter((c) => c.offsetParent !== null)
+        """() => !document.querySelector('[data-pending]')
+              && [...document.querySelectorAll('.chart')].filter((c) => c.offsetParent !== null)
               .every((c) => { const s = c.querySelector('.main-svg');
                               return s && Math.abs(parseFloat(s.getAttribute('width')) - c.clientWidth) <= 1; })""",
     )
