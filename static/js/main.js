@@ -329,21 +329,27 @@ function stackStages() {
   document.body.classList.toggle("stacked", Boolean(state.field("present")) && keys * PRESENT_CELL > half);
 }
 
+/**
+ * The current step's words: its label, the step buttons, the (key, weight) pairs and the head question. They take
+ * room (the head question sits above the stages), so render() writes them before it draws any chart: drawn first,
+ * a chart that fills its panel (a slide, /embed) was drawn again at once, smaller, when the question appeared.
+ */
+function writeStep(view, step) {
+  $("step-label").textContent = stepLabel(view, step);
+  $("prev").disabled = step === 0;
+  $("next").disabled = step === view.tokens.queries.length - 1;
+  $("pairs").textContent = view.tokens.keys.map((k, j) => `(${k}, ${fmtWeight(view.head.weights[step][j])})`).join(" ");
+  renderHeadQuestion(view);
+}
+
 /** Everything that depends on the current step only; the heatmaps just move their outline. */
 function renderStep() {
   const view = state.view();
   const step = state.field("step");
-  const queries = view.tokens.queries;
-  const keys = view.tokens.keys;
-  const head = view.head;
-  $("step-label").textContent = stepLabel(view, step);
-  $("prev").disabled = step === 0;
-  $("next").disabled = step === queries.length - 1;
+  writeStep(view, step);
   for (const id of ["chart-stage1", "chart-stage2", "chart-stage3"]) moveOutline($(id), step);
   drawGeometryPanel(); // before the heavier panels: its lines follow the key at once
   drawBars();
-  $("pairs").textContent = keys.map((k, j) => `(${k}, ${fmtWeight(head.weights[step][j])})`).join(" ");
-  renderHeadQuestion(view);
   drawEveryHead();
   drawAlignment();
   drawArithmetic();
@@ -566,6 +572,7 @@ function render() {
   $("lesson").textContent = preset ? preset.lesson : "";
   $("api-link").setAttribute("href", state.apiPath());
   $("compare-link").setAttribute("href", compareLink());
+  writeStep(view, state.field("step")); // before the charts: the room they take is settled first
   drawStages();
   renderStep();
   setTimeout(drawEmbeddings, 0); // below the stages: drawn after them

@@ -100,6 +100,33 @@ def launch_chromium(playwright):
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
 
 
+# Counts Plotly.react calls per chart id in window.__draws: installed before the page's scripts run (the page's own
+# init script, not the context's), it wraps Plotly's functions as the bundle sets window.Plotly.
+COUNT_DRAWS = """(() => {
+  let plotly;
+  window.__draws = {};
+  Object.defineProperty(window, 'Plotly', { configurable: true, get: () => plotly, set: (value) => {
+    plotly = value;
+    const react = value.react;
+    value.react = function (el, ...rest) {
+      const id = typeof el === 'string' ? el : el.id;
+      window.__draws[id] = (window.__draws[id] || 0) + 1;
+      return react.call(this, el, ...rest);
+    };
+  } });
+})();"""
+
+
+def count_draws(page):
+    """From the next navigation on, count each chart's Plotly draws; read them with `draws(page)`."""
+    page.add_init_script(COUNT_DRAWS)
+
+
+def draws(page):
+    """{chart id: times Plotly drew it} since the page loaded (`count_draws` first)."""
+    return page.evaluate("window.__draws")
+
+
 # ------------------------------------------------------------------ reading the drawn page
 
 

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from app.view.presets import PRESETS
-from tests.browser.harness import open_view, page_data, poll, url_params
+from tests.browser.harness import count_draws, draws, open_view, page_data, poll, url_params
 
 TRANSLATE = next(p for p in PRESETS if p["id"] == "translate")
 PROJECTOR = {"width": 1280, "height": 720}
@@ -236,9 +236,11 @@ def test_slide_mode_one_panel_at_a_time(tabs):
 
 def test_slide_mode_from_a_link_in_presentation_mode(tabs):
     page = tabs(viewport=PROJECTOR).new_page()
+    count_draws(page)
     open_view(page, {"source": "walk by river bank", "present": "true", "slide": "1", "step": "2"})
     assert_one_panel(page, "stage1", "slide 1 with present=true")
     found = assert_fits(page, "slide 1 with present=true")
+    assert draws(page) == {"chart-stage1": 1}, "the slide's heatmap is drawn once, at its panel's size"
     assert_first_screen(page, found, "slide 1 with present=true")
     sizes = page.evaluate(
         "[...document.querySelectorAll('#chart-stage1 .ytick text')]"
@@ -258,12 +260,15 @@ EMBED_FRAME = {"width": 800, "height": 450}
 @pytest.mark.parametrize("present", [False, True], ids=["plain", "present"])
 def test_embed_shows_the_chosen_stage_whole(tabs, present):
     page = tabs(viewport=EMBED_FRAME).new_page()
+    count_draws(page)
     query = "source=walk+by+river+bank&stage=2&step=1" + ("&present=true" if present else "")
     open_view(page, f"/embed?{query}")
     assert_one_panel(page, "stage2", "/embed stage=2")
     found = assert_fits(page, "/embed stage=2")
     assert_first_screen(page, found, "/embed stage=2")
     assert [c["id"] for c in found["charts"]] == ["chart-stage2"]
+    # drawn once, at the size the panel leaves it: not drawn, then shrunk when the step's words appear above it
+    assert draws(page) == {"chart-stage2": 1}
     page.keyboard.press("3")
     poll(page, "location.search", lambda search: "stage=3" in search)
     assert_one_panel(page, "stage3", "/embed after key 3")
