@@ -344,9 +344,14 @@ function writeStep(view, step) {
 
 /** Everything that depends on the current step only; the heatmaps just move their outline. */
 function renderStep() {
+  writeStep(state.view(), state.field("step"));
+  drawStep();
+}
+
+/** The current step's pictures: the heatmaps' outlines, the geometry, the bars, every head, the arithmetic. */
+function drawStep() {
   const view = state.view();
   const step = state.field("step");
-  writeStep(view, step);
   for (const id of ["chart-stage1", "chart-stage2", "chart-stage3"]) moveOutline($(id), step);
   drawGeometryPanel(); // before the heavier panels: its lines follow the key at once
   drawBars();
@@ -574,7 +579,7 @@ function render() {
   $("compare-link").setAttribute("href", compareLink());
   writeStep(view, state.field("step")); // before the charts: the room they take is settled first
   drawStages();
-  renderStep();
+  drawStep();
   setTimeout(drawEmbeddings, 0); // below the stages: drawn after them
   performance.mark("attention-render"); // read by bench/bench_page.py
 }
