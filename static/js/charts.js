@@ -94,6 +94,14 @@ function hiddenMarks(mask, g, font, width, count, minFont) {
  */
 export function heatmap(el, { z, rows, cols, step = null, mask = null, zmin, zmax, dark = false, font = 14, width,
   height = null, fill = false, dims = null }) {
+  // The same picture as the one on the screen (a new view from the server that did not change this chart: another
+  // head's view leaves the input vectors and the rollout as they were) is not drawn again: only the outline moves.
+  const picture = JSON.stringify([z, rows, cols, mask, zmin, zmax, dark, font, width, height, fill, dims]);
+  if (el.picture === picture && el._fullLayout) {
+    moveOutline(el, step);
+    return Promise.resolve();
+  }
+  el.picture = picture;
   const t = theme(dark);
   const few = rows.length <= MANY && cols.length <= MANY;
   const texts = (write) => (few ? z.map((row, i) => row.map((x, j) => (mask && !mask[i][j] ? "×" : write(x)))) : null);

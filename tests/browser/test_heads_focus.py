@@ -7,7 +7,7 @@ link, and one button goes back.
 
 from playwright.sync_api import expect
 
-from tests.browser.harness import current_view, open_view, poll, url_params
+from tests.browser.harness import count_draws, current_view, draws, open_view, poll, url_params
 
 SENTENCE = "the boy fell because he was tired"  # written for the tests, in no preset
 
@@ -36,6 +36,22 @@ def test_each_step_shows_the_head_its_word_asks_at_1280x720(page):
         "() => [...document.querySelectorAll('#chart-every-head .ytick text')].map((e) => e.textContent)"
     )
     assert labels[1] == "2 pronoun ◀" and labels[0] == "1 sense"
+
+
+def test_a_step_to_another_head_redraws_only_the_charts_that_change(page):
+    """Another head's view (a new answer from the server) changes the stages and every head's row, not the input
+    vectors: their chart is left as it is, not drawn again with the same numbers."""
+    count_draws(page)
+    open_view(page, {"source": SENTENCE})
+    expect(page.locator("#head-question")).to_contain_text("asks Head 6")
+    before = poll(page, "() => window.__draws", lambda d: d.get("chart-embeddings"))  # drawn after the stages
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#head-question")).to_contain_text("“boy” asks Head 8 (verb)")
+    poll(page, "() => window.__draws", lambda d: d["chart-stage2"] > before["chart-stage2"])  # the new head's view
+    page.evaluate("() => new Promise((done) => setTimeout(done, 0))")  # the input vectors are drawn a task later
+    after = draws(page)
+    assert after["chart-embeddings"] == before["chart-embeddings"] == 1, (before, after)
+    assert all(after[f"chart-stage{n}"] == before[f"chart-stage{n}"] + 1 for n in (1, 2, 3)), (before, after)
 
 
 def test_a_chosen_head_stays_in_the_link_and_one_button_goes_back(page):
