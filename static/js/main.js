@@ -7,7 +7,7 @@ import { fmt, fmtWeight } from "./format.js";
 import { drawGeometry, planeNote, syncGeometryTools, wireGeometryTools } from "./geometry.js";
 import { alignment, arithmetic, bars, download, el, matrixGrid, matrixTable, overviewGrid, toCsv } from "./panels.js";
 import { setupLive } from "./live-ui.js";
-import { renderTranslation, renderTranslationStep } from "./translation.js";
+import { drawSelfAttention, renderTranslation, renderTranslationStep } from "./translation.js";
 import { renderSummaries } from "./summaries.js";
 import * as state from "./state.js";
 
@@ -197,14 +197,11 @@ function renderHeadQuestion(view) {
 }
 
 /** Every head's weights for the current word, one row per head, side by side (the teaching engine). */
-function drawEveryHead() {
+function drawEveryHead(box = boxOf($("chart-every-head"))) {
   const view = state.view();
   const slot = $("chart-every-head");
   const rows = view.focus && view.focus.rows;
-  document.body.classList.toggle("has-every-head", Boolean(rows) && view.n_heads > 1);
-  if (!rows || view.n_heads < 2) return;
-  const box = boxOf(slot);
-  if (!recordBox(slot, box)) return;
+  if (!rows || view.n_heads < 2 || !recordBox(slot, box)) return;
   const step = state.field("step");
   const names = view.focus.names || rows.map((_, h) => `${t.head} ${h + 1}`);
   const labelsOfHeads = names.map((name, h) => `${h + 1} ${name}${h === view.focus.head ? " ◀" : ""}`);
@@ -340,6 +337,7 @@ function writeStep(view, step) {
   $("next").disabled = step === view.tokens.queries.length - 1;
   $("pairs").textContent = view.tokens.keys.map((k, j) => `(${k}, ${fmtWeight(view.head.weights[step][j])})`).join(" ");
   renderHeadQuestion(view);
+  document.body.classList.toggle("has-every-head", Boolean(view.focus && view.focus.rows) && view.n_heads > 1);
 }
 
 /** Everything that depends on the current step only; the heatmaps just move their outline. */
@@ -348,17 +346,27 @@ function renderStep() {
   drawStep();
 }
 
+/**
+ * Where each of the step's pictures stands, read in one go before any of them is drawn: each draw changes the page,
+ * and a box read after it made the browser lay the whole page out again (one layout a panel, a third of a step).
+ */
+function stepBoxes() {
+  const box = (id) => boxOf($(id));
+  return { geometry: box("chart-geometry"), bars: box("chart-bars"), everyHead: box("chart-every-head"), alignment: box("alignment"),
+    cache: box("chart-cache") };
+}
+
 /** The current step's pictures: the heatmaps' outlines, the geometry, the bars, every head, the arithmetic. */
-function drawStep() {
+function drawStep(boxes = stepBoxes()) {
   const view = state.view();
   const step = state.field("step");
   for (const id of ["chart-stage1", "chart-stage2", "chart-stage3"]) moveOutline($(id), step);
-  drawGeometryPanel(); // before the heavier panels: its lines follow the key at once
-  drawBars();
-  drawEveryHead();
-  drawAlignment();
+  drawGeometryPanel(boxes.geometry); // before the heavier panels: its lines follow the key at once
+  drawBars(boxes.bars);
+  drawEveryHead(boxes.everyHead);
+  drawAlignment(boxes.alignment);
   drawArithmetic();
-  renderTranslationStep(view, step, t, boxOf($("chart-cache")));
+  renderTranslationStep(view, step, t, boxes.cache);
   performance.mark("attention-step"); // read by bench/bench_page.py
 }
 
@@ -367,20 +375,18 @@ function isLarge(view) {
   return Math.max(view.tokens.queries.length, view.tokens.keys.length) > MANY;
 }
 
-function drawBars() {
+function drawBars(box = boxOf($("chart-bars"))) {
   const view = state.view();
   const slot = $("chart-bars");
-  const box = boxOf(slot);
   if (!recordBox(slot, box)) return;
   const weights = view.head.weights[state.field("step")];
   bars(slot, { labels: view.tokens.keys, values: weights, font: box.font, width: box.width, height: box.height,
     ranked: Boolean(state.field("rank")), many: isLarge(view), fill: box.fill, t });
 }
 
-function drawAlignment() {
+function drawAlignment(box = boxOf($("alignment"))) {
   const view = state.view();
   const slot = $("alignment");
-  const box = boxOf(slot);
   if (!recordBox(slot, box)) return;
   const step = state.field("step");
   const { queries, keys } = view.tokens;
@@ -391,10 +397,9 @@ function drawAlignment() {
 }
 
 /** The queries and keys in one plane, the current query's lines drawn and written out (geometry.js). */
-function drawGeometryPanel() {
+function drawGeometryPanel(box = boxOf($("chart-geometry"))) {
   const view = state.view();
   const slot = $("chart-geometry");
-  const box = boxOf(slot);
   if (!recordBox(slot, box)) return;
   const step = state.field("step");
   slot.hidden = view.geometry === null; // rnnencdec: no attention, nothing to draw
@@ -462,9 +467,8 @@ function drawStage(n, box = boxOf($(`chart-stage${n}`))) {
 }
 
 /** The three stage heatmaps and the head overview: redrawn when the data or the theme changes. */
-function drawStages() {
+function drawStages(boxes = [1, 2, 3].map((n) => boxOf($(`chart-stage${n}`)))) {
   const view = state.view();
-  const boxes = [1, 2, 3].map((n) => boxOf($(`chart-stage${n}`))); // read the layout once, then draw
   [1, 2, 3].forEach((n, i) => drawStage(n, boxes[i]));
   if (view.overview) {
     overviewGrid($("head-grid"), { overview: view.overview, layer: view.model ? view.params.layer : 0, head: view.focus ? view.focus.head : state.field("head") || 0, t, onPick: pickHead });
@@ -489,10 +493,9 @@ function fillTables() {
 }
 
 /** A real model's attention rollout up to the current layer (the summaries panel). */
-function drawRollout() {
+function drawRollout(box = boxOf($("chart-rollout"))) {
   const view = state.view();
   const el = $("chart-rollout");
-  const box = boxOf(el);
   if (!recordBox(el, box) || !view.summaries) return;
   heatmap(el, { z: view.summaries.rollout, rows: view.tokens.queries, cols: view.tokens.keys, zmin: 0, ...box, height: null, fill: false });
 }
@@ -567,19 +570,23 @@ function render() {
   const modelNote = view.model ? t[`model_note_${view.model.name}`] || "" : "";
   $("model-note").textContent = view.model && view.model.name === "minilm" && !hasChinese ? "" : modelNote;
   renderMatrices(view);
-  renderTranslation(view, t, () => boxOf($("chart-self"))); // the box is read once the panel is shown
+  renderTranslation(view, t);
   syncGeometryTools(view);
   renderSummaries(view, { summary: state.field("summary"), t, onPick: pickHead,
     setSummary: (summary) => { state.setFields({ summary }); render(); } });
-  drawRollout();
   const preset = currentPreset();
   $("preset").value = preset ? preset.id : "";
   $("lesson").textContent = preset ? preset.lesson : "";
   $("api-link").setAttribute("href", state.apiPath());
   $("compare-link").setAttribute("href", compareLink());
   writeStep(view, state.field("step")); // before the charts: the room they take is settled first
-  drawStages();
-  drawStep();
+  // Every chart's box is read once the page's words are written and before any chart is drawn: one layout.
+  const boxes = { stages: [1, 2, 3].map((n) => boxOf($(`chart-stage${n}`))), step: stepBoxes(), self: boxOf($("chart-self")),
+    rollout: boxOf($("chart-rollout")) };
+  drawSelfAttention(view, boxes.self);
+  drawRollout(boxes.rollout);
+  drawStages(boxes.stages);
+  drawStep(boxes.step);
   setTimeout(drawEmbeddings, 0); // below the stages: drawn after them
   performance.mark("attention-render"); // read by bench/bench_page.py
 }

@@ -10,10 +10,11 @@ const $ = (id) => document.getElementById(id);
 const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
 
 /** Everything that changes with the view (not with the step). */
-export function renderTranslation(view, t, boxOf) {
+export function renderTranslation(view, t) {
   const facts = view.translation;
   document.body.classList.toggle("has-translation", Boolean(facts));
   document.body.classList.toggle("no-attention", Boolean(facts) && view.head.scores === null);
+  document.body.classList.toggle("has-self-attention", Boolean(facts && facts.self_attention));
   if (!facts) return;
   const model = view.model.label;
   const produced = facts.target.length ? facts.target.join(" ") : "∅";
@@ -27,7 +28,6 @@ export function renderTranslation(view, t, boxOf) {
   const c = facts.context_vector;
   $("mt-context").hidden = !c;
   if (c) $("mt-context").textContent = fill(t.mt_context, { size: c.length, vector: fmtVector(c, 3, null, 8) });
-  drawSelfAttention(view, t, boxOf);
 }
 
 /** One row per produced word: its probability, where the head shown looks most, and the corpus's gold link. */
@@ -55,11 +55,12 @@ function renderWords(view, t) {
   $("mt-gold").hidden = !note;
 }
 
-/** The Transformer's decoder self-attention (rows: steps; columns: what was fed in), masked above the diagonal. */
-function drawSelfAttention(view, t, boxOf) {
-  const self = view.translation.self_attention;
-  document.body.classList.toggle("has-self-attention", Boolean(self));
-  const box = self && boxOf();
+/**
+ * The Transformer's decoder self-attention (rows: steps; columns: what was fed in), masked above the diagonal, in
+ * `box` (read once renderTranslation has shown or hidden its panel).
+ */
+export function drawSelfAttention(view, box) {
+  const self = view.translation && view.translation.self_attention;
   if (!self || !box.width) return;
   heatmap($("chart-self"), { z: self.weights, rows: view.tokens.queries, cols: self.keys, mask: self.mask, zmin: 0, zmax: 1,
     ...box, height: null, fill: false });
