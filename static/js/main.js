@@ -357,10 +357,11 @@ function stepBoxes() {
 }
 
 /** The current step's pictures: the heatmaps' outlines, the geometry, the bars, every head, the arithmetic. */
-function drawStep(boxes = stepBoxes()) {
+function drawStep(read = null) {
   const view = state.view();
   const step = state.field("step");
   for (const id of ["chart-stage1", "chart-stage2", "chart-stage3"]) moveOutline($(id), step);
+  const boxes = read || stepBoxes(); // after the outlines moved (they change the page too)
   drawGeometryPanel(boxes.geometry); // before the heavier panels: its lines follow the key at once
   drawBars(boxes.bars);
   drawEveryHead(boxes.everyHead);
