@@ -36,3 +36,19 @@ def test_every_request_goes_to_the_app(fresh_context, watch, app_server):
     foreign = [url for url in watch.requests if not watch.is_local(url)]
     assert foreign == [], f"requests to other hosts: {foreign}"
     assert all(url.startswith(app_server.base) or url.startswith(("data:", "blob:")) for url in watch.requests)
+
+
+def test_a_request_to_another_host_never_reaches_the_network_and_is_named(page, watch):
+    """The harness's guard: a request elsewhere (a name, an address, a CDN) fails at once, without an answer from
+    anywhere, and the test's Watch names it (it would fail the test at teardown)."""
+    foreign = ["https://example.com/x", "http://93.184.215.14/y", "https://cdn.plot.ly/plotly-latest.min.js"]
+    # from a blank tab: the app's pages would not even ask (their Content-Security-Policy allows only the app)
+    ask = "(urls) => Promise.all(urls.map((u) => fetch(u, { mode: 'no-cors' }).then(() => 'answered', () => 'failed')))"
+    failures = []
+    page.on("requestfailed", lambda request: failures.append(request.failure))
+    outcomes = page.evaluate(ask, foreign)
+    assert outcomes == ["failed"] * 3
+    assert failures == ["net::ERR_PROXY_CONNECTION_FAILED"] * 3  # no connection to any of them was tried
+    assert watch.foreign == foreign
+    watch.foreign.clear()  # seen: this test made them on purpose
+    watch.allow(r"ERR_PROXY_CONNECTION_FAILED|Failed to load resource")
