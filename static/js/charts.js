@@ -148,6 +148,9 @@ export function heatmap(el, { z, rows, cols, step = null, mask = null, zmin, zma
       el.dataset.watched = "true";
     }
     decorate(el);
+  }, (error) => {
+    el.picture = null; // not drawn: the next call draws whatever it is asked
+    throw error;
   });
 }
 
