@@ -348,7 +348,7 @@ function renderStep() {
 
 /**
  * Where each of the step's pictures stands, read in one go before any of them is drawn: each draw changes the page,
- * and a box read after it made the browser lay the whole page out again (one layout a panel, a third of a step).
+ * and a box read after it made the browser lay the whole page out again (one layout a panel).
  */
 function stepBoxes() {
   const box = (id) => boxOf($(id));
