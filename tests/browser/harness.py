@@ -31,7 +31,7 @@ CHROMIUM_ARGS = [
     "--process-per-site",
     # ...but only without script streaming: a streamed script is parsed again on a background thread at every
     # load, before V8 looks in its cache (a trace shows Plotly's bundle parsed at each load). Without it the
-    # renderer takes the compiled bundle from its cache: about 8 % less Chromium CPU a page load, measured
+    # renderer takes the compiled bundle from its cache: 4-8 % less Chromium CPU a page load, measured
     # alternating (bench/README.md). Scripts run the same; only when they are parsed changes.
     "--disable-features=ScriptStreaming",
     # No test reaches the network: a request to any other host goes to a proxy that is not there and fails at once
