@@ -18,6 +18,7 @@ requests blocked by a Playwright route (which turns off the HTTP cache), alterna
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import time
@@ -29,7 +30,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as in the test run
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from app.settings import Settings  # noqa: E402
-from bench.common import machine  # noqa: E402
+from bench.common import cpu_seconds, machine  # noqa: E402
 from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, launch_chromium, open_view  # noqa: E402
 from tests.support.live_server import AppServer  # noqa: E402
 
@@ -47,17 +48,15 @@ def timed(load, n: int) -> list[float]:
 
 
 def browser_cpu() -> float:
-    """CPU seconds so far of every Chromium process and Playwright's driver (node) on the machine."""
-    total = 0
+    """CPU seconds so far of every Chromium process and Playwright's driver (node) on the machine (a process that
+    ends while they are read counts nothing)."""
+    total = 0.0
     for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
+        with contextlib.suppress(OSError):
             command = Path(f"/proc/{pid}/cmdline").read_bytes()
             if b"chromium" in command or b"playwright" in command:
-                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[1].split()
-                total += int(fields[11]) + int(fields[12])  # utime, stime
-        except OSError:
-            continue
-    return total / os.sysconf("SC_CLK_TCK")
+                total += cpu_seconds([int(pid)])
+    return total
 
 
 SETTINGS = {
