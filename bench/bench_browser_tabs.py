@@ -31,7 +31,14 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from app.settings import Settings  # noqa: E402
 from bench.common import cpu_seconds, machine  # noqa: E402
-from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, launch_chromium, open_view  # noqa: E402
+from tests.browser.harness import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    NO_NETWORK,
+    NO_SCRIPT_STREAMING,
+    launch_chromium,
+    open_view,
+)
 from tests.support.live_server import AppServer  # noqa: E402
 
 VIEW = {"source": "walk by river bank"}
@@ -61,13 +68,9 @@ def browser_cpu() -> float:
 
 SETTINGS = {
     "now": (CHROMIUM_ARGS, False),
-    "streaming on": ([a for a in CHROMIUM_ARGS if a != "--disable-features=ScriptStreaming"], False),
+    "streaming on": ([a for a in CHROMIUM_ARGS if a != NO_SCRIPT_STREAMING], False),
     "streaming on and a route (before)": (
-        [
-            a
-            for a in CHROMIUM_ARGS
-            if a not in ("--disable-features=ScriptStreaming", "--proxy-server=http://127.0.0.1:9")
-        ],
+        [a for a in CHROMIUM_ARGS if a not in (NO_SCRIPT_STREAMING, NO_NETWORK)],
         True,
     ),
 }

@@ -16,6 +16,9 @@ from tests.support.live_server import AppServer
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 CHROMIUM = "/usr/bin/chromium"
+# Two of the flags below, by name (bench.bench_browser_tabs measures the harness with and without them).
+NO_SCRIPT_STREAMING = "--disable-features=ScriptStreaming"
+NO_NETWORK = "--proxy-server=http://127.0.0.1:9"
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -33,12 +36,12 @@ CHROMIUM_ARGS = [
     # load, before V8 looks in its cache (a trace shows Plotly's bundle parsed at each load). Without it the
     # renderer takes the compiled bundle from its cache: 4-8 % less Chromium CPU a page load, measured
     # alternating (bench/README.md). Scripts run the same; only when they are parsed changes.
-    "--disable-features=ScriptStreaming",
+    NO_SCRIPT_STREAMING,
     # No test reaches the network: a request to any other host goes to a proxy that is not there and fails at once
     # (Chromium never sends loopback requests, the app's, through a proxy), and conftest's Watch fails the test that
     # made it. Blocking them with a route instead made Playwright turn off the HTTP cache: every tab fetched the
     # page's scripts again (6-10 % more Chromium CPU a load, and nearly twice the server's).
-    "--proxy-server=http://127.0.0.1:9",
+    NO_NETWORK,
 ]
 AXE_JS = HERE / "node_modules" / "axe-core" / "axe.min.js"
 
