@@ -11,6 +11,11 @@ it comes from examples.json, written by the engine with
 and tests/test_examples.py recomputes every value on the machine that runs the tests and compares
 them, with tolerances derived from the float32 arithmetic. A value the file lacks (an example added
 since) is computed, as before. Every process, every machine quotes the same numbers: the file's.
+
+The file holds two sections: ``values`` (what the pages quote) and ``e5_without_rounding``, the values
+that change when e5 leaves out its 8-bit rounding of matrix inputs, computed that way on the same
+machine (``compute_without_e5_rounding``): what a test on another machine needs to bound how far its e5
+numbers may lie from the file's.
 """
 
 from __future__ import annotations
@@ -32,12 +37,21 @@ _lock = threading.Lock()
 
 
 @functools.cache
-def stored() -> dict[str, dict[str, Any]]:
-    """examples.json as it was committed (empty if it is missing: every value is then computed)."""
+def _file() -> dict[str, dict[str, dict[str, Any]]]:
     try:
         return json.loads(FILE.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return {}
+
+
+def stored() -> dict[str, dict[str, Any]]:
+    """The values of examples.json as it was committed (empty if it is missing: every value is then computed)."""
+    return _file().get("values", {})
+
+
+def stored_without_e5_rounding() -> dict[str, dict[str, Any]]:
+    """The file's ``e5_without_rounding`` section: the e5 values computed without e5's 8-bit rounding."""
+    return _file().get("e5_without_rounding", {})
 
 
 def remembered(kind: str, key: str, compute: Callable[[], T]) -> T:
@@ -101,9 +115,42 @@ def compute_all() -> dict[str, dict[str, Any]]:
     return {kind: dict(sorted(values.items())) for kind, values in sorted(found.items())}
 
 
+def compute_without_e5_rounding(values: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Of ``values`` (``compute_all()``), those that change when e5 rounds none of its matrix inputs to 8 bits,
+    computed that way in this process (float32 throughout).
+
+    e5 rounds the input of every matrix product to 8 bits, as its C engine does. A float32 sum that lands within
+    its rounding error of a rounding boundary goes the other way on a CPU that sums in another order, and the
+    step travels through the later layers: two machines' e5 numbers may differ by far more than float32
+    rounding. Without the rounding there are no such steps, and two machines differ by float32 rounding only.
+    So ``rounded - unrounded`` measured on each machine bounds the difference of two machines' rounded numbers
+    (the triangle inequality; tests/test_examples.py).
+    """
+    import dataclasses  # noqa: PLC0415 (only the generator and the tests load the models)
+
+    from app.engine.models import e5, registry  # noqa: PLC0415
+    from app.view import models  # noqa: PLC0415
+
+    model = registry.get_model("e5")
+    config = dataclasses.replace(model.params.config, round_inputs=False)
+    plain = e5.E5(dataclasses.replace(model.params, config=config), model.tokenizer)
+    models.run.cache_clear()
+    try:
+        with registry.substituted("e5", plain):
+            unrounded = compute_all()
+    finally:
+        models.run.cache_clear()
+    changed = {
+        kind: {key: value for key, value in found.items() if value != values[kind][key]}
+        for kind, found in unrounded.items()
+    }
+    return {kind: found for kind, found in changed.items() if found}
+
+
 def main() -> None:
     values = compute_all()
-    FILE.write_text(json.dumps(values, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    document = {"values": values, "e5_without_rounding": compute_without_e5_rounding(values)}
+    FILE.write_text(json.dumps(document, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {FILE} ({sum(len(v) for v in values.values())} values)")
 
 

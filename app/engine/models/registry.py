@@ -19,13 +19,22 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from . import bert, e5, minilm
 from .base import EncoderModel, ModelUnavailable
 
-__all__ = ["MODEL_NAMES", "ModelUnavailable", "get_config", "get_model", "model_status", "reset_for_tests"]
+__all__ = [
+    "MODEL_NAMES",
+    "ModelUnavailable",
+    "get_config",
+    "get_model",
+    "model_status",
+    "reset_for_tests",
+    "substituted",
+]
 
 log = logging.getLogger(__name__)
 
@@ -125,3 +134,18 @@ def reset_for_tests(name: str | None = None) -> None:
             slot.model = None
             slot.error = None
             slot.config = None
+
+
+@contextmanager
+def substituted(name: str, model: EncoderModel) -> Iterator[None]:
+    """``get_model(name)`` gives ``model`` while the block runs, then the process's own model again
+    (the examples' generator computes e5 without its rounding this way)."""
+    slot = _slots[name]
+    with slot.lock:
+        kept = slot.model, slot.error
+        slot.model, slot.error = model, None
+    try:
+        yield
+    finally:
+        with slot.lock:
+            slot.model, slot.error = kept
