@@ -159,7 +159,7 @@ def sentence_against_healthz(app_dirs: dict[str, Path], rounds: int, duration: i
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--torch-python", default="/work/torchvenv/bin/python")
+    ap.add_argument("--torch-python", default="/work/torch-venv/bin/python")
     ap.add_argument("--rounds", type=int, default=5, help="rounds of each side (both measures)")
     ap.add_argument("--reps", type=int, default=10, help="forward passes per side per round")
     ap.add_argument("--duration", type=int, default=5, help="seconds of each wrk run")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 # One OpenBLAS thread per process, set before numpy loads (it reads this once), for tests that use numpy
 # before they import the engine; the engine asks OpenBLAS for one thread itself when it loads
-# (app/engine/models/openblas.py) and splits a model's work over two cores (bert.on_two_cores). OpenBLAS's
+# (app/engine/models/openblas.py) and splits a sentence's rows over two threads (bert.encode). OpenBLAS's
 # own threads busy-wait for a core: the e5 reference tests took 5x the CPU time with two of them.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 
 import numpy as np
 import pytest
@@ -14,35 +15,74 @@ LONG = "Attention lets every token look at every other token. 注意力 机制 �
 
 @pytest.mark.parametrize("name", ["minilm", "e5"])
 def test_two_cores_give_exactly_the_numbers_of_one(name, monkeypatch):
-    """Everything but the products' own sums: the rows and heads each core takes, GELU's blocks, LayerNorm, the
-    residuals, e5's rounding. A product split by rows is exact only with some CPUs' kernels (bounded in the test
-    below), so here each row's product is computed alone, the same sums however the rows are split, on any CPU."""
+    """Everything but the matrix products' own sums: the rows each core takes, the meeting once a layer, GELU's
+    blocks, LayerNorm, the residuals, e5's rounding. A product split by rows is exact only with some CPUs' kernels
+    (bounded in the test below), so here each row's products are computed alone (the dense layers, and the
+    attention's scores and weighted sum for each query): the same sums however the rows are split, on any CPU."""
     model = registry.get_model(name)
     ids = model.tokenize(LONG).ids
-    cfg = model.params.config
-    assert len(ids) == 128 and 128 * cfg.d_model * cfg.d_ff >= bert.SPLIT_MIN_MULTIPLY_ADDS  # the rows are split
-    assert cfg.n_heads * 128 * 128 * cfg.d_head >= bert.SPLIT_MIN_MULTIPLY_ADDS  # and the heads
+    assert len(ids) == 128 and len(bert.row_halves(128, big_enough=True)) == 2  # the rows are split
 
-    def row_by_row(x, w, b, round_inputs, out=None):
+    def row_by_row(x, w, b, round_inputs):
         """bert.dense with each row's product alone: a stack of n (1, d_in) @ (d_in, d_out) products, one BLAS call
-        each (as many dense calls of one row each, without their Python overhead). The 8-bit rounding goes block by
-        block within a row, so rounding all the rows at once rounds each row as alone."""
+        each. The 8-bit rounding goes block by block within a row, so rounding all the rows at once rounds each row
+        as alone."""
         if round_inputs:
             x = bert.round_to_8_bits(x)  # (n, d_in)
         rows = np.matmul(x[:, None, :], w)[:, 0, :]  # (n, 1, d_in) @ (d_in, d_out) -> (n, d_out)
         rows += b
-        if out is None:
-            return rows
-        out[...] = rows
-        return out
+        return rows
+
+    stages = bert.attention_stages
+
+    def query_by_query(q, k, v, scores, weights, context):
+        """bert.attention_stages for each query alone: q (H, m, dh) as m stacks of (H, 1, dh)."""
+        for i in range(q.shape[1]):
+            one = slice(i, i + 1)
+            stages(q[:, one], k, v, scores[:, one], weights[:, one], context[:, one])
 
     monkeypatch.setattr(bert, "dense", row_by_row)
+    monkeypatch.setattr(bert, "attention_stages", query_by_query)
     monkeypatch.setattr(bert, "split_work", True)
     split = bert.encode(model.params, ids)
     monkeypatch.setattr(bert, "split_work", False)
     whole = bert.encode(model.params, ids)
     for key in ("q", "k", "v", "scores", "weights", "context", "hidden"):
         assert np.array_equal(getattr(split, key), getattr(whole, key)), key
+
+
+@pytest.mark.parametrize("where", ["this thread", "the helper thread"])
+def test_an_error_in_either_half_is_raised_and_never_hangs_the_other(where, monkeypatch):
+    """Each half waits for the other once a layer: a half that fails must not leave the other waiting forever."""
+    model = registry.get_model("minilm")
+    ids = model.tokenize(LONG).ids
+    feed_forward = bert.feed_forward
+    on_helper = where == "the helper thread"
+
+    def failing_on_one_side(x, lp, cfg):
+        """The first layer's MLP fails on one side, after the first meeting: the other side then waits at the next."""
+        if threading.current_thread().name.startswith("bert-rows") == on_helper:
+            raise FloatingPointError(f"failed on {where}")
+        return feed_forward(x, lp, cfg)
+
+    monkeypatch.setattr(bert, "split_work", True)
+    monkeypatch.setattr(bert, "feed_forward", failing_on_one_side)
+    raised = []
+
+    def encode():
+        try:
+            bert.encode(model.params, ids)
+        except FloatingPointError as error:
+            raised.append(error)
+
+    caller = threading.Thread(target=encode, daemon=True)  # a hang fails the test instead of stopping the run
+    caller.start()
+    caller.join(timeout=120)  # not a speed limit: a pass takes milliseconds, a half left waiting never ends
+    assert not caller.is_alive(), "one half waits forever for the other"
+    assert len(raised) == 1 and where in str(raised[0]), raised
+    monkeypatch.setattr(bert, "feed_forward", feed_forward)
+    again = bert.encode(model.params, ids)  # the helper thread is free again, the next sentence works
+    assert np.isfinite(again.hidden).all()
 
 
 def test_gelu_in_place_and_a_forked_worker_gets_its_own_helper_thread(monkeypatch):
@@ -58,22 +98,21 @@ def test_gelu_in_place_and_a_forked_worker_gets_its_own_helper_thread(monkeypatc
 
 
 @pytest.mark.parametrize("n", [24, 37, 100, 128, 250])
-def test_a_product_split_by_rows_is_the_whole_product_to_float32_rounding(n, monkeypatch):
-    """Split at a multiple of 12 rows, each row's sums are those of the whole product with the kernels this was
-    checked on (bert.PRODUCT_ROWS_TOGETHER); on any CPU they differ by no more than two orders of summing can:
-    each of K + 1 float32 sums (K products, then the bias) within gamma_(K+1) * sum |terms| of the exact value,
-    gamma_m = m u / (1 - m u), u = 2^-24 (Higham, Accuracy and Stability, 3.1)."""
+def test_a_product_split_by_rows_is_the_whole_product_to_float32_rounding(n):
+    """Split where the encoder splits (a multiple of 12 rows), each row's sums are those of the whole product with
+    the kernels this was checked on (bert.ROWS_TOGETHER); on any CPU they differ by no more than two orders of
+    summing can: each of K + 1 float32 sums (K products, then the bias) within gamma_(K+1) * sum |terms| of the
+    exact value, gamma_m = m u / (1 - m u), u = 2^-24 (Higham, Accuracy and Stability, 3.1)."""
     rng = np.random.default_rng(n)
     d, f = 384, 1536
     x = rng.standard_normal((n, d)).astype(np.float32)  # (n, d)
     w = rng.standard_normal((d, f)).astype(np.float32)  # (d, f)
     b = rng.standard_normal(f).astype(np.float32)  # (f,)
-    assert n * d * f >= bert.SPLIT_MIN_MULTIPLY_ADDS  # the split happens
-    monkeypatch.setattr(bert, "split_work", True)
-    split = bert.linear(x, w, b, round_inputs=False)
-    assert np.array_equal(split, bert.linear(x, w, b, round_inputs=False)), "the same call, the same bytes"
-    monkeypatch.setattr(bert, "split_work", False)
-    whole = bert.linear(x, w, b, round_inputs=False)
+    halves = bert.row_halves(n, big_enough=True)
+    assert len(halves) == 2  # the split happens
+    split = np.concatenate([bert.dense(x[start:stop], w, b, round_inputs=False) for start, stop in halves])
+    assert np.array_equal(split, np.concatenate([bert.dense(x[a:z], w, b, False) for a, z in halves])), "same bytes"
+    whole = bert.dense(x, w, b, round_inputs=False)
     u = 2.0**-24
     gamma = (d + 1) * u / (1 - (d + 1) * u)
     magnitude = np.abs(x.astype(np.float64)) @ np.abs(w.astype(np.float64)) + np.abs(b)  # (n, f)

@@ -22,6 +22,7 @@ e5's rounding of every matrix product's input to 8 bits, as its C engine does (`
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import threading
@@ -258,21 +259,23 @@ def layer_norm(x: np.ndarray, g: np.ndarray, b: np.ndarray, eps: float) -> np.nd
     return xc
 
 
-# Every part of a layer is split over two threads: the product for Q, K and V and the rest of the layer
-# (rest_of_layer) by rows, the three attention stages by heads (numpy and OpenBLAS release the GIL while they
-# compute). OpenBLAS itself is kept to one thread: its own threads busy-wait for work after every product, and
-# on two cores they took the core our second thread needed. Every row is computed on its own, so the numbers are
-# exactly those of one call (tests/test_bert.py checks it on the machine that runs it).
-SPLIT_MIN_MULTIPLY_ADDS = 1 << 22  # work around products of fewer multiply-adds (~0.1 ms) is not worth a second thread
+# Two threads share a sentence's work by its rows (tokens): each takes its half of the rows through every layer.
+# Only the attention mixes tokens, and it needs only every row's key and value: so the threads meet once a layer,
+# when both halves' keys and values are written (``encode``). Meeting costs: on the 2-CPU virtual machines this
+# runs on (no halt polling), a thread that waits is woken 80-140 us later, so the three hand-overs a layer of an
+# earlier version (rows, heads, rows) cost much of what the second core gained (bench/README.md). numpy and
+# OpenBLAS release the GIL while they compute. OpenBLAS itself is kept to one thread: its own threads busy-wait
+# for work after every product and took the core our second thread needed.
+SPLIT_MIN_MULTIPLY_ADDS = 1 << 22  # a sentence whose first product has fewer multiply-adds (~0.1 ms) stays whole
 # OpenBLAS's kernels take a product's rows in tiles (up to 12 at a time with its Haswell kernel) and a row's
-# sums may depend on its place in a tile, so a product is split only at a multiple of 12 rows: with the
-# Haswell, Sandybridge, Nehalem and Prescott kernels the halves are then exactly the whole product. Another
-# CPU's kernel may sum a row in another order when split (float32 rounding, tests/test_bert.py bounds it);
-# the split depends only on the row count, so every process still gives the same bytes.
-PRODUCT_ROWS_TOGETHER = 12
+# sums may depend on its place in a tile, so the rows are split only at a multiple of 12: with the Haswell,
+# Sandybridge, Nehalem and Prescott kernels the halves are then exactly the whole product. Another CPU's
+# kernel may sum a row in another order when split (float32 rounding, tests/test_bert.py bounds it); the split
+# depends only on the row count, so every process still gives the same bytes.
+ROWS_TOGETHER = 12
 # GELU makes a dozen passes over its rows with three temporaries the size of its input: 32 rows of 1536 numbers
-# (192 KiB each) keep them within a core's L2 cache (512 KiB here); GELU over (64, 1536) at once took 1,060 us of
-# CPU against 813 us in blocks of 32 rows (30 runs each, median).
+# (192 KiB each) keep them within a core's L2 cache (512 KiB where this was measured); GELU over (64, 1536) at
+# once took 1,060 us of CPU against 813 us in blocks of 32 rows (30 runs each, median).
 GELU_ROWS = 32
 split_work = (os.cpu_count() or 1) > 1  # tests switch it off to compare
 _helper: tuple[int, ThreadPoolExecutor] | None = None  # (pid, one worker thread), made on first use
@@ -290,19 +293,12 @@ def _helper_thread() -> ThreadPoolExecutor:
         return _helper[1]
 
 
-def on_two_cores(
-    func: Callable[..., object], arrays: tuple[np.ndarray, ...], big_enough: bool, rows_together: int = 1
-) -> None:
-    """``func(*arrays)`` for a row-wise ``func``: the arrays' leading rows in two parts, the second part on
-    a helper thread. The first part's row count is a multiple of ``rows_together``."""
-    n = arrays[0].shape[0]
-    half = round(n / 2 / rows_together) * rows_together  # the first part's rows
+def row_halves(n: int, big_enough: bool) -> list[tuple[int, int]]:
+    """The rows [start, stop) each thread takes: two parts split at a multiple of ROWS_TOGETHER, or one."""
+    half = round(n / 2 / ROWS_TOGETHER) * ROWS_TOGETHER
     if not split_work or not big_enough or not 0 < half < n:
-        func(*arrays)
-        return
-    second = _helper_thread().submit(func, *(a[half:] for a in arrays))
-    func(*(a[:half] for a in arrays))
-    second.result()
+        return [(0, n)]
+    return [(0, half), (half, n)]
 
 
 def round_to_8_bits(x: np.ndarray, out: np.ndarray | None = None, block: int = 32) -> np.ndarray:
@@ -324,27 +320,12 @@ def round_to_8_bits(x: np.ndarray, out: np.ndarray | None = None, block: int = 3
     return codes.reshape(n, d)
 
 
-def dense(x: np.ndarray, w: np.ndarray, b: np.ndarray, round_inputs: bool, out: np.ndarray | None = None) -> np.ndarray:
-    """x @ w + b for x (n, d_in), w (d_in, d_out), on this thread: every dense layer of the encoder."""
+def dense(x: np.ndarray, w: np.ndarray, b: np.ndarray, round_inputs: bool) -> np.ndarray:
+    """x @ w + b for x (n, d_in), w (d_in, d_out): every dense layer of the encoder."""
     if round_inputs:
         x = round_to_8_bits(x)  # (n, d_in)
-    y = np.matmul(x, w, out=out)  # (n, d_out); float64 when a test passes float64 rows
+    y = np.matmul(x, w)  # (n, d_out); float64 when a test passes float64 rows
     y += b
-    return y
-
-
-def linear(x: np.ndarray, w: np.ndarray, b: np.ndarray, round_inputs: bool) -> np.ndarray:
-    """``dense`` with half of x's rows on each core."""
-    n, d_in = x.shape
-    y = np.empty((n, w.shape[1]), np.result_type(x, w))  # (n, d_out)
-
-    def rows_times_w(rows: np.ndarray, out: np.ndarray) -> None:
-        dense(rows, w, b, round_inputs, out=out)
-
-    on_two_cores(
-        rows_times_w, (x, y), big_enough=n * d_in * w.shape[1] >= SPLIT_MIN_MULTIPLY_ADDS,
-        rows_together=PRODUCT_ROWS_TOGETHER,
-    )  # fmt: skip
     return y
 
 
@@ -376,64 +357,55 @@ def attention_stages(
     q: np.ndarray, k: np.ndarray, v: np.ndarray, scores: np.ndarray, weights: np.ndarray, context: np.ndarray
 ) -> None:
     """The same three stages as the teaching engine (app/engine/attention/stages.py), for a stack of heads:
-    q, k, v (H, n, dh) in; scores and weights (H, n, n) and context (H, n, dh) written."""
+    q (H, m, dh) for m queries, k and v (H, n, dh) in; scores and weights (H, m, n) and context (H, m, dh) written."""
     scaled_dot_scores(q, k, out=scores)  # stage 1
     softmax_weights(scores, EVERY_KEY, out=weights)  # stage 2: one sentence, nothing masked
     weighted_sum(weights, v, out=context)  # stage 3
 
 
-def self_attention(x: np.ndarray, cfg: BertConfig, lp: LayerParams, t: AttentionTrace) -> np.ndarray:
-    """Multi-head self-attention over x (n, d), up to the heads' merged context (n, d); writes the trace t.
-    The product for Q, K and V by rows, the three stages by heads: half of each on each core."""
-    n, d = x.shape
-    H, dh = cfg.n_heads, cfg.d_head
-    qkv = linear(x, lp.w_qkv, lp.b_qkv, cfg.round_inputs)  # (n, 3d): one product for Q, K and V
-    t.q[...], t.k[...], t.v[...] = qkv.reshape(n, 3, H, dh).transpose(1, 2, 0, 3)  # each (H, n, dh)
-    big_enough = H * n * n * dh >= SPLIT_MIN_MULTIPLY_ADDS
-    on_two_cores(attention_stages, (t.q, t.k, t.v, t.scores, t.weights, t.context), big_enough)
-    return t.context.transpose(1, 0, 2).reshape(n, d)  # (n, d)  heads side by side
-
-
 def feed_forward(x: np.ndarray, lp: LayerParams, cfg: BertConfig) -> np.ndarray:
-    """Position-wise MLP: (n, d) -> (n, f) -> GELU -> (n, d)."""
-    hidden = dense(x, lp.w_in, lp.b_in, cfg.round_inputs)  # (n, f)
+    """Position-wise MLP: (m, d) -> (m, f) -> GELU -> (m, d)."""
+    hidden = dense(x, lp.w_in, lp.b_in, cfg.round_inputs)  # (m, f)
     for start in range(0, len(hidden), GELU_ROWS):  # in blocks whose temporaries stay in the core's cache
         block = hidden[start : start + GELU_ROWS]
         gelu(block, out=block)
-    return dense(hidden, lp.w_out, lp.b_out, cfg.round_inputs)  # (n, d)
-
-
-def rest_of_layer(merged: np.ndarray, x: np.ndarray, out: np.ndarray, lp: LayerParams, cfg: BertConfig) -> None:
-    """What follows the attention, token by token (rows of merged context and of the layer's input x, (n, d)):
-    the output projection, the residual and LayerNorm, the MLP, the residual and LayerNorm, into out (n, d)."""
-    attended = dense(merged, lp.w_o, lp.b_o, cfg.round_inputs)  # (n, d)
-    attended += x
-    x = layer_norm(attended, lp.ln1_g, lp.ln1_b, cfg.eps)  # (n, d)
-    ffn_out = feed_forward(x, lp, cfg)
-    ffn_out += x
-    out[...] = layer_norm(ffn_out, lp.ln2_g, lp.ln2_b, cfg.eps)  # (n, d)
+    return dense(hidden, lp.w_out, lp.b_out, cfg.round_inputs)  # (m, d)
 
 
 def encoder_layer(
-    x: np.ndarray, lp: LayerParams, cfg: BertConfig, into: AttentionTrace | None = None
+    x: np.ndarray,
+    lp: LayerParams,
+    cfg: BertConfig,
+    into: AttentionTrace | None = None,
+    rows: tuple[int, int] | None = None,
+    keys_ready: Callable[[], object] = lambda: None,
 ) -> tuple[np.ndarray, AttentionTrace]:
-    """One post-LN BERT block: x = LN(x + attn(x)); x = LN(x + ffn(x)). (n, d) -> (n, d).
+    """One post-LN BERT block: x = LN(x + attn(x)); x = LN(x + ffn(x)). (n, d) -> (n, d), or the rows [start, stop)
+    of it, (m, d), for ``rows=(start, stop)``.
 
-    Only the attention's three stages mix tokens; the rest of the layer works row by row, so it runs as
-    one piece of work with half of the rows on each core: with the product for Q, K and V and the three stages,
-    three hand-overs between the cores a layer instead of eight.
+    Only the attention mixes tokens, and a row's output needs, besides its own row of x, every row's key and value.
+    So another thread can compute the other rows at the same time: each writes its rows of Q, K and V into the
+    trace, ``keys_ready()`` waits until the other thread has written its own, and the rest is row by row.
     ``into``: where to write the trace (``encode`` passes views of its whole-model arrays).
     """
     n, d = x.shape
-    trace = AttentionTrace.empty(cfg.n_heads, n, cfg.d_head) if into is None else into
-    merged = self_attention(x, cfg, lp, trace)  # (n, d)
-    out = np.empty_like(x)  # (n, d)
-    on_two_cores(
-        lambda m, rows, o: rest_of_layer(m, rows, o, lp, cfg), (merged, x, out),
-        big_enough=n * d * cfg.d_ff >= SPLIT_MIN_MULTIPLY_ADDS,
-        rows_together=PRODUCT_ROWS_TOGETHER,
-    )  # fmt: skip
-    return out, trace
+    H, dh = cfg.n_heads, cfg.d_head
+    start, stop = (0, n) if rows is None else rows
+    m = stop - start
+    t = AttentionTrace.empty(H, n, dh) if into is None else into
+    mine = x[start:stop]  # (m, d)
+    qkv = dense(mine, lp.w_qkv, lp.b_qkv, cfg.round_inputs)  # (m, 3d): one product for Q, K and V
+    t.q[:, start:stop], t.k[:, start:stop], t.v[:, start:stop] = qkv.reshape(m, 3, H, dh).transpose(1, 2, 0, 3)
+    keys_ready()  # every row's K and V: (H, n, dh) each
+    queries = slice(start, stop)
+    attention_stages(t.q[:, queries], t.k, t.v, t.scores[:, queries], t.weights[:, queries], t.context[:, queries])
+    merged = t.context[:, queries].transpose(1, 0, 2).reshape(m, d)  # (m, d)  heads side by side
+    attended = dense(merged, lp.w_o, lp.b_o, cfg.round_inputs)  # (m, d)
+    attended += mine
+    x = layer_norm(attended, lp.ln1_g, lp.ln1_b, cfg.eps)  # (m, d)
+    ffn_out = feed_forward(x, lp, cfg)  # (m, d)
+    ffn_out += x
+    return layer_norm(ffn_out, lp.ln2_g, lp.ln2_b, cfg.eps), t  # (m, d)
 
 
 # --------------------------------------------------------------------------- whole encoder
@@ -484,10 +456,24 @@ def encode(p: BertParams, ids: Sequence[int] | np.ndarray) -> EncoderOutput:
 
     L, H, dh, d = cfg.n_layers, cfg.n_heads, cfg.d_head, cfg.d_model
     out = EncoderOutput.empty(L, H, n, dh, d)
-    x = embeddings(p, ids)  # (n, d)
-    out.hidden[0] = x
-    for i, lp in enumerate(p.layers):
-        into = AttentionTrace(out.q[i], out.k[i], out.v[i], out.scores[i], out.weights[i], out.context[i])
-        x, _ = encoder_layer(x, lp, cfg, into)  # the layer writes its trace straight into out
-        out.hidden[i + 1] = x
+    out.hidden[0] = embeddings(p, ids)  # (n, d)
+    halves = row_halves(n, big_enough=n * d * 3 * d >= SPLIT_MIN_MULTIPLY_ADDS)
+    meeting = threading.Barrier(len(halves))  # once a layer, when both halves' keys and values are written
+
+    def rows_through_every_layer(rows: tuple[int, int]) -> None:
+        start, stop = rows
+        try:
+            for i, lp in enumerate(p.layers):
+                into = AttentionTrace(out.q[i], out.k[i], out.v[i], out.scores[i], out.weights[i], out.context[i])
+                x, _ = encoder_layer(out.hidden[i], lp, cfg, into, rows, keys_ready=meeting.wait)
+                out.hidden[i + 1, start:stop] = x  # the layer writes its trace straight into out
+        except BaseException:
+            meeting.abort()  # the other thread stops waiting (threading.BrokenBarrierError) instead of hanging
+            raise
+
+    others = [_helper_thread().submit(rows_through_every_layer, rows) for rows in halves[1:]]
+    with contextlib.suppress(threading.BrokenBarrierError):  # the other thread failed: its error is raised below
+        rows_through_every_layer(halves[0])
+    for other in others:
+        other.result()
     return out
