@@ -23,6 +23,7 @@ numbers may differ by the tolerance plus 0.01.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 
@@ -164,19 +165,17 @@ def test_a_worker_quotes_the_file_without_loading_a_model(monkeypatch):
     from app.view.lessons import lessons_for
     from app.view.presets import presets_for
 
-    saved = {name: (slot.model, slot.error) for name, slot in registry._slots.items()}
     for name in registry.MODEL_NAMES:
         monkeypatch.setitem(registry._LOADERS, name, (refuse, "none"))
-    registry.reset_for_tests()
     models.run.cache_clear()
     examples.clear_caches()
-    try:
+    with contextlib.ExitStack() as slots:
+        for name in registry.MODEL_NAMES:
+            slots.enter_context(registry.substituted(name, None))
+        slots.callback(examples.clear_caches)  # last in, first out: before the models come back
+        registry.reset_for_tests()
         offered = {p["id"] for p in presets_for("en")}
         assert offered == {p["id"] for p in PRESETS}
         assert len(lessons_for("zh")) == len(LESSONS)
         assert {c["id"] for c in compare_presets_for("en")} == set(COMPARE_QUERIES)
         assert all(registry.model_status(name) == "not loaded" for name in registry.MODEL_NAMES)
-    finally:
-        examples.clear_caches()
-        for name, (model, error) in saved.items():
-            registry._slots[name].model, registry._slots[name].error = model, error

@@ -296,11 +296,9 @@ def test_get_model_returns_the_same_cached_instance(model):
 @pytest.fixture
 def isolated_cache():
     """Run with an empty cache, then put the real cached model back."""
-    slot = registry._slots["minilm"]
-    saved = (slot.model, slot.error)
-    registry.reset_for_tests("minilm")
-    yield
-    slot.model, slot.error = saved
+    with registry.substituted("minilm", None):
+        registry.reset_for_tests("minilm")  # its shape read alone too
+        yield
 
 
 def test_concurrent_first_calls_load_once(monkeypatch, isolated_cache):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 
@@ -14,11 +15,11 @@ from app.engine.models.base import EncoderModel, ModelUnavailable
 @pytest.fixture
 def isolated(monkeypatch):
     """Empty slots for the test; the real cached models are put back afterwards."""
-    saved = {name: (slot.model, slot.error) for name, slot in registry._slots.items()}
-    registry.reset_for_tests()
-    yield monkeypatch
-    for name, (model, error) in saved.items():
-        registry._slots[name].model, registry._slots[name].error = model, error
+    with contextlib.ExitStack() as stack:
+        for name in registry.MODEL_NAMES:
+            stack.enter_context(registry.substituted(name, None))
+        registry.reset_for_tests()  # the shapes read alone too
+        yield monkeypatch
 
 
 def test_both_models_by_name_with_their_own_shapes():

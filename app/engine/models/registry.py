@@ -137,9 +137,10 @@ def reset_for_tests(name: str | None = None) -> None:
 
 
 @contextmanager
-def substituted(name: str, model: EncoderModel) -> Iterator[None]:
-    """``get_model(name)`` gives ``model`` while the block runs, then the process's own model again
-    (the examples' generator computes e5 without its rounding this way)."""
+def substituted(name: str, model: EncoderModel | None) -> Iterator[None]:
+    """``get_model(name)`` gives ``model`` while the block runs (None: loads it, as if never loaded), then the
+    process's own model (or failure) again. The examples' generator computes e5 without its rounding this way;
+    tests start from an empty slot."""
     slot = _slots[name]
     with slot.lock:
         kept = slot.model, slot.error
