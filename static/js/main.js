@@ -467,8 +467,13 @@ function drawStage(n, box = boxOf($(`chart-stage${n}`))) {
   heatmap(el, { ...stageMatrix(n), ...box, step: state.field("step") });
 }
 
+/** Where the three stage heatmaps stand, read in one go. */
+function stageBoxes() {
+  return [1, 2, 3].map((n) => boxOf($(`chart-stage${n}`)));
+}
+
 /** The three stage heatmaps and the head overview: redrawn when the data or the theme changes. */
-function drawStages(boxes = [1, 2, 3].map((n) => boxOf($(`chart-stage${n}`)))) {
+function drawStages(boxes = stageBoxes()) {
   const view = state.view();
   [1, 2, 3].forEach((n, i) => drawStage(n, boxes[i]));
   if (view.overview) {
@@ -582,7 +587,7 @@ function render() {
   $("compare-link").setAttribute("href", compareLink());
   writeStep(view, state.field("step")); // before the charts: the room they take is settled first
   // Every chart's box is read once the page's words are written and before any chart is drawn: one layout.
-  const boxes = { stages: [1, 2, 3].map((n) => boxOf($(`chart-stage${n}`))), step: stepBoxes(), self: boxOf($("chart-self")),
+  const boxes = { stages: stageBoxes(), step: stepBoxes(), self: boxOf($("chart-self")),
     rollout: boxOf($("chart-rollout")) };
   drawSelfAttention(view, boxes.self);
   drawRollout(boxes.rollout);
