@@ -393,13 +393,13 @@ def encoder_layer(
     start, stop = (0, n) if rows is None else rows
     m = stop - start
     t = AttentionTrace.empty(H, n, dh) if into is None else into
-    mine = x[start:stop]  # (m, d)
+    own = slice(start, stop)  # this thread's rows: its tokens, and as queries its rows of every head
+    mine = x[own]  # (m, d)
     qkv = dense(mine, lp.w_qkv, lp.b_qkv, cfg.round_inputs)  # (m, 3d): one product for Q, K and V
-    t.q[:, start:stop], t.k[:, start:stop], t.v[:, start:stop] = qkv.reshape(m, 3, H, dh).transpose(1, 2, 0, 3)
+    t.q[:, own], t.k[:, own], t.v[:, own] = qkv.reshape(m, 3, H, dh).transpose(1, 2, 0, 3)  # each (H, m, dh)
     keys_ready()  # every row's K and V: (H, n, dh) each
-    queries = slice(start, stop)
-    attention_stages(t.q[:, queries], t.k, t.v, t.scores[:, queries], t.weights[:, queries], t.context[:, queries])
-    merged = t.context[:, queries].transpose(1, 0, 2).reshape(m, d)  # (m, d)  heads side by side
+    attention_stages(t.q[:, own], t.k, t.v, t.scores[:, own], t.weights[:, own], t.context[:, own])
+    merged = t.context[:, own].transpose(1, 0, 2).reshape(m, d)  # (m, d)  heads side by side
     attended = dense(merged, lp.w_o, lp.b_o, cfg.round_inputs)  # (m, d)
     attended += mine
     x = layer_norm(attended, lp.ln1_g, lp.ln1_b, cfg.eps)  # (m, d)
@@ -464,9 +464,10 @@ def encode(p: BertParams, ids: Sequence[int] | np.ndarray) -> EncoderOutput:
         start, stop = rows
         try:
             for i, lp in enumerate(p.layers):
+                # the layer writes its trace straight into out
                 into = AttentionTrace(out.q[i], out.k[i], out.v[i], out.scores[i], out.weights[i], out.context[i])
                 x, _ = encoder_layer(out.hidden[i], lp, cfg, into, rows, keys_ready=meeting.wait)
-                out.hidden[i + 1, start:stop] = x  # the layer writes its trace straight into out
+                out.hidden[i + 1, start:stop] = x
         except BaseException:
             meeting.abort()  # the other thread stops waiting (threading.BrokenBarrierError) instead of hanging
             raise
