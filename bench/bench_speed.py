@@ -99,7 +99,9 @@ def parts(app_dir: Path) -> dict:
 
 
 def forward_pass(torch_python: str, rounds: int, reps: int) -> dict:
-    """numpy against PyTorch at 128 pieces, the default threads, alternating (bench_torch's method)."""
+    """numpy against PyTorch at 128 pieces, the default threads, alternating (bench_torch's method); and numpy
+    with its second half on the helper thread instead of the helper process, in the same rounds."""
+    from app.engine.models import row_process  # noqa: PLC0415
     from app.engine.models.registry import get_model  # noqa: PLC0415
     from bench.bench_torch import LONG, TorchWorker, blas_info, time_numpy  # noqa: PLC0415
 
@@ -107,16 +109,25 @@ def forward_pass(torch_python: str, rounds: int, reps: int) -> dict:
     ids = model.tokenize(LONG).ids
     assert len(ids) == 128
     torch_side = TorchWorker(torch_python, model.model_dir, "default")
-    ours, theirs = [], []
+    ours, on_thread, theirs = [], [], []
+    helper = row_process.started(model.params)  # a worker's helper is ready after its first few sentences
+    before = helper.passes if helper is not None else 0
     try:
         time_numpy(model.params, ids, 10)  # warm-up, both sides
         torch_side.time(ids, 10)
         for _ in range(rounds):
             ours += time_numpy(model.params, ids, reps)["ms"]
             theirs += torch_side.time(ids, reps)["ms"]
+            row_process.use_process = False
+            on_thread += time_numpy(model.params, ids, reps)["ms"]
+            row_process.use_process = True
     finally:
         torch_side.close()
+    used = (helper.passes - before if helper is not None else 0) == len(ours) + 10
     return {
+        "second_half_on": "the helper process" if used else "the helper thread (no helper process ran)",
+        "numpy_thread_p50_ms": statistics.median(on_thread),
+        "process_vs_thread": statistics.median(ours) / statistics.median(on_thread),
         "n_pieces": len(ids),
         "blas": blas_info(),
         "torch": torch_side.info,
@@ -195,7 +206,9 @@ def main() -> None:
             f"forward pass, {f['n_pieces']} pieces ({f['blas']}; torch {f['torch']['torch']}, "
             f"{f['torch']['threads']} threads): numpy p50 {f['numpy_p50_ms']:.1f} ms (min {f['numpy_min_ms']:.1f}), "
             f"PyTorch p50 {f['torch_p50_ms']:.1f} ms (min {f['torch_min_ms']:.1f}): "
-            f"PyTorch / numpy **{f['ratio']:.2f}x** (min {f['ratio_min']:.2f}x), {f['samples_per_side']} each"
+            f"PyTorch / numpy **{f['ratio']:.2f}x** (min {f['ratio_min']:.2f}x), {f['samples_per_side']} each; "
+            f"second half on {f['second_half_on']}; on the helper thread instead: numpy p50 "
+            f"{f['numpy_thread_p50_ms']:.1f} ms ({f['process_vs_thread']:.2f}x the time)"
         )
     for name, r in figures.get("http", {}).items():
         ratios = sorted(r["ratio"])

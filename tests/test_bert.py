@@ -8,7 +8,7 @@ import threading
 import numpy as np
 import pytest
 
-from app.engine.models import bert, registry
+from app.engine.models import bert, registry, row_process
 
 LONG = "Attention lets every token look at every other token. 注意力 机制 让 每个 词 都 能 看到 其他 词。 " * 6
 
@@ -41,6 +41,7 @@ def test_two_cores_give_exactly_the_numbers_of_one(name, monkeypatch):
             one = slice(i, i + 1)
             stages(q[:, one], k, v, scores[:, one], weights[:, one], context[:, one])
 
+    monkeypatch.setattr(row_process, "use_process", False)  # the helper process has its own test (test_row_process)
     monkeypatch.setattr(bert, "dense", row_by_row)
     monkeypatch.setattr(bert, "attention_stages", query_by_query)
     monkeypatch.setattr(bert, "split_work", True)
@@ -66,6 +67,7 @@ def test_an_error_in_either_half_is_raised_and_never_hangs_the_other(where, monk
         return feed_forward(x, lp, cfg)
 
     monkeypatch.setattr(bert, "split_work", True)
+    monkeypatch.setattr(row_process, "use_process", False)  # the helper thread (the process: test_row_process)
     monkeypatch.setattr(bert, "feed_forward", failing_on_one_side)
     raised = []
 

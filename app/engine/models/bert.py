@@ -34,7 +34,7 @@ from typing import Protocol
 import numpy as np
 
 from app.engine.attention.stages import scaled_dot_scores, softmax_weights, weighted_sum
-from app.engine.models import openblas
+from app.engine.models import openblas, row_process
 
 DTYPE = np.float32
 EVERY_KEY = np.True_  # the mask: every token may see every token (broadcasts over (H, n, n))
@@ -130,6 +130,20 @@ class BertParams:
     emb_ln_g: np.ndarray  # (d,)
     emb_ln_b: np.ndarray  # (d,)
     layers: tuple[LayerParams, ...]
+    mapped_from: MappedFile | None = None  # the weights cache file the layers were mapped from (weights_cache)
+
+    @property
+    def layers_file(self) -> str | None:
+        """The file ``layers`` are mapped from, if they still are those very layers (not replaced since), else None:
+        another process can then map the same numbers (``row_process``)."""
+        mapped = self.mapped_from
+        return mapped.path if mapped is not None and mapped.layers is self.layers else None
+
+
+@dataclass(frozen=True)
+class MappedFile:
+    path: str  # absolute
+    layers: tuple[LayerParams, ...]  # the layers as mapped from it
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
@@ -421,6 +435,26 @@ class EncoderOutput:
     context: np.ndarray  # (L, H, n, dh)
     hidden: np.ndarray  # (L + 1, n, d)  embeddings output, then each layer's output
 
+    @staticmethod
+    def shapes(n_layers: int, n_heads: int, n: int, d_head: int, d_model: int) -> tuple[tuple[int, ...], ...]:
+        """Each field's shape, in field order."""
+        heads, square = (n_layers, n_heads, n, d_head), (n_layers, n_heads, n, n)
+        return heads, heads, heads, square, square, heads, (n_layers + 1, n, d_model)
+
+    @classmethod
+    def size(cls, *sizes: int) -> int:
+        """How many float32 numbers a run of these sizes (n_layers, n_heads, n, d_head, d_model) keeps."""
+        return sum(math.prod(shape) for shape in cls.shapes(*sizes))
+
+    @classmethod
+    def over(cls, block: np.ndarray, *sizes: int) -> EncoderOutput:
+        """Every array of a run as a view of ``block`` (float32, at least ``size(*sizes)`` numbers)."""
+        arrays, start = [], 0
+        for shape in cls.shapes(*sizes):
+            arrays.append(block[start : start + math.prod(shape)].reshape(shape))
+            start += math.prod(shape)
+        return cls(*arrays)
+
     @classmethod
     def empty(cls, n_layers: int, n_heads: int, n: int, d_head: int, d_model: int) -> EncoderOutput:
         """Every array of a run as a view of ONE block of memory.
@@ -432,14 +466,27 @@ class EncoderOutput:
         run handed them back to the system and page-faulted in ~3,300 fresh pages, 4-9 ms of CPU in a
         ~105 ms pass (bench/README.md). A run's arrays live and die together (``ModelRun`` keeps all).
         """
-        heads, square = (n_layers, n_heads, n, d_head), (n_layers, n_heads, n, n)
-        shapes = (heads, heads, heads, square, square, heads, (n_layers + 1, n, d_model))  # in field order
-        block = np.empty(sum(math.prod(shape) for shape in shapes), DTYPE)
-        arrays, start = [], 0
-        for shape in shapes:
-            arrays.append(block[start : start + math.prod(shape)].reshape(shape))
-            start += math.prod(shape)
-        return cls(*arrays)
+        sizes = (n_layers, n_heads, n, d_head, d_model)
+        return cls.over(np.empty(cls.size(*sizes), DTYPE), *sizes)
+
+
+def layers_for_rows(
+    layers: Sequence[LayerParams],
+    cfg: BertConfig,
+    out: EncoderOutput,
+    rows: tuple[int, int],
+    meet: Callable[[], object] = lambda: None,
+    keys: EncoderOutput | None = None,
+) -> None:
+    """The rows [start, stop) of ``out.hidden[0]`` through every layer, each layer's trace and output rows written
+    into ``out``. ``meet()`` returns once the other half's keys and values are written too; ``keys``: the run
+    whose k and v hold every row's keys and values, when they are not in ``out`` (a helper process's)."""
+    start, stop = rows
+    keys = out if keys is None else keys
+    for i, lp in enumerate(layers):
+        into = AttentionTrace(out.q[i], keys.k[i], keys.v[i], out.scores[i], out.weights[i], out.context[i])
+        x, _ = encoder_layer(out.hidden[i], lp, cfg, into, rows, keys_ready=meet)
+        out.hidden[i + 1, start:stop] = x
 
 
 def encode(p: BertParams, ids: Sequence[int] | np.ndarray) -> EncoderOutput:
@@ -458,23 +505,25 @@ def encode(p: BertParams, ids: Sequence[int] | np.ndarray) -> EncoderOutput:
     out = EncoderOutput.empty(L, H, n, dh, d)
     out.hidden[0] = embeddings(p, ids)  # (n, d)
     halves = row_halves(n, big_enough=n * d * 3 * d >= SPLIT_MIN_MULTIPLY_ADDS)
-    meeting = threading.Barrier(len(halves))  # once a layer, when both halves' keys and values are written
+    if len(halves) == 1:
+        layers_for_rows(p.layers, cfg, out, halves[0])
+    elif not row_process.encode_with_helper(p, out, halves):  # the other half in a process, when one is free
+        _encode_with_helper_thread(p, out, halves)
+    return out
+
+
+def _encode_with_helper_thread(p: BertParams, out: EncoderOutput, halves: list[tuple[int, int]]) -> None:
+    """The first half's rows on this thread, the second half's on the helper thread, meeting once a layer."""
+    meeting = threading.Barrier(2)  # once a layer, when both halves' keys and values are written
 
     def rows_through_every_layer(rows: tuple[int, int]) -> None:
-        start, stop = rows
         try:
-            for i, lp in enumerate(p.layers):
-                # the layer writes its trace straight into out
-                into = AttentionTrace(out.q[i], out.k[i], out.v[i], out.scores[i], out.weights[i], out.context[i])
-                x, _ = encoder_layer(out.hidden[i], lp, cfg, into, rows, keys_ready=meeting.wait)
-                out.hidden[i + 1, start:stop] = x
+            layers_for_rows(p.layers, p.config, out, rows, meet=meeting.wait)
         except BaseException:
             meeting.abort()  # the other thread stops waiting (threading.BrokenBarrierError) instead of hanging
             raise
 
-    others = [_helper_thread().submit(rows_through_every_layer, rows) for rows in halves[1:]]
+    other = _helper_thread().submit(rows_through_every_layer, halves[1])
     with contextlib.suppress(threading.BrokenBarrierError):  # the other thread failed: its error is raised below
         rows_through_every_layer(halves[0])
-    for other in others:
-        other.result()
-    return out
+    other.result()

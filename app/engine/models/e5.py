@@ -350,10 +350,10 @@ def load_model(
         }
         return arrays, facts
 
-    def from_cache(arrays: dict, facts: dict) -> E5:
+    def from_cache(arrays: dict, facts: dict, path: Path) -> E5:
         config = weights_cache.config_from_facts(facts["config"])
         blocks = arrays["word_emb.blocks"].view(q4.BLOCK_DTYPE)  # (vocab_rows, d / 32), still in the mapped file
-        params = weights_cache.params_from_arrays(arrays, config, q4.QuantizedRows(blocks, copy=False))
+        params = weights_cache.params_from_arrays(arrays, config, q4.QuantizedRows(blocks, copy=False), path)
         offsets, blob = arrays["vocab.offsets"].tolist(), arrays["vocab.blob"].tobytes()
         pieces = [blob[a:b].decode("utf-8") for a, b in zip(offsets[:-1], offsets[1:], strict=True)]
         bos, eos, pad, unk = facts["special"]

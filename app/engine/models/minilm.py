@@ -136,9 +136,9 @@ def load_model(
         arrays["word_emb"] = model.params.word_emb.table  # (vocab, d) float32
         return arrays, {"config": weights_cache.config_facts(model.params.config)}
 
-    def from_cache(arrays: dict, facts: dict) -> MiniLM:
+    def from_cache(arrays: dict, facts: dict, path: Path) -> MiniLM:
         config = weights_cache.config_from_facts(facts["config"])
-        params = weights_cache.params_from_arrays(arrays, config, bert.DenseRows(arrays["word_emb"]))
+        params = weights_cache.params_from_arrays(arrays, config, bert.DenseRows(arrays["word_emb"]), path)
         return MiniLM(params, load_tokenizer(model_dir), model_dir)
 
     return weights_cache.load_or_make(

@@ -65,34 +65,35 @@ def file_name(model: str, source_sha256: str) -> str:
 # --------------------------------------------------------------------------- params <-> arrays
 
 
+NOT_TOP_ARRAYS = ("config", "word_emb", "layers", "mapped_from")  # BertParams' fields that are no plain array
+
+
 def params_arrays(params: bert.BertParams) -> dict[str, np.ndarray]:
     """Every array of the parameters under a flat name (the word-embedding table left to the caller)."""
-    arrays = {
-        f.name: getattr(params, f.name)
-        for f in dataclasses.fields(params)
-        if f.name not in ("config", "word_emb", "layers")
-    }
+    arrays = {f.name: getattr(params, f.name) for f in dataclasses.fields(params) if f.name not in NOT_TOP_ARRAYS}
     for i, layer in enumerate(params.layers):
         for f in dataclasses.fields(layer):
             arrays[f"layers.{i}.{f.name}"] = getattr(layer, f.name)
     return arrays
 
 
-def params_from_arrays(
-    arrays: dict[str, np.ndarray], config: bert.BertConfig, word_emb: bert.EmbeddingRows
-) -> bert.BertParams:
-    """The parameters back from ``params_arrays``'s names (views into the mapped file, not copies)."""
+def layers_from_arrays(arrays: dict[str, np.ndarray], config: bert.BertConfig) -> tuple[bert.LayerParams, ...]:
+    """The encoder's layers back from ``params_arrays``'s names (views into the mapped file, not copies)."""
     layer_fields = [f.name for f in dataclasses.fields(bert.LayerParams)]
-    layers = tuple(
+    return tuple(
         bert.LayerParams(**{name: arrays[f"layers.{i}.{name}"] for name in layer_fields})
         for i in range(config.n_layers)
     )
-    top = {
-        f.name: arrays[f.name]
-        for f in dataclasses.fields(bert.BertParams)
-        if f.name not in ("config", "word_emb", "layers")
-    }
-    return bert.BertParams(config=config, word_emb=word_emb, layers=layers, **top)
+
+
+def params_from_arrays(
+    arrays: dict[str, np.ndarray], config: bert.BertConfig, word_emb: bert.EmbeddingRows, path: Path
+) -> bert.BertParams:
+    """The parameters back from ``params_arrays``'s names (views into the mapped file ``path``, not copies)."""
+    top = {f.name: arrays[f.name] for f in dataclasses.fields(bert.BertParams) if f.name not in NOT_TOP_ARRAYS}
+    layers = layers_from_arrays(arrays, config)
+    mapped_from = bert.MappedFile(str(path), layers)
+    return bert.BertParams(config=config, word_emb=word_emb, layers=layers, mapped_from=mapped_from, **top)
 
 
 def config_facts(config: bert.BertConfig) -> dict[str, Any]:
@@ -188,17 +189,17 @@ def load_or_make(
     directory: Path | None, model: str, source_sha256: str, make: Any, from_cache: Any, to_cache: Any
 ) -> Any:
     """The model from its cache file when there is a good one, else ``make()`` (from the package), which is then
-    written to the cache for the next load. ``from_cache(arrays, facts)`` builds the model from a cache's
+    written to the cache for the next load. ``from_cache(arrays, facts, path)`` builds the model from a cache's
     contents; ``to_cache(model)`` gives (arrays, facts). ``directory`` None: no cache at all."""
     if directory is None:
         return make()
-    path = Path(directory) / file_name(model, source_sha256)
+    path = Path(directory).resolve() / file_name(model, source_sha256)  # absolute: a helper process maps it too
     try:
         arrays, facts = read(path)
     except CacheUnusable as e:
         log.info("weights cache %s not used: %s", path.name, e)
     else:
-        return from_cache(arrays, facts)
+        return from_cache(arrays, facts, path)
     made = make()
     try:
         write(path, *to_cache(made))
@@ -207,7 +208,7 @@ def load_or_make(
         return made
     try:  # the model from the file just written, so that this worker shares its pages too
         arrays, facts = read(path)
-        return from_cache(arrays, facts)
+        return from_cache(arrays, facts, path)
     except CacheUnusable as e:
         log.warning("weights cache %s just written is unusable: %s", path.name, e)
         return made

@@ -1,0 +1,211 @@
+"""The forward pass's helper process: the same bytes as the helper thread, and never an answer lost to it."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from app.engine.models import bert, registry, row_process
+
+LONG = "Attention lets every token look at every other token. 注意力 机制 让 每个 词 都 能 看到 其他 词。 " * 6
+FIELDS = ("q", "k", "v", "scores", "weights", "context", "hidden")
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+def own_helper(monkeypatch):
+    """Each test starts without a helper and with none lost, and stops the one it started."""
+    row_process.stop()
+    monkeypatch.setattr(row_process, "use_process", True)
+    monkeypatch.setattr(row_process, "_lost", 0)
+    monkeypatch.setattr(bert, "split_work", True)
+    yield
+    row_process.stop()
+
+
+def on_the_thread(params, ids, monkeypatch) -> bert.EncoderOutput:
+    with monkeypatch.context() as patch:
+        patch.setattr(row_process, "use_process", False)
+        return bert.encode(params, ids)
+
+
+def same(a: bert.EncoderOutput, b: bert.EncoderOutput) -> bool:
+    return all(np.array_equal(getattr(a, key), getattr(b, key)) for key in FIELDS)
+
+
+def in_the_process(params, ids) -> bert.EncoderOutput:
+    """One pass whose second half the helper process computes (asserted, not assumed)."""
+    helper = row_process.started(params)
+    assert helper is not None, "no helper process got ready"
+    before = helper.passes
+    out = bert.encode(params, ids)
+    assert helper.passes == before + 1, "the pass did not use the helper process"
+    return out
+
+
+@pytest.mark.parametrize("name", ["minilm", "e5"])
+@pytest.mark.parametrize("text", [LONG, LONG[:150]], ids=["128 pieces", "short"])
+def test_the_helper_process_gives_the_bytes_of_the_helper_thread(name, text, monkeypatch):
+    """Same code, same CPU, same rows: nothing may differ, down to the last bit of every intermediate."""
+    model = registry.get_model(name)
+    ids = model.tokenize(text).ids
+    assert len(bert.row_halves(len(ids), big_enough=True)) == 2, "the rows are split"
+    assert same(in_the_process(model.params, ids), on_the_thread(model.params, ids, monkeypatch))
+
+
+def test_a_run_with_its_own_config_is_computed_with_it(monkeypatch):
+    """e5 without its 8-bit rounding (the examples' check) keeps the mapped layers: the helper must take the
+    run's config, not the one written in the weights file."""
+    model = registry.get_model("e5")
+    ids = model.tokenize(LONG).ids
+    config = dataclasses.replace(model.params.config, round_inputs=False)
+    plain = dataclasses.replace(model.params, config=config)
+    assert plain.layers_file == model.params.layers_file  # the helper may take it
+    unrounded = in_the_process(plain, ids)
+    assert same(unrounded, on_the_thread(plain, ids, monkeypatch))
+    assert not np.array_equal(unrounded.hidden, on_the_thread(model.params, ids, monkeypatch).hidden)
+
+
+def test_layers_that_are_not_the_mapped_ones_never_go_to_the_helper(monkeypatch):
+    """A test's float64 copy, or any other replaced layers: the helper would compute the file's numbers."""
+    model = registry.get_model("minilm")
+    ids = model.tokenize(LONG).ids
+    helper = row_process.started(model.params)
+    assert helper is not None
+    first = model.params.layers[0]
+    moved = dataclasses.replace(first, b_o=first.b_o + np.float32(0.5))  # (d,) another output bias
+    replaced = dataclasses.replace(model.params, layers=(moved, *model.params.layers[1:]))
+    assert replaced.layers_file is None
+    out = bert.encode(replaced, ids)
+    assert helper.passes == 0
+    assert same(out, on_the_thread(replaced, ids, monkeypatch))
+    assert not np.array_equal(out.hidden, on_the_thread(model.params, ids, monkeypatch).hidden)
+
+
+def test_a_helper_killed_between_sentences_costs_nothing(monkeypatch):
+    model = registry.get_model("minilm")
+    ids = model.tokenize(LONG).ids
+    expected = on_the_thread(model.params, ids, monkeypatch)
+    first = row_process.started(model.params)
+    os.kill(first.process.pid, signal.SIGKILL)
+    first.process.wait()
+    assert same(bert.encode(model.params, ids), expected)  # on the thread: the lost helper found and stopped
+    assert row_process._lost == 1
+    assert same(in_the_process(model.params, ids), expected)  # a new helper
+    assert row_process._helper is not first
+
+
+def test_a_helper_killed_in_the_middle_of_a_sentence_costs_nothing(monkeypatch):
+    model = registry.get_model("minilm")
+    ids = model.tokenize(LONG).ids
+    expected = on_the_thread(model.params, ids, monkeypatch)
+    helper = row_process.started(model.params)
+    meet, meetings = row_process.HelperProcess._meet, []
+
+    def killed_at_the_third(self):
+        meetings.append(1)
+        if len(meetings) == 3:
+            os.kill(self.process.pid, signal.SIGKILL)
+        meet(self)
+
+    monkeypatch.setattr(row_process.HelperProcess, "_meet", killed_at_the_third)
+    assert same(bert.encode(model.params, ids), expected)  # computed again on the thread
+    # found lost at that meeting, or at the next when its answer to the third was already on its way
+    assert len(meetings) in (3, 4) and helper.process.poll() is not None and row_process._helper is None
+
+
+def test_an_error_in_this_half_is_raised_and_stops_the_helper(monkeypatch):
+    """The helper then waits at a meeting that never comes: it is stopped, never left to hang."""
+    model = registry.get_model("minilm")
+    ids = model.tokenize(LONG).ids
+    helper = row_process.started(model.params)
+    feed_forward = bert.feed_forward
+
+    def failing(x, lp, cfg):
+        raise FloatingPointError("failed in this half")
+
+    monkeypatch.setattr(bert, "feed_forward", failing)  # this process only: the helper computes as ever
+    raised = []
+
+    def encode():
+        try:
+            bert.encode(model.params, ids)
+        except FloatingPointError as error:
+            raised.append(error)
+
+    caller = threading.Thread(target=encode, daemon=True)  # a hang fails the test instead of stopping the run
+    caller.start()
+    caller.join(timeout=120)  # not a speed limit: a pass takes milliseconds, a half left waiting never ends
+    assert not caller.is_alive() and len(raised) == 1
+    assert helper.process.poll() is not None, "the helper was stopped"
+    monkeypatch.setattr(bert, "feed_forward", feed_forward)
+    assert same(in_the_process(model.params, ids), on_the_thread(model.params, ids, monkeypatch))
+
+
+def test_a_helper_that_cannot_map_the_file_leaves_the_work_to_the_thread(monkeypatch, tmp_path, caplog):
+    """It fails to start its work (here: no weights file at that path) three times, then no more are started."""
+    model = registry.get_model("minilm")
+    ids = model.tokenize(LONG).ids
+    expected = on_the_thread(model.params, ids, monkeypatch)
+    broken = tmp_path / "not-a-weights-file"
+    broken.write_bytes(b"not a weights cache")
+    params = dataclasses.replace(model.params, mapped_from=bert.MappedFile(str(broken), model.params.layers))
+    assert params.layers_file == str(broken)
+    deadline = time.monotonic() + 60
+    while row_process._lost < row_process.MAX_LOST and time.monotonic() < deadline:
+        assert same(bert.encode(params, ids), expected)
+        time.sleep(0.02)
+    assert row_process._lost == row_process.MAX_LOST
+    assert row_process._the_helper() is None  # none started any more
+    assert same(bert.encode(params, ids), expected)
+    assert "helper thread from now on" in caplog.text
+
+
+def test_the_helper_exits_with_its_worker():
+    """Killed without a chance to clean up, the worker leaves no helper behind: its pipe reads as closed."""
+    script = (
+        "from app.engine.models import registry, row_process\n"
+        "helper = row_process.started(registry.get_model('minilm').params)\n"
+        "print(helper.process.pid, flush=True)\n"
+        "import time; time.sleep(120)\n"
+    )
+    worker = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        helper_pid = int(worker.stdout.readline())
+    finally:
+        worker.kill()
+        worker.wait()
+    deadline = time.monotonic() + 30  # it exits at once; 30 s only bounds a failure
+    while time.monotonic() < deadline and alive(helper_pid):
+        time.sleep(0.05)
+    assert not alive(helper_pid)
+
+
+def alive(pid: int) -> bool:
+    """Running, not exited (a zombie waiting for init to reap it has exited)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
+
+
+def test_a_forked_process_starts_its_own_helper():
+    """A worker forked from a process that has a helper must not talk to that helper (its pipes are the parent's)."""
+    helper = row_process.started(registry.get_model("minilm").params)
+    assert helper is not None
+    child = os.fork()
+    if child == 0:  # pragma: no cover (the forked child reports by its exit status)
+        os._exit(0 if row_process._helper is None and row_process._lost == 0 else 1)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert row_process._helper is helper and helper.process.poll() is None  # the parent's is untouched
