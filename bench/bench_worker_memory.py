@@ -9,7 +9,9 @@ left alone until their RSS has not grown for `--settle` seconds (start-up work i
 lessons, ends), then each worker's VmRSS and its PSS (/proc/<pid>/smaps_rollup: pages shared with the
 other worker, e.g. a file both map, count half). Then "in use": both real models asked for by a few
 requests with different sentences (new connections, so that both workers get some), and the workers
-measured again once at rest. Not a test.
+measured again once at rest. Then "long sentences": 128-piece sentences, whose second half of rows each
+worker hands to its helper process (``app/engine/models/row_process.py``); each worker and its helper
+measured at rest (the helper maps the same weights file: PSS counts those pages once across all). Not a test.
 """
 
 from __future__ import annotations
@@ -24,13 +26,14 @@ from pathlib import Path
 import httpx
 
 from bench.common import machine
-from tests.support.live_server import LiveServer
+from tests.support.live_server import LiveServer, children
 
 
 def rss_pss_mb(pid: int) -> dict:
     rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
-    found = dict(re.findall(r"^(Rss|Pss):\s+(\d+) kB", rollup, re.M))
-    return {"rss_mb": round(int(found["Rss"]) / 1024, 1), "pss_mb": round(int(found["Pss"]) / 1024, 1)}
+    found = {key: int(kb) / 1024 for key, kb in re.findall(r"^(\w+):\s+(\d+) kB", rollup, re.M)}
+    private = found["Private_Clean"] + found["Private_Dirty"]  # USS: what the process alone holds
+    return {"rss_mb": round(found["Rss"], 1), "pss_mb": round(found["Pss"], 1), "uss_mb": round(private, 1)}
 
 
 def at_rest(pids: list[int], settle: float, guard: float = 600) -> list[dict]:
@@ -64,6 +67,17 @@ def use_both_models(base: str, rounds: int) -> None:
             response.raise_for_status()
 
 
+def use_long_sentences(base: str, rounds: int) -> None:
+    """Each real model asked for `rounds` different 128-piece sentences (new connections), a second apart: the
+    first sentences start each worker's helper, the later ones use it."""
+    for i in range(rounds):
+        for model in ("minilm", "e5"):
+            source = " ".join(["attention lets every token look at every other one"] * 12) + f" {i}"
+            query = {"model": model, "source": source, "layer": "0"}
+            httpx.get(base + "/api/attention", params=query, timeout=300)  # 200, or 400 when it is too long
+        time.sleep(1)
+
+
 def measure(workers: int, settle: float, app_dir: Path | None = None) -> dict:
     server = LiveServer(workers=workers, env={"ACCESS_LOG": "0"}, app_dir=app_dir)
     started = time.perf_counter()
@@ -74,12 +88,17 @@ def measure(workers: int, settle: float, app_dir: Path | None = None) -> dict:
         startup_cpu = [cpu_seconds(pid) for pid in pids]
         rest = at_rest(pids, settle)
         use_both_models(server.base, 4 * workers)
+        in_use = at_rest(pids, settle)
+        use_long_sentences(server.base, 4 * workers)
+        helpers = [kid for pid in pids for kid in children(pid)]
         return {
             "workers": workers,
             "startup_s": round(startup_s, 2),
             "startup_cpu_s": startup_cpu,
             "per_worker": rest,
-            "in_use": at_rest(pids, settle),
+            "in_use": in_use,
+            "long_sentences": at_rest(pids + helpers, settle),
+            "n_helpers": len(helpers),
         }
     finally:
         server.stop()
@@ -96,14 +115,16 @@ def main() -> None:
     print(f"{m['date']}, {m['nproc']} CPUs, load {' '.join(m['loadavg_before'])}")
     print(
         "| workers | start-up to /healthz (each worker's CPU) | per worker at rest: RSS / PSS "
-        "| both models in use: RSS / PSS |"
+        "| both models in use: RSS / PSS | long sentences: each worker's, then each helper's RSS / PSS / USS |"
     )
-    print("|---|---|---|---|")
+    print("|---|---|---|---|---|")
     for run in results["runs"]:
         cpu = ", ".join(f"{c} s" for c in run["startup_cpu_s"])
         cells = ", ".join(f"{w['rss_mb']} / {w['pss_mb']} MB" for w in run["per_worker"])
         used = ", ".join(f"{w['rss_mb']} / {w['pss_mb']} MB" for w in run["in_use"])
-        print(f"| {run['workers']} | {run['startup_s']} s ({cpu}) | {cells} | {used} |")
+        long = ", ".join(f"{w['rss_mb']} / {w['pss_mb']} / {w['uss_mb']} MB" for w in run["long_sentences"])
+        long += f" ({run['n_helpers']} helpers)"
+        print(f"| {run['workers']} | {run['startup_s']} s ({cpu}) | {cells} | {used} | {long} |")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
 
