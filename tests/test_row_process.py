@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -209,3 +210,50 @@ def test_a_forked_process_starts_its_own_helper():
     _, status = os.waitpid(child, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert row_process._helper is helper and helper.process.poll() is None  # the parent's is untouched
+
+
+def test_a_worker_with_thousands_of_open_files_still_uses_its_helper(monkeypatch):
+    """A class of 5,000 holds a worker's file numbers far beyond 1,024, where select() cannot wait on a pipe."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = 1_200 + 64
+    if hard != resource.RLIM_INFINITY and hard < wanted:
+        pytest.fail(f"this machine allows {hard} open files; the test needs {wanted}")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, wanted), hard))
+    model = registry.get_model("minilm")
+    ids = model.tokenize(LONG).ids
+    expected = on_the_thread(model.params, ids, monkeypatch)
+    taken = [os.dup(0) for _ in range(1_200)]
+    try:
+        helper = row_process.started(model.params)  # its pipes get the next free numbers: beyond 1,200
+        assert helper is not None and min(helper.jobs, helper.answers) > 1_024
+        assert same(in_the_process(model.params, ids), expected)
+    finally:
+        row_process.stop()
+        for fd in taken:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_sentences_at_the_same_time_share_the_helper_and_the_thread(monkeypatch):
+    """Two sentences at once: one goes to the helper process, the other to the helper thread; both exact."""
+    model = registry.get_model("minilm")
+    texts = [LONG, LONG[:150], LONG[:300], LONG[40:]]
+    expected = {text: on_the_thread(model.params, model.tokenize(text).ids, monkeypatch) for text in texts}
+    helper = row_process.started(model.params)
+    results, errors = [], []
+
+    def sentences(offset: int) -> None:
+        try:
+            for i in range(12):
+                text = texts[(i + offset) % len(texts)]
+                results.append(same(bert.encode(model.params, model.tokenize(text).ids), expected[text]))
+        except Exception as error:  # noqa: BLE001 (reported by the assertion below)
+            errors.append(error)
+
+    callers = [threading.Thread(target=sentences, args=(k,), daemon=True) for k in range(3)]
+    for caller in callers:
+        caller.start()
+    for caller in callers:
+        caller.join(timeout=300)  # a hang guard, not a speed limit
+    assert not errors and len(results) == 36 and all(results)
+    assert 0 < helper.passes < 36 and row_process._lost == 0  # both ways were taken

@@ -101,11 +101,19 @@ class HelperProcess:
         self.mapped_files: set[str] = set()
         self.waiting_for: str | None = ""  # what the next READY answers: "" the start, a path that file's mapping
         self.passes = 0  # passes it has computed (benchmarks and tests read it)
+        self.closed = False
+
+    def _answered(self, seconds: float) -> bool:
+        """Whether the helper has written (or closed its pipe) within ``seconds``. poll, not select: a worker with
+        thousands of open streams has file numbers beyond select's 1,024."""
+        waiting = select.poll()
+        waiting.register(self.answers, select.POLLIN)
+        return bool(waiting.poll(seconds * 1000))
 
     def ready_for(self, weights_file: str) -> bool:
         """Whether the helper has mapped ``weights_file``; when idle and it has not, asks it to. Never waits."""
         if self.waiting_for is not None:
-            if not select.select([self.answers], [], [], 0)[0]:
+            if not self._answered(0):
                 return False  # still starting, or still mapping a file
             self._expect(READY)
             if self.waiting_for:
@@ -136,6 +144,9 @@ class HelperProcess:
 
     def close(self) -> None:
         """Stop the helper (it may be in the middle of a job) and let go of its pipes and memory."""
+        if self.closed:
+            return
+        self.closed = True  # before the numbers are let go: another file may get them next
         self.process.kill()
         self.process.wait()
         for fd in (self.jobs, self.answers, self.scratch_fd):
@@ -165,7 +176,7 @@ class HelperProcess:
         self._expect(MEET)
 
     def _expect(self, answer: bytes) -> None:
-        if not select.select([self.answers], [], [], ANSWER_SECONDS)[0]:
+        if not self._answered(ANSWER_SECONDS):
             raise HelperLost(f"no answer within {ANSWER_SECONDS:.0f} s")
         got = os.read(self.answers, 1)
         if got != answer:
@@ -180,7 +191,7 @@ _start_lock = threading.Lock()
 def _forget_in_forked_child() -> None:
     """A forked process must not use (nor keep open) its parent's helper: it starts its own when it needs one."""
     global _helper, _lost, _start_lock
-    if _helper is not None:
+    if _helper is not None and not _helper.closed:
         for fd in (_helper.jobs, _helper.answers, _helper.scratch_fd):
             os.close(fd)
     _helper, _lost, _start_lock = None, 0, threading.Lock()
@@ -198,17 +209,23 @@ def _the_helper() -> HelperProcess | None:
                 _helper = HelperProcess()
             except OSError as e:  # no memfd, no process left, no python: the helper thread does the work
                 log.warning("no helper process for the forward pass: %s", e)
-                _lose(None)
+                _count_lost()
         return _helper
 
 
-def _lose(helper: HelperProcess | None) -> None:
-    global _helper, _lost
-    _lost += 1
-    if helper is not None:
-        helper.close()
+def _lose(helper: HelperProcess) -> None:
+    """Stop a helper that failed (its caller holds its lock), and count it."""
+    global _helper
+    helper.close()
+    with _start_lock:
         if _helper is helper:
             _helper = None
+        _count_lost()
+
+
+def _count_lost() -> None:
+    global _lost
+    _lost += 1
     if _lost == MAX_LOST:
         log.warning("%d helper processes lost: the forward pass uses the helper thread from now on", MAX_LOST)
 
@@ -226,7 +243,7 @@ def encode_with_helper(p: bert.BertParams, out: bert.EncoderOutput, halves: list
     if helper is None or not helper.lock.acquire(blocking=False):
         return False
     try:
-        if not helper.ready_for(p.layers_file):
+        if helper.closed or not helper.ready_for(p.layers_file):  # closed: lost by another thread just now
             return False
         helper.encode(p, out, halves)
         return True
@@ -251,7 +268,7 @@ def started(p: bert.BertParams, timeout: float = 30.0) -> HelperProcess | None:
             return None
         with helper.lock:
             try:
-                if helper.ready_for(p.layers_file):
+                if not helper.closed and helper.ready_for(p.layers_file):
                     return helper
             except HelperLost:
                 _lose(helper)
@@ -263,10 +280,10 @@ def stop() -> None:
     """Stop this process's helper, if it has one; the next long sentence starts another (tests)."""
     global _helper
     with _start_lock:
-        if _helper is not None:
-            with _helper.lock:
-                _helper.close()
-            _helper = None
+        helper, _helper = _helper, None
+    if helper is not None:
+        with helper.lock:
+            helper.close()
 
 
 # --------------------------------------------------------------------------- the helper's side
