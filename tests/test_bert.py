@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from app.engine.models import bert, registry, row_process
+from tests.support.encoder import errors_of_a_pass
 
 LONG = "Attention lets every token look at every other token. 注意力 机制 让 每个 词 都 能 看到 其他 词。 " * 6
 
@@ -69,18 +70,7 @@ def test_an_error_in_either_half_is_raised_and_never_hangs_the_other(where, monk
     monkeypatch.setattr(bert, "split_work", True)
     monkeypatch.setattr(row_process, "use_process", False)  # the helper thread (the process: test_row_process)
     monkeypatch.setattr(bert, "feed_forward", failing_on_one_side)
-    raised = []
-
-    def encode():
-        try:
-            bert.encode(model.params, ids)
-        except FloatingPointError as error:
-            raised.append(error)
-
-    caller = threading.Thread(target=encode, daemon=True)  # a hang fails the test instead of stopping the run
-    caller.start()
-    caller.join(timeout=120)  # not a speed limit: a pass takes milliseconds, a half left waiting never ends
-    assert not caller.is_alive(), "one half waits forever for the other"
+    raised = errors_of_a_pass(model.params, ids, FloatingPointError)
     assert len(raised) == 1 and where in str(raised[0]), raised
     monkeypatch.setattr(bert, "feed_forward", feed_forward)
     again = bert.encode(model.params, ids)  # the helper thread is free again, the next sentence works

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from app.engine.models import bert, registry, row_process
+from tests.support.encoder import errors_of_a_pass
 
 LONG = "Attention lets every token look at every other token. 注意力 机制 让 每个 词 都 能 看到 其他 词。 " * 6
 FIELDS = ("q", "k", "v", "scores", "weights", "context", "hidden")
@@ -135,18 +136,7 @@ def test_an_error_in_this_half_is_raised_and_stops_the_helper(monkeypatch):
         raise FloatingPointError("failed in this half")
 
     monkeypatch.setattr(bert, "feed_forward", failing)  # this process only: the helper computes as ever
-    raised = []
-
-    def encode():
-        try:
-            bert.encode(model.params, ids)
-        except FloatingPointError as error:
-            raised.append(error)
-
-    caller = threading.Thread(target=encode, daemon=True)  # a hang fails the test instead of stopping the run
-    caller.start()
-    caller.join(timeout=120)  # not a speed limit: a pass takes milliseconds, a half left waiting never ends
-    assert not caller.is_alive() and len(raised) == 1
+    assert len(errors_of_a_pass(model.params, ids, FloatingPointError)) == 1
     assert helper.process.poll() is not None, "the helper was stopped"
     monkeypatch.setattr(bert, "feed_forward", feed_forward)
     assert same(in_the_process(model.params, ids), on_the_thread(model.params, ids, monkeypatch))
