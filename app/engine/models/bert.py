@@ -273,9 +273,11 @@ def layer_norm(x: np.ndarray, g: np.ndarray, b: np.ndarray, eps: float) -> np.nd
     return xc
 
 
-# Two threads share a sentence's work by its rows (tokens): each takes its half of the rows through every layer.
-# Only the attention mixes tokens, and it needs only every row's key and value: so the threads meet once a layer,
-# when both halves' keys and values are written (``encode``). Meeting costs: on the 2-CPU virtual machines this
+# Two cores share a sentence's work by its rows (tokens): each takes its half of the rows through every layer, the
+# second half in a helper process (``row_process.py``: two threads of one process each ran about 1.5x slower than
+# alone) or, when none is ready, on a helper thread. Only the attention mixes tokens, and it needs only every
+# row's key and value: so the halves meet once a layer, when both halves' keys and values are written
+# (``layers_for_rows``). Meeting costs: on the 2-CPU virtual machines this
 # runs on (no halt polling), a thread that waits is woken 80-140 us later, so the three hand-overs a layer of an
 # earlier version (rows, heads, rows) cost much of what the second core gained (bench/README.md). numpy and
 # OpenBLAS release the GIL while they compute. OpenBLAS itself is kept to one thread: its own threads busy-wait
@@ -398,9 +400,9 @@ def encoder_layer(
     of it, (m, d), for ``rows=(start, stop)``.
 
     Only the attention mixes tokens, and a row's output needs, besides its own row of x, every row's key and value.
-    So another thread can compute the other rows at the same time: each writes its rows of Q, K and V into the
-    trace, ``keys_ready()`` waits until the other thread has written its own, and the rest is row by row.
-    ``into``: where to write the trace (``encode`` passes views of its whole-model arrays).
+    So another thread or process can compute the other rows at the same time: each writes its rows of Q, K and V
+    into the trace, ``keys_ready()`` waits until the other half has written its own, and the rest is row by row.
+    ``into``: where to write the trace (``layers_for_rows`` passes views of the run's arrays).
     """
     n, d = x.shape
     H, dh = cfg.n_heads, cfg.d_head
