@@ -297,7 +297,7 @@ def serve_rows(jobs: int, answers: int, scratch_fd: int) -> None:
     def meet() -> None:
         os.write(answers, MEET)
         if _read_exactly(jobs, 1) != MEET:
-            raise HelperLost("the worker sent something else than a meeting")
+            raise HelperLost("the worker sent something other than a meeting")
 
     os.write(answers, READY)
     while True:
@@ -310,7 +310,7 @@ def serve_rows(jobs: int, answers: int, scratch_fd: int) -> None:
         (length,) = struct.unpack("<I", _read_exactly(jobs, 4))
         job = json.loads(_read_exactly(jobs, length))
         if "map" in job:
-            from app.engine.models import weights_cache  # noqa: PLC0415 (the worker's side never needs it)
+            from app.engine.models import weights_cache  # noqa: PLC0415 (only a helper maps files itself)
 
             arrays, facts = weights_cache.read(Path(job["map"]))  # checks the file's sha256, as the worker did
             config = weights_cache.config_from_facts(facts["config"])
