@@ -21,6 +21,7 @@ from tests.support.encoder import errors_of_a_pass
 LONG = "Attention lets every token look at every other token. 注意力 机制 让 每个 词 都 能 看到 其他 词。 " * 6
 FIELDS = ("q", "k", "v", "scores", "weights", "context", "hidden")
 ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.slow  # each test starts a helper process (a child Python process)
 
 
 @pytest.fixture(autouse=True)
