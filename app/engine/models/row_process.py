@@ -92,8 +92,7 @@ class HelperProcess:
                 env=os.environ | MALLOC,
             )
         except BaseException:
-            for fd in (self.jobs, self.answers, self.scratch_fd):
-                os.close(fd)
+            self._close_files()
             raise
         finally:
             os.close(jobs_read)  # the helper's ends: closed here, so that either side sees the other exit
@@ -149,9 +148,13 @@ class HelperProcess:
         self.closed = True  # before the numbers are let go: another file may get them next
         self.process.kill()
         self.process.wait()
+        self._close_files()
+        self.mapping = None
+
+    def _close_files(self) -> None:
+        """The worker's ends of the pipes and its shared block's file (the mapping, if any, stays valid)."""
         for fd in (self.jobs, self.answers, self.scratch_fd):
             os.close(fd)
-        self.mapping = None
 
     def _scratch(self, numbers: int) -> np.ndarray:
         """The shared block as float32, at least ``numbers`` long (grown, never shrunk)."""
@@ -192,8 +195,7 @@ def _forget_in_forked_child() -> None:
     """A forked process must not use (nor keep open) its parent's helper: it starts its own when it needs one."""
     global _helper, _lost, _start_lock
     if _helper is not None and not _helper.closed:
-        for fd in (_helper.jobs, _helper.answers, _helper.scratch_fd):
-            os.close(fd)
+        _helper._close_files()
     _helper, _lost, _start_lock = None, 0, threading.Lock()
 
 
