@@ -83,37 +83,45 @@ def percentiles(samples: list[float]) -> dict[str, float]:
     return {"p50_ms": pick(0.5) * 1e3, "p95_ms": pick(0.95) * 1e3, "min_ms": s[0] * 1e3}
 
 
-def time_runs(model, text: str, n: int, warmup: int = 5, rounds: dict[str, bool] | None = None) -> dict:
-    """``model.run(text)`` n times. ``rounds``: several ways to run, by name -> whether the second half of the rows
-    goes to the helper process (else the helper thread), taking turns in 10 rounds; one dict per name."""
-    from app.engine.models import row_process  # noqa: PLC0415
+def timed(model, text: str, n: int) -> tuple[list[float], list[float]]:
+    """n runs of ``model.run(text)``: the seconds of each on the clock, and of the calling thread's CPU."""
+    samples, cpu = [], []
+    for _ in range(n):
+        start, start_cpu = time.perf_counter(), time.thread_time()
+        model.run(text)
+        samples.append(time.perf_counter() - start)
+        cpu.append(time.thread_time() - start_cpu)
+    return samples, cpu
 
-    rounds = rounds or {"": row_process.use_process}
+
+def figures_of(model, text: str, samples: list[float], cpu: list[float]) -> dict:
+    cpu_p50 = sorted(cpu)[len(cpu) // 2] * 1e3
+    n_pieces = len(model.tokenize(text).ids)
+    return {"n_pieces": n_pieces, "runs": len(samples), **percentiles(samples), "cpu_p50_ms": cpu_p50}
+
+
+def time_runs(model, text: str, n: int, warmup: int = 5) -> dict:
     for _ in range(warmup):
         model.run(text)
-    samples: dict[str, list[float]] = {name: [] for name in rounds}
-    cpu: dict[str, list[float]] = {name: [] for name in rounds}
-    turns = 10 if len(rounds) > 1 else 1
+    return figures_of(model, text, *timed(model, text, n))
+
+
+def time_process_and_thread(model, text: str, n: int, warmup: int = 5, turns: int = 10) -> tuple[dict, dict]:
+    """``time_runs`` with the second half of the rows in the helper process, and on the helper thread, taking
+    turns in ``turns`` rounds (n runs each in all)."""
+    from app.engine.models import row_process  # noqa: PLC0415
+
+    for _ in range(warmup):
+        model.run(text)
+    runs: dict[bool, tuple[list[float], list[float]]] = {True: ([], []), False: ([], [])}  # in the process?
     for turn in range(turns):
-        for name in list(rounds)[turn % 2 :] + list(rounds)[: turn % 2]:
-            row_process.use_process = rounds[name]
-            for _ in range(n // turns):
-                start, start_cpu = time.perf_counter(), time.thread_time()
-                model.run(text)
-                samples[name].append(time.perf_counter() - start)
-                cpu[name].append(time.thread_time() - start_cpu)
+        for in_process in (True, False) if turn % 2 == 0 else (False, True):
+            row_process.use_process = in_process
+            samples, cpu = timed(model, text, n // turns)
+            runs[in_process][0].extend(samples)
+            runs[in_process][1].extend(cpu)
     row_process.use_process = True
-    n_pieces = len(model.tokenize(text).ids)
-    figures = {
-        name: {
-            "n_pieces": n_pieces,
-            "runs": len(samples[name]),
-            **percentiles(samples[name]),
-            "cpu_p50_ms": sorted(cpu[name])[len(cpu[name]) // 2] * 1e3,
-        }
-        for name in rounds
-    }
-    return figures if len(rounds) > 1 else figures[""]
+    return figures_of(model, text, *runs[True]), figures_of(model, text, *runs[False])
 
 
 def main() -> None:
@@ -147,14 +155,15 @@ def main() -> None:
     timings = {}
     for name in ("minilm", "e5"):
         model = get_model(name)
-        row_process.started(model.params)  # as in a worker after its first long sentences
+        if not args.one_core:
+            row_process.started(model.params)  # as in a worker after its first long sentences
         timings[name] = {"short": time_runs(model, SHORT[name], args.runs)}
         long = sentence_of(model, 128)
         if args.one_core:
             timings[name]["128"] = time_runs(model, long, max(20, args.runs // 2))
         else:  # the second half of the rows in the helper process, and on the helper thread, taking turns
-            ways = {"128": True, "128, helper thread": False}
-            timings[name].update(time_runs(model, long, max(20, args.runs // 2), rounds=ways))
+            in_process, on_thread = time_process_and_thread(model, long, max(20, args.runs // 2))
+            timings[name].update({"128": in_process, "128, helper thread": on_thread})
     result = {
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "python": platform.python_version(),
