@@ -277,11 +277,11 @@ def layer_norm(x: np.ndarray, g: np.ndarray, b: np.ndarray, eps: float) -> np.nd
 # second half in a helper process (``row_process.py``: two threads of one process each ran about 1.5x slower than
 # alone) or, when none is ready, on a helper thread. Only the attention mixes tokens, and it needs only every
 # row's key and value: so the halves meet once a layer, when both halves' keys and values are written
-# (``layers_for_rows``). Meeting costs: on the 2-CPU virtual machines this
-# runs on (no halt polling), a thread that waits is woken 80-140 us later, so the three hand-overs a layer of an
-# earlier version (rows, heads, rows) cost much of what the second core gained (bench/README.md). numpy and
-# OpenBLAS release the GIL while they compute. OpenBLAS itself is kept to one thread: its own threads busy-wait
-# for work after every product and took the core our second thread needed.
+# (``layers_for_rows``). Meeting costs: on the 2-CPU virtual machines this runs on (no halt polling), a thread
+# that waits is woken 80-140 us later, so the three hand-overs a layer of an earlier version (rows, heads, rows)
+# cost much of what the second core gained (bench/README.md). numpy and OpenBLAS release the GIL while they
+# compute. OpenBLAS itself is kept to one thread: its own threads busy-wait for work after every product and
+# took the core our second thread needed.
 SPLIT_MIN_MULTIPLY_ADDS = 1 << 22  # a sentence whose first product has fewer multiply-adds (~0.1 ms) stays whole
 # OpenBLAS's kernels take a product's rows in tiles (up to 12 at a time with its Haswell kernel) and a row's
 # sums may depend on its place in a tile, so the rows are split only at a multiple of 12: with the Haswell,
