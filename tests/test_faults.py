@@ -17,18 +17,11 @@ import httpx
 import pytest
 
 from tests.support.live_server import LiveServer, alive
+from tests.support.load import Load, wait_until
 from tests.support.pages import page_data
 
 THREADS = 6
 VIEW = "/api/attention?source=walk+by+river+bank&embedding=hash&dim=32&heads=4&projection=random&seed={seed}"
-
-
-def wait_for(condition, what, timeout=60.0):
-    """Poll until condition() holds; no test depends on how fast this machine is."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
 
 
 def maps(pid):
@@ -45,38 +38,8 @@ def access_lines(server):
     return [json.loads(line) for line in lines if line.startswith('{"time"') and line.endswith("\n")]
 
 
-class Load:
-    """THREADS clients sending requests in a loop until stop() or a hard deadline."""
-
-    def __init__(self, base, threads=THREADS, limit=300.0):  # limit: a hang guard; the test stops the load
-        self.base = base
-        self.results = []  # (started, finished, outcome) outcome: status code or an exception's name
-        self.lock = threading.Lock()
-        self.done = threading.Event()
-        self.deadline = time.monotonic() + limit
-        self.threads = [threading.Thread(target=self.run, args=(n,), daemon=True) for n in range(threads)]
-        for thread in self.threads:
-            thread.start()
-
-    def run(self, n):
-        count = 0
-        # A new connection per request, as many separate users make: connections spread over the workers.
-        with httpx.Client(base_url=self.base, timeout=5, headers={"connection": "close"}) as client:
-            while not self.done.is_set() and time.monotonic() < self.deadline:
-                count += 1
-                started = time.monotonic()
-                try:
-                    outcome = client.get(VIEW.format(seed=(n * 1000 + count) % 37)).status_code
-                except httpx.HTTPError as error:
-                    outcome = type(error).__name__
-                with self.lock:
-                    self.results.append((started, time.monotonic(), outcome))
-
-    def stop(self):
-        self.done.set()
-        for thread in self.threads:
-            thread.join(timeout=10)
-        return list(self.results)
+def view(n, count):
+    return VIEW.format(seed=(n * 1000 + count) % 37)
 
 
 # ---------------------------------------------------------------------------
@@ -116,16 +79,16 @@ def production():
 
 @pytest.mark.slow  # starts real servers
 def test_killed_worker_loses_only_its_requests_and_is_replaced(production):
-    load = Load(production.base)
+    load = Load(production.base, view, threads=THREADS, request_timeout=5)
     try:
-        wait_for(lambda: len(load.results) > 10, "the load to be served (10 requests)")
+        wait_until(lambda: len(load.snapshot()) > 10, "the load to be served (10 requests)")
         before = production.worker_pids()
         assert len(before) == 2, before
         victim = before[0]
         until_a_round_of_health_checks_ends(production.process.pid)
         killed_at = time.monotonic()
         os.kill(victim, signal.SIGKILL)
-        wait_for(lambda: not alive(victim), "the killed worker to be gone")
+        wait_until(lambda: not alive(victim), "the killed worker to be gone")
         dead_at = time.monotonic()  # no request that starts after this can reach the victim
 
         replacement = None
@@ -139,7 +102,7 @@ def test_killed_worker_loses_only_its_requests_and_is_replaced(production):
                 break
             time.sleep(0.2)
         replaced_at = time.monotonic()
-        time.sleep(1.0)
+        wait_until(lambda: len(load.started_after(dead_at)) >= 20, "20 requests started after the kill", timeout=120)
     finally:
         results = load.stop()
 
@@ -178,7 +141,7 @@ def test_sigterm_drains_and_exits_zero():
     try:
         server.start()
         workers = server.worker_pids()
-        load = Load(server.base, threads=2, limit=30)
+        load = Load(server.base, view, threads=2, limit=30, request_timeout=5)
         slow = {}
 
         def slow_request():
@@ -196,9 +159,9 @@ def test_sigterm_drains_and_exits_zero():
             return "status" in slow or any("/minilm-" in maps(pid) for pid in workers)
 
         thread = threading.Thread(target=slow_request, daemon=True)
-        time.sleep(0.5)
+        wait_until(lambda: load.snapshot(), "the load to be served")
         thread.start()
-        wait_for(reached_a_worker, "the minilm request to reach a worker")
+        wait_until(reached_a_worker, "the minilm request to reach a worker")
         server.process.send_signal(signal.SIGTERM)
         try:
             code = server.process.wait(timeout=25)
