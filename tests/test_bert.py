@@ -8,7 +8,7 @@ import threading
 import numpy as np
 import pytest
 
-from app.engine.models import bert, registry, row_process
+from app.engine.models import bert, encoder, registry, row_process
 from tests.support.encoder import errors_of_a_pass
 
 LONG = "Attention lets every token look at every other token. 注意力 机制 让 每个 词 都 能 看到 其他 词。 " * 6
@@ -43,8 +43,8 @@ def test_two_cores_give_exactly_the_numbers_of_one(name, monkeypatch):
             stages(q[:, one], k, v, scores[:, one], weights[:, one], context[:, one])
 
     monkeypatch.setattr(row_process, "use_process", False)  # the helper process has its own test (test_row_process)
-    monkeypatch.setattr(bert, "dense", row_by_row)
-    monkeypatch.setattr(bert, "attention_stages", query_by_query)
+    monkeypatch.setattr(encoder, "dense", row_by_row)
+    monkeypatch.setattr(encoder, "attention_stages", query_by_query)
     monkeypatch.setattr(bert, "split_work", True)
     split = bert.encode(model.params, ids)
     monkeypatch.setattr(bert, "split_work", False)
@@ -69,10 +69,10 @@ def test_an_error_in_either_half_is_raised_and_never_hangs_the_other(where, monk
 
     monkeypatch.setattr(bert, "split_work", True)
     monkeypatch.setattr(row_process, "use_process", False)  # the helper thread (the process: test_row_process)
-    monkeypatch.setattr(bert, "feed_forward", failing_on_one_side)
+    monkeypatch.setattr(encoder, "feed_forward", failing_on_one_side)
     raised = errors_of_a_pass(model.params, ids, FloatingPointError)
     assert len(raised) == 1 and where in str(raised[0]), raised
-    monkeypatch.setattr(bert, "feed_forward", feed_forward)
+    monkeypatch.setattr(encoder, "feed_forward", feed_forward)
     again = bert.encode(model.params, ids)  # the helper thread is free again, the next sentence works
     assert np.isfinite(again.hidden).all()
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.engine.models import base, bert, minilm, registry
+from app.engine.models import base, bert, encoder, minilm, registry
 from app.engine.models.minilm import ModelUnavailable
 from tests.support.damage import flip_bit
 from tests.support.float32 import recomputation_bounds
@@ -62,7 +62,7 @@ def float64_runs(model, runs) -> dict[str, bert.EncoderOutput]:
         layers=tuple(bert.LayerParams(**layer) for layer in as_float64),
     )
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(bert, "DTYPE", np.float64)  # the arrays encode keeps every intermediate in
+        patch.setattr(encoder, "DTYPE", np.float64)  # the arrays encode keeps every intermediate in
         return {name: bert.encode(p64, run.ids) for name, run in runs.items()}
 
 

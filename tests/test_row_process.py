@@ -15,11 +15,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.engine.models import bert, registry, row_process
+from app.engine.models import bert, encoder, registry, row_process
 from tests.support.encoder import errors_of_a_pass
 
 LONG = "Attention lets every token look at every other token. 注意力 机制 让 每个 词 都 能 看到 其他 词。 " * 6
 FIELDS = ("q", "k", "v", "scores", "weights", "context", "hidden")
+HELPER = row_process.encode_with_helper  # the runner of the second half the models give bert.encode
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow  # each test starts a helper process (a child Python process)
 
@@ -38,7 +39,7 @@ def own_helper(monkeypatch):
 def on_the_thread(params, ids, monkeypatch) -> bert.EncoderOutput:
     with monkeypatch.context() as patch:
         patch.setattr(row_process, "use_process", False)
-        return bert.encode(params, ids)
+        return bert.encode(params, ids, HELPER)
 
 
 def same(a: bert.EncoderOutput, b: bert.EncoderOutput) -> bool:
@@ -50,7 +51,7 @@ def in_the_process(params, ids) -> bert.EncoderOutput:
     helper = row_process.started(params)
     assert helper is not None, "no helper process got ready"
     before = helper.passes
-    out = bert.encode(params, ids)
+    out = bert.encode(params, ids, HELPER)
     assert helper.passes == before + 1, "the pass did not use the helper process"
     return out
 
@@ -87,7 +88,7 @@ def test_layers_that_are_not_the_mapped_ones_never_go_to_the_helper(monkeypatch)
     moved = dataclasses.replace(first, b_o=first.b_o + np.float32(0.5))  # (d,) another output bias
     replaced = dataclasses.replace(model.params, layers=(moved, *model.params.layers[1:]))
     assert replaced.layers_file is None
-    out = bert.encode(replaced, ids)
+    out = bert.encode(replaced, ids, HELPER)
     assert helper.passes == 0
     assert same(out, on_the_thread(replaced, ids, monkeypatch))
     assert not np.array_equal(out.hidden, on_the_thread(model.params, ids, monkeypatch).hidden)
@@ -100,7 +101,7 @@ def test_a_helper_killed_between_sentences_costs_nothing(monkeypatch):
     first = row_process.started(model.params)
     os.kill(first.process.pid, signal.SIGKILL)
     first.process.wait()
-    assert same(bert.encode(model.params, ids), expected)  # on the thread: the lost helper found and stopped
+    assert same(bert.encode(model.params, ids, HELPER), expected)  # on the thread: the lost helper found and stopped
     assert row_process._lost == 1
     assert same(in_the_process(model.params, ids), expected)  # a new helper
     assert row_process._helper is not first
@@ -120,7 +121,7 @@ def test_a_helper_killed_in_the_middle_of_a_sentence_costs_nothing(monkeypatch):
         meet(self)
 
     monkeypatch.setattr(row_process.HelperProcess, "_meet", killed_at_the_third)
-    assert same(bert.encode(model.params, ids), expected)  # computed again on the thread
+    assert same(bert.encode(model.params, ids, HELPER), expected)  # computed again on the thread
     # found lost at that meeting, or at the next when its answer to the third was already on its way
     assert len(meetings) in (3, 4) and helper.process.poll() is not None and row_process._helper is None
 
@@ -135,10 +136,10 @@ def test_an_error_in_this_half_is_raised_and_stops_the_helper(monkeypatch):
     def failing(x, lp, cfg):
         raise FloatingPointError("failed in this half")
 
-    monkeypatch.setattr(bert, "feed_forward", failing)  # this process only: the helper computes as ever
-    assert len(errors_of_a_pass(model.params, ids, FloatingPointError)) == 1
+    monkeypatch.setattr(encoder, "feed_forward", failing)  # this process only: the helper computes as ever
+    assert len(errors_of_a_pass(model.params, ids, FloatingPointError, HELPER)) == 1
     assert helper.process.poll() is not None, "the helper was stopped"
-    monkeypatch.setattr(bert, "feed_forward", feed_forward)
+    monkeypatch.setattr(encoder, "feed_forward", feed_forward)
     assert same(in_the_process(model.params, ids), on_the_thread(model.params, ids, monkeypatch))
 
 
@@ -153,11 +154,11 @@ def test_a_helper_that_cannot_map_the_file_leaves_the_work_to_the_thread(monkeyp
     assert params.layers_file == str(broken)
     deadline = time.monotonic() + 60
     while row_process._lost < row_process.MAX_LOST and time.monotonic() < deadline:
-        assert same(bert.encode(params, ids), expected)
+        assert same(bert.encode(params, ids, HELPER), expected)
         time.sleep(0.02)
     assert row_process._lost == row_process.MAX_LOST
     assert row_process._the_helper() is None  # none started any more
-    assert same(bert.encode(params, ids), expected)
+    assert same(bert.encode(params, ids, HELPER), expected)
     assert "helper thread from now on" in caplog.text
 
 
@@ -236,7 +237,7 @@ def test_sentences_at_the_same_time_share_the_helper_and_the_thread(monkeypatch)
         try:
             for i in range(12):
                 text = texts[(i + offset) % len(texts)]
-                results.append(same(bert.encode(model.params, model.tokenize(text).ids), expected[text]))
+                results.append(same(bert.encode(model.params, model.tokenize(text).ids, HELPER), expected[text]))
         except Exception as error:  # noqa: BLE001 (reported by the assertion below)
             errors.append(error)
 

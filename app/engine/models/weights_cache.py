@@ -2,7 +2,7 @@
 
 Loading a model from its package costs time and memory in every worker: 90 MB read and hashed for MiniLM,
 72 MB read, hashed and dequantised for e5, each worker keeping its own float32 copy. The first worker to
-load a model writes the arrays it made (``bert.BertParams``: the arranged float32 matrices, e5's 4-bit
+load a model writes the arrays it made (``encoder.BertParams``: the arranged float32 matrices, e5's 4-bit
 word-embedding blocks, e5's vocabulary) to one file; every later load, in any worker, maps that file
 (``np.memmap``, read-only): no copy, the operating system keeps one copy of its pages for all the workers
 (PSS counts a shared page once across them), and the numbers are the very float32 numbers the package
@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from . import bert
+from . import encoder
 
 FORMAT = 1  # bump when the layout or the arrays' arrangement changes: old files are then never read
 MAGIC = b"LENSW001"
@@ -68,7 +68,7 @@ def file_name(model: str, source_sha256: str) -> str:
 NOT_TOP_ARRAYS = ("config", "word_emb", "layers", "mapped_from")  # BertParams' fields that are no plain array
 
 
-def params_arrays(params: bert.BertParams) -> dict[str, np.ndarray]:
+def params_arrays(params: encoder.BertParams) -> dict[str, np.ndarray]:
     """Every array of the parameters under a flat name (the word-embedding table left to the caller)."""
     arrays = {f.name: getattr(params, f.name) for f in dataclasses.fields(params) if f.name not in NOT_TOP_ARRAYS}
     for i, layer in enumerate(params.layers):
@@ -77,31 +77,31 @@ def params_arrays(params: bert.BertParams) -> dict[str, np.ndarray]:
     return arrays
 
 
-def layers_from_arrays(arrays: dict[str, np.ndarray], config: bert.BertConfig) -> tuple[bert.LayerParams, ...]:
+def layers_from_arrays(arrays: dict[str, np.ndarray], config: encoder.BertConfig) -> tuple[encoder.LayerParams, ...]:
     """The encoder's layers back from ``params_arrays``'s names (views into the mapped file, not copies)."""
-    layer_fields = [f.name for f in dataclasses.fields(bert.LayerParams)]
+    layer_fields = [f.name for f in dataclasses.fields(encoder.LayerParams)]
     return tuple(
-        bert.LayerParams(**{name: arrays[f"layers.{i}.{name}"] for name in layer_fields})
+        encoder.LayerParams(**{name: arrays[f"layers.{i}.{name}"] for name in layer_fields})
         for i in range(config.n_layers)
     )
 
 
 def params_from_arrays(
-    arrays: dict[str, np.ndarray], config: bert.BertConfig, word_emb: bert.EmbeddingRows, path: Path
-) -> bert.BertParams:
+    arrays: dict[str, np.ndarray], config: encoder.BertConfig, word_emb: encoder.EmbeddingRows, path: Path
+) -> encoder.BertParams:
     """The parameters back from ``params_arrays``'s names (views into the mapped file ``path``, not copies)."""
-    top = {f.name: arrays[f.name] for f in dataclasses.fields(bert.BertParams) if f.name not in NOT_TOP_ARRAYS}
+    top = {f.name: arrays[f.name] for f in dataclasses.fields(encoder.BertParams) if f.name not in NOT_TOP_ARRAYS}
     layers = layers_from_arrays(arrays, config)
-    mapped_from = bert.MappedFile(str(path), layers)
-    return bert.BertParams(config=config, word_emb=word_emb, layers=layers, mapped_from=mapped_from, **top)
+    mapped_from = encoder.MappedFile(str(path), layers)
+    return encoder.BertParams(config=config, word_emb=word_emb, layers=layers, mapped_from=mapped_from, **top)
 
 
-def config_facts(config: bert.BertConfig) -> dict[str, Any]:
+def config_facts(config: encoder.BertConfig) -> dict[str, Any]:
     return dataclasses.asdict(config)
 
 
-def config_from_facts(facts: dict[str, Any]) -> bert.BertConfig:
-    return bert.BertConfig(**facts)
+def config_from_facts(facts: dict[str, Any]) -> encoder.BertConfig:
+    return encoder.BertConfig(**facts)
 
 
 # --------------------------------------------------------------------------- the file
