@@ -1,6 +1,6 @@
 """examples.json (the numbers the examples, lessons and comparisons quote) against the engine, recomputed here.
 
-The file was written on one machine (``python -m app.view.examples``); this machine's float32 kernels may
+The file was written on one machine (``python -m app.view.make_examples``); this machine's float32 kernels may
 sum in another order. So every value is recomputed here and compared: words, counts and links exactly,
 numbers within what two correct evaluations can differ by:
 
@@ -30,7 +30,7 @@ import re
 import pytest
 
 from app.engine.models import registry
-from app.view import examples, models
+from app.view import examples, make_examples, models
 from app.view.compare import COMPARE_QUERIES, comparison_from_query
 from app.view.lessons import LESSONS
 from app.view.presets import PRESETS, preset_state
@@ -42,13 +42,13 @@ NUMBER = re.compile(r"-?\d+\.\d+")
 
 @pytest.fixture(scope="module")
 def recomputed():
-    return examples.compute_all()
+    return make_examples.compute_all()
 
 
 @pytest.fixture(scope="module")
 def unrounded(recomputed):
     """The values that change when e5 leaves out its 8-bit rounding of matrix inputs, computed that way here."""
-    return examples.compute_without_e5_rounding(recomputed)
+    return make_examples.compute_without_e5_rounding(recomputed)
 
 
 def models_of(kind: str, key: str) -> set[str]:
@@ -112,7 +112,7 @@ def test_the_file_holds_exactly_the_values_the_engine_computes(recomputed, unrou
     stored = examples.stored()
     assert {kind: sorted(values) for kind, values in stored.items()} == {
         kind: sorted(values) for kind, values in recomputed.items()
-    }, "run: python -m app.view.examples"
+    }, "run: python -m app.view.make_examples"
     assert {"claims", "compare", "query_words"} <= stored.keys()
     assert {p["id"] for p in PRESETS} == {key.split("?")[0] for key in stored["claims"]}, "every example's numbers"
     compared = {key.split("?")[0] for key in stored["compare"]}
@@ -158,7 +158,7 @@ def test_every_value_matches_the_engine_within_its_arithmetic(recomputed, unroun
 def test_a_worker_quotes_the_file_without_loading_a_model(monkeypatch):
     """The examples' texts come from the file: with every model's loader broken, they are all still there."""
 
-    def refuse():
+    def refuse(cache_dir):
         raise AssertionError("a model was loaded to quote an example")
 
     from app.view.compare import compare_presets_for
@@ -168,11 +168,11 @@ def test_a_worker_quotes_the_file_without_loading_a_model(monkeypatch):
     for name in registry.MODEL_NAMES:
         monkeypatch.setitem(registry._LOADERS, name, (refuse, "none"))
     models.run.cache_clear()
-    examples.clear_caches()
+    make_examples.clear_caches()
     with contextlib.ExitStack() as slots:
         for name in registry.MODEL_NAMES:
             slots.enter_context(registry.substituted(name, None))
-        slots.callback(examples.clear_caches)  # last in, first out: before the models come back
+        slots.callback(make_examples.clear_caches)  # last in, first out: before the models come back
         registry.reset_for_tests()
         offered = {p["id"] for p in presets_for("en")}
         assert offered == {p["id"] for p in PRESETS}
