@@ -2,8 +2,9 @@
 
 `create_app(settings)` builds one app from the settings it is given (app.state.settings; nothing reads
 the environment while answering), so tests build apps with the settings they need in their own process.
-Run it with ``uvicorn app.main:app`` (scripts/serve runs it as in production: app/serve.py), which
-builds `app` from the environment's settings.
+Its models are the registry of its settings' weights folder (MODEL_CACHE_DIR), in use while it answers.
+No app is built at import: uvicorn calls the factory, ``uvicorn --factory app.main:create_app``, which
+reads the environment's settings (scripts/serve runs it as in production: app/serve.py).
 """
 
 import asyncio
@@ -11,6 +12,7 @@ import copy
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import anyio.to_thread
 from fastapi import APIRouter
@@ -21,10 +23,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.engine.models.registry import ModelUnavailable
+from app.engine.models import registry
+from app.engine.models.registry import ModelUnavailable, Registry
 from app.live.rooms import RoomError
 from app.live.store import make_rooms
 from app.settings import Settings, get_settings
+from app.view import models
 from app.view.compare import compare_presets_for
 from app.view.i18n import STRINGS
 from app.view.lessons import lessons_for
@@ -104,17 +108,24 @@ def add_head(routes: list) -> None:
 
 
 class App:
-    """The routes (`routes_app`, the FastAPI app; its `state` holds the settings and the rooms) behind the
-    HTTP layers (`app`, the outermost; each layer keeps the next in `.app`)."""
+    """The routes (`routes_app`, the FastAPI app; its `state` holds the settings, the rooms and the models)
+    behind the HTTP layers (`app`, the outermost; each layer keeps the next in `.app`)."""
 
     def __init__(self, routes_app: FastAPIOffline, settings: Settings):
         self.routes_app = routes_app
         self.state = routes_app.state
         self.settings = settings
+        self.models: Registry = routes_app.state.models
         self.app = with_http_layers(routes_app, settings)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        await self.app(scope, receive, send)
+        with models.using(self.models):  # what the view asks the real models, this app's (app/view/models.py)
+            await self.app(scope, receive, send)
+
+
+def models_of(settings: Settings) -> Registry:
+    """The process's registry of the settings' weights folder (MODEL_CACHE_DIR; empty: no file)."""
+    return registry.shared(Path(settings.model_cache_dir) if settings.model_cache_dir else None)
 
 
 def create_app(settings: Settings | None = None) -> App:
@@ -147,7 +158,5 @@ def create_app(settings: Settings | None = None) -> App:
     routes_app.state.route_methods = [(route.path_regex, route.methods) for route in own_routes if route.methods]
     routes_app.state.settings = settings
     routes_app.state.rooms = make_rooms(settings)
+    routes_app.state.models = models_of(settings)
     return App(routes_app, settings)
-
-
-app = create_app(get_settings())

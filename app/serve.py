@@ -153,7 +153,8 @@ def main() -> None:
             SPARE_FILES,
         )
     uvicorn.run(
-        "app.main:app",
+        "app.main:create_app",  # each worker builds its app from the environment's settings
+        factory=True,
         host=settings.host,
         port=settings.port,
         workers=settings.workers,

@@ -7,7 +7,7 @@
    each after a 2 s warm-up of each; the ratio api/healthz (goal >= 0.5). Three servers, started by
    tests.support.live_server.LiveServer: the production command (scripts/serve: h11 with its bound on
    request heads) with the app's access log on (the default) and with ACCESS_LOG=0, and plain
-   `uvicorn app.main:app` (its default parser, httptools, no bound), for the price of h11.
+   `uvicorn --factory app.main:create_app` (its default parser, httptools, no bound), for the price of h11.
 2. In-process p50/p95 of a 128-token, 8-head request (goal < 30 ms): through FastAPI's TestClient,
    and directly through app.view.state + app.view.compute + app.web.jsonio (with the three parts timed apart).
 3. Where a small request's time goes, without HTTP: the ASGI app called directly (no server, no
@@ -61,7 +61,7 @@ def wrk(url, duration, threads=2, connections=32, script=None):
 SERVERS = {
     "scripts/serve (h11), ACCESS_LOG=1": {"workers": 1, "env": {"ACCESS_LOG": "1"}},
     "scripts/serve (h11), ACCESS_LOG=0": {"workers": 1, "env": {"ACCESS_LOG": "0"}},
-    "uvicorn app.main:app (httptools), ACCESS_LOG=0": {"workers": None, "env": {"ACCESS_LOG": "0"}},
+    "uvicorn --factory app.main:create_app (httptools), ACCESS_LOG=0": {"workers": None, "env": {"ACCESS_LOG": "0"}},
 }
 
 
@@ -99,13 +99,13 @@ def bench_in_process(runs):
     from fastapi.testclient import TestClient
 
     from app.engine.text.tokenize import tokenize
-    from app.main import app
+    from app.main import create_app
     from app.view.compute import compute_view
     from app.view.links import state_from_values
     from app.web.jsonio import dumps
 
     assert len(tokenize(LONG_SOURCE)) == 128
-    client = TestClient(app)
+    client = TestClient(create_app())
     response = client.get("/api/attention", params=LONG_PARAMS, headers={"accept-encoding": "identity"})
     assert response.status_code == 200 and response.json()["n_heads"] == 8
     size = len(response.content)
@@ -158,8 +158,9 @@ async def asgi_call(app, path, query):
 def bench_asgi(runs):
     import asyncio
 
-    from app.main import app
+    from app.main import create_app
 
+    app = create_app()
     cases = {
         "GET /healthz": ("/healthz", b"", 200),
         "GET /api/attention?source=walk+by+river+bank": ("/api/attention", b"source=walk+by+river+bank", 200),

@@ -8,7 +8,7 @@ typed sentence against the trivial /healthz answer. Not a test: run by hand (loo
 1. numpy ``bert.encode`` against ``transformers.BertModel`` (eager, ``output_attentions=True``) for
    all-MiniLM-L6-v2 at 128 pieces, the default threads on both sides (bench/bench_torch.py's worker in
    the torch venv), alternating in rounds; the ratio PyTorch / numpy of the medians (goal >= 1.0).
-2. One worker of plain ``uvicorn app.main:app`` with the default settings (the app's own access log
+2. One worker of plain ``uvicorn --factory app.main:create_app`` with the default settings (the app's own access log
    on), wrk with 2 threads and 16 connections: GET /healthz, and GET /api/attention?source=<a sentence
    no request asked before> (wrk's Lua writes a different sentence of 5-8 words per request, so
    neither the response cache nor the coalescing answers). The two alternate in rounds against one
@@ -52,12 +52,13 @@ PARTS_SCRIPT = """
 import asyncio, json, logging, os, random, statistics, sys, time
 sys.path.insert(0, sys.argv[1])
 os.environ["ACCESS_LOG"] = "1"
-from app.main import app
+from app.main import create_app
 from app.view.compute import compute_view
 from app.view.links import state_from_values
 from app.web.jsonio import dumps
 from bench.bench_api import asgi_call
 logging.disable(logging.CRITICAL)  # access-log lines are made, not printed
+app = create_app()
 WORDS = "the teacher gave student a book about river and sea in old school cat sat mat".split()
 def sentence(i):
     r = random.Random(i)

@@ -210,10 +210,10 @@ def browser_tests_finished(pytestconfig):
 def client():
     """One in-process client of the app for the whole run; server errors become 500 responses (a TestClient's
     interface over one event loop: tests/support/asgi.py's AppClient)."""
-    from app.main import app
+    from app.main import create_app
     from tests.support.asgi import AppClient
 
-    return AppClient(app, raise_server_exceptions=False)
+    return AppClient(create_app(), raise_server_exceptions=False)
 
 
 @pytest.fixture(scope="session")

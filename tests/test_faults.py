@@ -191,9 +191,9 @@ def test_sigterm_drains_and_exits_zero():
 def web():
     from fastapi.testclient import TestClient
 
-    from app.main import app
+    from app.main import create_app
 
-    return TestClient(app, raise_server_exceptions=False)
+    return TestClient(create_app(), raise_server_exceptions=False)
 
 
 @pytest.fixture

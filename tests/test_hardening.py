@@ -14,7 +14,7 @@ from html.parser import HTMLParser
 import httpx
 import pytest
 
-from app.main import app
+from app.main import create_app
 from app.web.assets import asset_url
 from tests.support.asgi import AppClient
 from tests.support.pages import page_data
@@ -29,7 +29,7 @@ DOCS_PATHS = ("/docs", "/redoc")
 @pytest.fixture(scope="module")
 def web():
     """The app in process; a server error becomes a 500 response instead of an exception."""
-    return AppClient(app, raise_server_exceptions=False)
+    return AppClient(create_app(), raise_server_exceptions=False)
 
 
 # ---------------------------------------------------------------------------

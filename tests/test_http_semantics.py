@@ -42,9 +42,7 @@ def web(routes_app):
 
 def get_paths():
     """One concrete path for every GET route of the app (the asset route with a real file)."""
-    from app.main import app as wrapped
-
-    routes_app = wrapped
+    routes_app = create_app()
     while not hasattr(routes_app, "routes"):  # the FastAPI app, inside the HTTP layers
         routes_app = routes_app.app
     routes = []

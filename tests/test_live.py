@@ -749,9 +749,9 @@ def test_every_room_path_is_in_routes_and_documented():
     """The API is in /openapi.json (the SSE stream and the QR code with their media types)."""
     from fastapi.testclient import TestClient
 
-    from app.main import app
+    from app.main import create_app
 
-    spec = TestClient(app).get("/openapi.json").json()
+    spec = TestClient(create_app()).get("/openapi.json").json()
     paths = spec["paths"]
     assert set(paths["/api/rooms"]) == {"post"}
     assert set(paths["/api/rooms/{code}"]) == {"get", "put"}

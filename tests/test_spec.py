@@ -30,9 +30,9 @@ s.SPECS = {spec.name: spec for spec in s.read_specs(s.State)}
 s.LINK_ORDER = tuple(sorted(s.SPECS.values(), key=lambda spec: spec.view))
 
 from fastapi.testclient import TestClient
-from app.main import app
+from app.main import create_app
 
-client = TestClient(app)
+client = TestClient(create_app())
 page = client.get("/?source=walk+by+river+bank").text
 control = re.search(r'<input type="number" id="wobble" name="wobble"[^>]*>', page)
 openapi = client.get("/openapi.json").json()

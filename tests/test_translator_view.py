@@ -183,8 +183,8 @@ def test_same_link_same_bytes_in_another_process(client):
     script = (
         "import hashlib, sys\n"
         "from fastapi.testclient import TestClient\n"
-        "from app.main import app\n"
-        f"sys.stdout.write(hashlib.sha256(TestClient(app).get({LINK!r}).content).hexdigest())\n"
+        "from app.main import create_app\n"
+        f"sys.stdout.write(hashlib.sha256(TestClient(create_app()).get({LINK!r}).content).hexdigest())\n"
     )
     other = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=300)
     assert other.stdout.strip().splitlines()[-1][-64:] == hashlib.sha256(first).hexdigest()

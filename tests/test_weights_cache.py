@@ -71,7 +71,7 @@ def minilm_file():
     (its first load in the run writes it), and what that model computes. A test that damages it damages a copy."""
     model = registry.get_model("minilm")
     assert mapped(model.params.layers[0].w_qkv)
-    return registry.cache_dir() / weights_cache.file_name("minilm", minilm.EXPECTED_SHA256), outputs(model)
+    return registry.default().cache_dir / weights_cache.file_name("minilm", minilm.EXPECTED_SHA256), outputs(model)
 
 
 def test_a_damaged_cache_file_is_never_used(minilm_file, tmp_path, caplog):

@@ -4,17 +4,24 @@ The engine (app/engine/models) loads, verifies and runs the models; this module 
 view asks it, so validation, compute and the page read the same facts. Validation reads only ``FACTS``,
 a table of each model's shape and limits (checked against the loaded models by tests/test_model_facts.py):
 validating a link loads no model, reads no file and runs nothing.
+
+Which models: those of the registry ``in_use()``, the one of the app answering (its settings' weights folder:
+``create_app`` makes it and sets it for each request it answers, ``using(models)``), or outside any app
+(scripts, tests) the registry of the default folder. Runs are cached per registry, never shared between two.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
-from app.engine.models import e5, minilm
+from app.engine.models import e5, minilm, registry
 from app.engine.models import translator as mt
 from app.engine.models.base import TEXT, EncoderModel, ModelRun
-from app.engine.models.registry import MODEL_NAMES, ModelUnavailable, get_config, get_model
+from app.engine.models.registry import MODEL_NAMES, ModelUnavailable, Registry
 
 __all__ = [
     "GOLD",
@@ -27,10 +34,12 @@ __all__ = [
     "count_pieces",
     "count_queries",
     "get",
+    "in_use",
     "info",
     "run",
     "translation",
     "translator",
+    "using",
 ]
 
 RUNS_KEPT = 2  # a shared link asks for the same sentence again and again; an e5 run at 128 pieces is ~31 MB
@@ -73,9 +82,30 @@ FACTS = {
 }  # fmt: skip
 
 
+# The registry of the app answering this request (a context variable: each request's task has its own, and
+# the worker thread that computes its view is given a copy). None: no app set one, the default registry.
+_in_use: ContextVar[Registry | None] = ContextVar("models_in_use", default=None)
+
+
+def in_use() -> Registry:
+    """The models the view asks: those of the app answering, else the default registry (scripts, tests)."""
+    models = _in_use.get()
+    return registry.default() if models is None else models
+
+
+@contextmanager
+def using(models: Registry) -> Iterator[None]:
+    """``models`` in use while the block runs (an app's, for each request it answers: app/main.py)."""
+    token = _in_use.set(models)
+    try:
+        yield
+    finally:
+        _in_use.reset(token)
+
+
 def get(name: str) -> EncoderModel:
     """The loaded model (raises ModelUnavailable, which the web layer answers with 503)."""
-    return get_model(name)
+    return in_use().get_model(name)
 
 
 def info(name: str) -> ModelInfo:
@@ -87,7 +117,7 @@ def available(name: str) -> bool:
     """Whether a model loads here: for the page's model select, never for validation. A real model's config
     and file sizes are read (not its weights); a small translator is loaded."""
     try:
-        get_config(name) if name in MODEL_NAMES else translator(name)
+        in_use().get_config(name) if name in MODEL_NAMES else translator(name)
     except ModelUnavailable:
         return False
     return True
@@ -115,10 +145,18 @@ def shown_pieces(kinds: list[str], hide_special: bool) -> list[int]:
     return [i for i, kind in enumerate(kinds) if not hide_special or kind == TEXT]
 
 
-@functools.lru_cache(maxsize=RUNS_KEPT)
 def run(name: str, text: str) -> ModelRun:
-    """All layers of a model for one sentence, computed once; a shared link asks for it repeatedly."""
-    return get(name).run(text)
+    """All layers of a model for one sentence, computed once by the models in use; a shared link asks for it
+    repeatedly."""
+    return _run(in_use(), name, text)
+
+
+@functools.lru_cache(maxsize=RUNS_KEPT)
+def _run(models: Registry, name: str, text: str) -> ModelRun:
+    return models.get_model(name).run(text)
+
+
+run.cache_clear = _run.cache_clear  # tests and the examples' generator forget the runs
 
 
 # ---------------------------------------------------------------------------

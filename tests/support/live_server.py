@@ -76,7 +76,7 @@ def alive(pid: int) -> bool:
 class LiveServer:
     """A server process of this checkout (or of `app_dir`, another checkout).
 
-    workers=None runs `python -m uvicorn app.main:app` (one process, what the browser tests use);
+    workers=None runs `python -m uvicorn --factory app.main:create_app` (one process, what the browser tests use);
     workers=N runs the production command scripts/serve with WORKERS=N.
     """
 
@@ -112,7 +112,8 @@ class LiveServer:
                 sys.executable,
                 "-m",
                 "uvicorn",
-                "app.main:app",
+                "--factory",
+                "app.main:create_app",
                 "--host",
                 "127.0.0.1",
                 "--port",
