@@ -24,6 +24,7 @@ school network has no nginx):
 
 import asyncio
 import contextlib
+import functools
 import logging
 import resource
 import socket
@@ -40,25 +41,19 @@ GRACEFUL_SHUTDOWN_S = 20
 SPARE_FILES = 256  # open files a worker needs besides its connections (models, logs, Redis, the listener)
 
 
-def served_settings(app: object) -> Settings:
-    """The settings of the app a connection serves: the ones create_app was given (App.settings), found
-    through uvicorn's wrappers around it (each keeps the next in `.app`)."""
-    while app is not None and not isinstance(getattr(app, "settings", None), Settings):
-        app = getattr(app, "app", None)
-    return app.settings if app is not None else get_settings()
-
-
 class HeadTimeout:
     """A protocol mixin: the request head must arrive within REQUEST_HEAD_TIMEOUT; a capped send buffer
-    (both from the settings of the app it serves)."""
+    (both from the settings it is given: ``server_options`` passes the server's own)."""
 
     head_timer: asyncio.TimerHandle | None = None
     watched = None  # the request cycle current when the timer was set: a new one means a head arrived
-    settings: Settings
+
+    def __init__(self, *args: object, settings: Settings, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.settings = settings
 
     def connection_made(self, transport: asyncio.Transport) -> None:
         super().connection_made(transport)
-        self.settings = served_settings(self.app)
         sock = transport.get_extra_info("socket")
         if self.settings.send_buffer_kb and sock is not None:
             with contextlib.suppress(OSError):
@@ -102,8 +97,7 @@ class HttpToolsWithHeadTimeout(HeadTimeout, HttpToolsProtocol):
     pass
 
 
-# Named, not passed: each worker imports its protocol class.
-PROTOCOLS = {"h11": "app.serve:H11WithHeadTimeout", "httptools": "app.serve:HttpToolsWithHeadTimeout"}
+PROTOCOLS = {"h11": H11WithHeadTimeout, "httptools": HttpToolsWithHeadTimeout}
 
 
 def raise_open_files_limit(wanted: int) -> int:
@@ -120,7 +114,9 @@ def server_options(settings: Settings) -> dict:
     """uvicorn's options for these settings, but for the app, host, port and workers (tests run the same
     server in their own process with them)."""
     return {
-        "http": PROTOCOLS[settings.http_parser],
+        # The protocol class with these settings (uvicorn makes one per connection; a worker process is
+        # handed it, settings and all, as it is handed the rest of the server's configuration).
+        "http": functools.partial(PROTOCOLS[settings.http_parser], settings=settings),
         "timeout_worker_healthcheck": settings.worker_healthcheck_seconds,
         "h11_max_incomplete_event_size": settings.max_request_head_kb * 1024,
         "timeout_keep_alive": settings.timeout_keep_alive,

@@ -59,9 +59,9 @@ from app.engine.models.encoder import (  # noqa: F401 (the encoder's names, also
     round_to_8_bits,
 )
 
-# The second half of a long sentence's rows computed elsewhere: it runs ``halves`` (this thread's rows, its
-# own) through every layer and answers True, or answers False having written nothing (``encode`` then uses
-# the helper thread). The models pass ``row_process.encode_with_helper``, the helper process.
+# The runner of a long sentence's second half of rows elsewhere: given ``halves`` (the calling thread's rows,
+# then the other's), it takes both through every layer and answers True, or answers False having computed
+# nothing (``encode`` then uses the helper thread). The models pass ``row_process.encode_with_helper``.
 OtherHalf = Callable[[BertParams, EncoderOutput, list[tuple[int, int]]], bool]
 
 
