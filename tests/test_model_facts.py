@@ -60,7 +60,8 @@ def no_model(monkeypatch):
 
     for name in ("get", "run", "translator", "translation", "count_pieces", "count_queries", "available"):
         monkeypatch.setattr(models, name, refuse)
-    monkeypatch.setattr(registry, "get_model", refuse)
+    for name in ("get_model", "get_config"):  # of every registry, an app's or the default one
+        monkeypatch.setattr(registry.Registry, name, refuse)
     monkeypatch.setattr(mt, "load", refuse)
 
 
