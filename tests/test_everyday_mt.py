@@ -1,0 +1,66 @@
+"""The hand-written held-out set of everyday sentences (tests/data/everyday_mt.jsonl) and its evaluation
+(tools/translator/everyday.py): the set is well formed and not the corpus's; the counting is checked on
+hand-made outputs, and the evaluation runs on a few sentences with the committed models."""
+
+import json
+from collections import Counter
+
+import pytest
+
+from app.engine.models.translator import source_words
+from tools.translator import corpus
+from tools.translator.everyday import SET_PATH, Item, chinese_content_words, evaluate, read_set, score
+
+ITEMS = read_set()
+CONTENT_WORDS = chinese_content_words()
+
+
+def test_the_set_is_sixty_everyday_sentences_with_references():
+    assert len(ITEMS) >= 60
+    assert len({item.en for item in ITEMS}) == len(ITEMS)
+    for item in ITEMS:
+        words = source_words(item.en)
+        assert 3 <= len(words) <= 15, item.en
+        assert item.content and set(item.content) <= set(words), item.en  # content words are words of the sentence
+        for english, alternatives in item.content.items():
+            assert alternatives[0] in item.zh, (item.en, english)  # the first counterpart is the reference's word
+        assert all(word.strip() == word and word for word in item.zh), item.en  # spaced words, as the corpus writes
+    kinds = Counter(
+        kind for line in SET_PATH.read_text(encoding="utf-8").splitlines() for kind in json.loads(line)["kinds"]
+    )
+    for kind in ("copula", "very", "negation", "will", "progressive", "past", "question", "please", "possessive"):
+        assert kinds[kind] >= 3, kind
+    for kind in ("plural", "measure", "time", "place", "because", "and", "but", "ditransitive", "manner"):
+        assert kinds[kind] >= 1, kind
+
+
+def test_the_set_is_not_the_corpus_generators():
+    generated = corpus.generate(sizes={"train": 1000, "val": 10, "test": 10})
+    sentences = {pair["en"] for split in generated.values() for pair in split}
+    vocabulary = {word for sentence in sentences for word in sentence.split()}
+    assert not sentences & {" ".join(source_words(item.en)) for item in ITEMS}
+    beyond = [item.en for item in ITEMS if set(source_words(item.en)) - vocabulary]
+    assert len(beyond) > len(ITEMS) / 2  # most sentences have a word the grammar never writes
+
+
+def test_the_counting_on_hand_made_outputs():
+    item = Item("Tom's dog ate the cake", ("汤姆", "的", "狗", "吃", "了", "蛋糕"),
+                {"tom": ("汤姆",), "dog": ("狗",), "ate": ("吃",), "cake": ("蛋糕", "糕")})  # fmt: skip
+    knows = {"tom", "'s", "dog", "the"}.__contains__  # a model that knows four of the six words
+    right = score(item, ["汤姆", "的", "狗", "吃", "了", "糕"], knows, CONTENT_WORDS)  # an alternative counts
+    assert (right.words, right.known, right.content_right, right.invented) == (6, 4, True, ())
+    assert right.known_with_dictionary == 6  # ate -> eat, cake: the dictionary knows both
+    wrong = score(item, ["汤姆", "的", "狗", "吃", "了", "学生", "是", "学生"], knows, CONTENT_WORDS)
+    assert not wrong.content_right and wrong.invented == ("学生", "学生")  # 是 is grammar, 学生 translates nothing
+    assert score(item, ["汤姆", "吃", "了", "蛋糕", "的", "狗"], knows, CONTENT_WORDS).content_right  # order not judged
+
+
+@pytest.mark.parametrize("name", ["rnnsearch", "transformer-mt"])
+def test_the_evaluation_of_a_few_sentences(name):
+    few = [item for item in ITEMS if item.en in ("the police caught the thief", "do you like apples")]
+    report = evaluate(name, few)
+    assert report.sentences == 2
+    assert report.known == pytest.approx(6 / 9)  # police, thief and do are beyond the corpus's words
+    assert report.known_with_dictionary == 1.0
+    assert report.sentences_inventing == len(report.examples) >= 1  # the thief and the police become other nouns
+    assert report.content_right < 1.0

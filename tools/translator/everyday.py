@@ -1,0 +1,144 @@
+"""The trained translators on everyday sentences written by hand (tests/data/everyday_mt.jsonl; issue 37).
+
+    python -m tools.translator.everyday                 # the three committed models, greedy decoding
+    python -m tools.translator.everyday --models rnnsearch --examples 10
+
+No PyTorch: the app's numpy translators (app/engine/models/translator.py). For each model:
+
+    known (model)          share of the set's English words (translator.source_words) in the model's vocabulary
+    known (model ∪ dict.)  ... in its vocabulary or in the dictionary (app/engine/models/mt_dictionary.py)
+    content right          share of sentences whose every content word is translated: for each English content
+                           word of the sentence, one of its reference Chinese words is among the output's words
+                           (anywhere: word order is not judged)
+    invented               a Chinese content word in the output (the lexicon calls it a noun, verb or adjective;
+                           是 and 了 are grammar) that is in neither the reference translation nor the
+                           counterparts of the sentence's content words: the sentences with one, and how many
+
+The set is for measuring, never for tuning the grammar or the models (tests/data/README.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.engine.models import mt_dictionary, translator
+from app.engine.text.lexicon import LEXICON_PATH
+
+SET_PATH = Path(__file__).resolve().parents[2] / "tests/data/everyday_mt.jsonl"
+CONTENT_ROLES = {"noun", "verb", "adjective"}
+GRAMMAR = {"是", "了"}  # rows of role verb in the lexicon that are grammar here: the copula and the past marker
+
+
+@dataclass(frozen=True)
+class Item:
+    en: str
+    zh: tuple[str, ...]  # the reference, word by word
+    content: dict  # English content word -> its Chinese counterparts (alternatives)
+
+
+@dataclass(frozen=True)
+class Score:
+    words: int  # English words
+    known: int  # in the model's vocabulary
+    known_with_dictionary: int  # in its vocabulary or in the dictionary
+    content_right: bool
+    invented: tuple[str, ...]  # Chinese content words that translate no word of the sentence
+
+
+def read_set(path: Path = SET_PATH) -> list[Item]:
+    items = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        raw = json.loads(line)
+        content = {en: tuple(zh.split("|")) for en, zh in raw["content"].items()}
+        items.append(Item(raw["en"], tuple(raw["zh"].split()), content))
+    return items
+
+
+def chinese_content_words() -> set[str]:
+    """Chinese words the lexicon gives a noun, verb or adjective sense, less the grammar words."""
+    words = set()
+    for line in LEXICON_PATH.read_text(encoding="utf-8").splitlines():
+        columns = line.split("\t")
+        if len(columns) == 4 and not line.startswith("#") and columns[2] in CONTENT_ROLES:
+            words.update(word for word in columns[1].split("|") if word != "-")
+    return words - GRAMMAR
+
+
+def score(item: Item, output: list[str], knows, content_words: set[str]) -> Score:
+    """One sentence: its words known (knows(word) -> bool), its content words right, the words invented."""
+    words = translator.source_words(item.en)
+    known = sum(knows(word) for word in words)
+    with_dictionary = sum(knows(word) or mt_dictionary.lookup(word) is not None for word in words)
+    right = all(any(zh in output for zh in alternatives) for alternatives in item.content.values())
+    allowed = set(item.zh) | {zh for alternatives in item.content.values() for zh in alternatives}
+    invented = tuple(word for word in output if word in content_words and word not in allowed)
+    return Score(len(words), known, with_dictionary, right, invented)
+
+
+@dataclass(frozen=True)
+class Report:
+    model: str
+    sentences: int
+    known: float
+    known_with_dictionary: float
+    content_right: float
+    sentences_inventing: int
+    invented_words: int
+    examples: tuple[tuple[str, str, tuple[str, ...]], ...]  # (English, output, invented words)
+
+
+def evaluate(name: str, items: list[Item], examples: int = 5) -> Report:
+    model = translator.load(name)
+    content_words = chinese_content_words()
+    scores, outputs = [], []
+    for item in items:
+        output = translator.translate(model, item.en).target
+        scores.append(score(item, output, model.vocabulary.knows, content_words))
+        outputs.append(output)
+    words = sum(s.words for s in scores)
+    inventing = [
+        (item.en, " ".join(out), s.invented) for item, out, s in zip(items, outputs, scores, strict=True) if s.invented
+    ]
+    return Report(
+        name,
+        len(items),
+        sum(s.known for s in scores) / words,
+        sum(s.known_with_dictionary for s in scores) / words,
+        sum(s.content_right for s in scores) / len(items),
+        len(inventing),
+        sum(len(s.invented) for s in scores),
+        tuple(inventing[:examples]),
+    )
+
+
+def table(reports: list[Report]) -> str:
+    lines = [
+        "| model | sentences | words known (model) | known (model ∪ dictionary) | every content word right "
+        "| sentences with an invented word | invented words |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in reports:
+        lines.append(
+            f"| {r.model} | {r.sentences} | {r.known:.1%} | {r.known_with_dictionary:.1%} | {r.content_right:.1%} "
+            f"| {r.sentences_inventing} | {r.invented_words} |"
+        )
+    for r in reports:
+        lines.append(f"\n{r.model}, invented words (first {len(r.examples)}):\n")
+        lines.extend(f"- {en} → {out} (invented: {' '.join(words)})" for en, out, words in r.examples)
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", nargs="+", default=list(translator.MODELS), choices=list(translator.MODELS))
+    parser.add_argument("--examples", type=int, default=5, help="invented words listed per model")
+    args = parser.parse_args(argv)
+    items = read_set()
+    print(table([evaluate(name, items, args.examples) for name in args.models]))
+
+
+if __name__ == "__main__":
+    main()
