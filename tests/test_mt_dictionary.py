@@ -56,6 +56,9 @@ def test_a_form_takes_the_sense_of_its_role():
     assert [sense.chinese for sense in DICTIONARY.senses["bear"]] == ["熊", "出生"]
     assert lookup("born")[:3] == ("bear", "past-participle", "出生")  # a verb's form: the verb's sense
     assert lookup("bears")[:3] == ("bear", "plural", "熊")  # the lemma's usual role first: the animals
+    assert "叶子" not in [sense.chinese for sense in DICTIONARY.senses["leave"]]  # leaves 叶子 is leaf's plural
+    assert ("leaf", "plural") in DICTIONARY.forms["leaves"]
+    assert lookup("glasses")[:3] == ("glasses", "base", "眼镜")  # a word of its own, not glass + plural
 
 
 def test_a_noun_keeps_its_measure_word():

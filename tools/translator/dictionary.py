@@ -205,13 +205,19 @@ def english_ranks() -> dict[str, int]:
     return {word: rank for rank, word in enumerate(top_n_list("en", RANKED_WORDS), start=1)}
 
 
-def lemma_of(word: str, role: str) -> str | None:
-    """The lemma of an inflected word in the role (went, verb -> go), None when the word is its own lemma."""
+def lemma_of(word: str, role: str, chinese: str = "-", lexicon: dict | None = None) -> str | None:
+    """The lemma of an inflected word in the role (went, verb -> go), None when the word is its own lemma.
+    lemminflect's likeliest lemma (saw -> see), unless another of its lemmas has the same Chinese in the
+    lexicon (leaves 叶子 -> leaf, not leave)."""
     from lemminflect import getAllLemmas
 
     upos = UPOS.get(role)
     lemmas = getAllLemmas(word).get(upos, ()) if upos else ()
-    return lemmas[0] if lemmas and lemmas[0] != word else None  # lemminflect's likeliest lemma first (saw -> see)
+    if not lemmas or lemmas[0] == word:
+        return None
+    same_chinese = [lemma for lemma in lemmas if chinese in (lexicon or {}).get(lemma, ())]
+    lemma = (same_chinese or lemmas)[0]
+    return None if lemma == word else lemma  # glasses 眼镜 is a word of its own, not glass + plural
 
 
 def possible_roles(word: str) -> tuple[list[str], dict[str, str]]:
@@ -296,8 +302,11 @@ def build() -> Dictionary:
 
     # 1. the lexicon: its lemmas with their senses; its irregular forms (went, mice, better) point at lemmas
     form_senses = []  # (lemma, sense) of the lexicon's form rows: a form's Chinese is its lemma's
+    lexicon_chinese: dict[str, set[str]] = {}  # english -> the first Chinese word of each of its rows
+    for english, chinese, _ in lexicon_rows():
+        lexicon_chinese.setdefault(english, set()).add(chinese)
     for english, chinese, role in lexicon_rows():
-        lemma = lemma_of(english, role)
+        lemma = lemma_of(english, role, chinese, lexicon_chinese)
         first_row_is_form.setdefault(english, lemma is not None)
         if lemma is None:
             sense = Sense(role, chinese, measure(chinese, english, role), "lexicon")
@@ -307,8 +316,9 @@ def build() -> Dictionary:
             lexicon_forms.setdefault(english, []).append((lemma, role))
             form_senses.append((lemma, Sense(role, chinese, measure(chinese, lemma, role), "lexicon")))
     for lemma, sense in form_senses:  # a lemma, or a role of it, the lexicon has only through a form (children, born)
-        if all(known.role != sense.role for known in senses.setdefault(lemma, [])):
-            senses[lemma].append(sense)
+        known = senses.setdefault(lemma, [])
+        if all(k.role != sense.role for k in known) and all(k.chinese != sense.chinese for k in known):
+            known.append(sense)
 
     # 2. the most frequent English words, lemmatised: new lemmas only
     for word in top_n_list("en", TOP_WORDS):
