@@ -718,7 +718,7 @@ def test_openapi_describes_every_response_field(client):
     assert set(sent["arithmetic"]) <= set(schemas["Arithmetic"]["properties"])
     undocumented = [
         f"{name}.{field}"
-        for name in ("AttentionResponse", "Head", "Tokens", "Embeddings", "ErrorResponse")
+        for name in ("Answer", "Head", "Tokens", "Embeddings", "ErrorResponse")
         for field, prop in schemas[name]["properties"].items()
         if not prop.get("description")
     ]

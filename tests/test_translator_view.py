@@ -206,7 +206,7 @@ def test_gold_alignments_are_the_corpus_own():
 
 def test_schema_names_the_translate_mode(client):
     schema = client.get("/openapi.json").json()
-    response = schema["components"]["schemas"]["AttentionResponse"]["properties"]
+    response = schema["components"]["schemas"]["Answer"]["properties"]
     assert "translate" in json.dumps(response["mode"]) and "translation" in response
 
 

@@ -1,9 +1,10 @@
 """From a validated State to the data of one view: the JSON API's body and the page's embedded data.
 
 This module only wires things together: text -> vectors (app.engine.text), the engine
-(app.engine.attention) or a real model (app.view.models), and the shape of the answer. The numbers
-are computed there. A view carries the head in focus in full (its three stages and the arithmetic
-of the current step) and a small overview of every head, never every head's matrices.
+(app.engine.attention) or a real model (app.view.models), and the answer each view builder fills (one
+`Answer`, declared in app/view/answer.py). The numbers are computed there. A view carries the head in
+focus in full (its three stages and the arithmetic of the current step) and a small overview of every
+head, never every head's matrices.
 """
 
 from __future__ import annotations
@@ -34,12 +35,10 @@ from app.engine.text.lexicon import FEATURES, load_lexicon
 from app.engine.text.roles import main_roles, meanings, token_roles
 from app.engine.text.tokenize import Token, tokenize
 from app.view import models
+from app.view.answer import Answer, no_names
 from app.view.i18n import STRINGS
 from app.view.links import invalid
 from app.view.state import State
-
-NO_NAMES = {"vectors": None, "values": None, "output": None}  # columns without names: d0, d1, ...
-
 
 LIGHT_CHARACTERS = 80  # sentences this short take the teaching engine well under a millisecond
 
@@ -78,30 +77,29 @@ def settled(state: State) -> State:
 
 
 def compute_view(state: State) -> dict:
-    """The answer (a dict of lists and numpy arrays) for a State (raises ValidationError for a sentence longer
-    than a real model reads: see settled)."""
+    """The answer for a State, as the dict of lists and numpy arrays that the JSON API writes and the page embeds:
+    the `Answer` its mode's builder fills, with the plane of the head in focus added (raises ValidationError for a
+    sentence longer than a real model reads: see settled)."""
     state = settled(state)
-    mode = state.mode
-    if mode == "exercise":
-        body = exercise_view(state)
-    elif mode == "model":
-        body = model_view(state)
-    elif mode == "translate":
-        body = translation_view(state)
-    else:
-        body = sentence_view(state)
-    if "geometry" not in body:
-        body["geometry"] = geometry_of(state, body)
+    builder = {"exercise": exercise_view, "model": model_view, "translate": translation_view}.get(
+        state.mode, sentence_view
+    )
+    answer = builder(state)
+    answer.geometry = geometry_of(state, answer)
+    return answer.as_dict()
+
+
+def link_fields(state: State) -> dict:
+    """The fields every answer opens with: the canonical parameters and links of the view, and its mode."""
     return {
         "params": state.model_dump(mode="json"),
         "share_path": state.share_path(),
         "query": state.query_string(view=False),
-        "mode": mode,
-        **body,
+        "mode": state.mode,
     }
 
 
-def geometry_of(state: State, body: dict) -> dict:
+def geometry_of(state: State, answer: Answer) -> dict | None:
     """The head in focus's queries and keys as points in one plane (app/engine/attention/geometry.py).
 
     Exercise vectors 1 or 2 wide: drawn as typed. Named heads: on the two named question dimensions that carry
@@ -109,7 +107,7 @@ def geometry_of(state: State, body: dict) -> dict:
     those dimensions read most. Anything else (random projections, real models): a PCA of the queries and keys
     together. The current step's lines: q·k, the score and the weight of each key.
     """
-    head = body["head"]
+    head = answer.head
     if head["scores"] is None:  # rnnencdec: no attention, no queries or keys to draw
         return None
     q, k = np.asarray(head["q"], dtype=float), np.asarray(head["k"], dtype=float)  # (n_q, d_q), (n_k, d_k)
@@ -119,17 +117,17 @@ def geometry_of(state: State, body: dict) -> dict:
         p = models.translator(state.model).network.p  # W (d_att, d_h), U (d_att, 2 d_h): the answer leaves them out
         q, k = q @ p["W.weight"].T, k @ p["U.weight"].T  # (n_q, d_att), (n_k, d_att)
     drawn_q, drawn_k = q, k  # the vectors drawn: the head's queries and keys, or the word vectors
-    vector_names = (body.get("names") or {}).get("vectors")  # a named head's question dimensions, or None
-    named = body.get("named_head") is not None and vector_names is not None
+    vector_names = answer.names["vectors"]  # a named head's question dimensions, or None
+    named = answer.named_head is not None and vector_names is not None
     plane: Plane
     if q.shape[1] <= 2:
         plane = exact_plane(q.shape[1], tuple(vector_names or ()) or None)
     elif named:
         plane = feature_plane(q, k, mask, tuple(vector_names))
         if state.plane == "embedding":
-            inputs = tuple(body["features"] or body["names"]["values"])
+            inputs = tuple(answer.features or answer.names["values"])
             parameters = head["parameters"]
-            drawn_q, drawn_k = (np.asarray(body["embeddings"][side], dtype=float) for side in ("queries", "keys"))
+            drawn_q, drawn_k = (np.asarray(answer.embeddings[side], dtype=float) for side in ("queries", "keys"))
             columns = (plane.basis[0].argmax(), plane.basis[1].argmax())  # the two question dimensions
             plane = input_plane(drawn_q, drawn_k, parameters["W_Q"], parameters["W_K"], columns, inputs)
     else:
@@ -236,7 +234,7 @@ def head_names(state: State, inputs: tuple[str, ...], head: HeadResult, index: i
     if state.projection == "identity":  # head h sees columns h*d_k ... (h+1)*d_k - 1 of the word vectors
         own = list(inputs[index * d_k : (index + 1) * d_k])
         return {"vectors": own, "values": own[:d_v], "output": own[:d_v]}
-    return NO_NAMES
+    return no_names()
 
 
 def askers(tokens: tuple[Token, ...], roles: np.ndarray) -> list[Asker]:
@@ -288,7 +286,7 @@ def focus_notes(
     return notes
 
 
-def sentence_view(state: State) -> dict:
+def sentence_view(state: State) -> Answer:
     """Self-attention over the source, or cross-attention of the target's words over the source's."""
     source_tokens = tokenize(state.source)
     target_tokens = tokenize(state.target) if state.mode == "cross" else source_tokens
@@ -330,17 +328,18 @@ def sentence_view(state: State) -> dict:
     guessed = []  # words the lexicon lacks, with the role guessed for each
     if state.embedding == "lexicon":
         guessed = token_roles(target_tokens)[1] + (token_roles(source_tokens)[1] if state.mode == "cross" else [])
-    return {
-        "tokens": {"queries": [t.text for t in target_tokens], "keys": [t.text for t in source_tokens]},
-        "unknown_tokens": unknown,
-        "guessed_roles": [vars(g) for g in guessed],
-        "read_as": read_as,
-        "features": list(inputs) if state.embedding == "lexicon" else None,
-        "embeddings": {"queries": x_q, "keys": x_kv},
-        "d_model": len(inputs),
-        "d_k": head.q.shape[1],
-        "n_heads": n_heads,
-        "focus": {
+    return Answer(
+        **link_fields(state),
+        tokens={"queries": [t.text for t in target_tokens], "keys": [t.text for t in source_tokens]},
+        unknown_tokens=unknown,
+        guessed_roles=[vars(g) for g in guessed],
+        read_as=read_as,
+        features=list(inputs) if state.embedding == "lexicon" else None,
+        embeddings={"queries": x_q, "keys": x_kv},
+        d_model=len(inputs),
+        d_k=head.q.shape[1],
+        n_heads=n_heads,
+        focus={
             "auto": state.head is None,
             "head": index,
             "heads": shown,
@@ -349,17 +348,17 @@ def sentence_view(state: State) -> dict:
             "notes": focus_notes(state, computed, target_tokens, focus, shown) if computed else None,
             "rows": weights if weights.size <= ALL_HEADS_NUMBERS else None,  # (n_heads, n_q, n_k) every head's weights
         },
-        "names": head_names(state, inputs, head, index),
-        "named_head": {"name": computed[index].name, "question": computed[index].question} if computed else None,
-        "head_note": head_note(state, index),
-        "head": stages_of(head),
-        "arithmetic": arithmetic_of(state, head),
-        "output": result.output,
+        names=head_names(state, inputs, head, index),
+        named_head={"name": computed[index].name, "question": computed[index].question} if computed else None,
+        head_note=head_note(state, index),
+        head=stages_of(head),
+        arithmetic=arithmetic_of(state, head),
+        output=result.output,
         # The named heads' W_O averages them (output = the mean of the heads' outputs), as the page says in words;
         # as numbers it was half of the answer: (n_heads * d_model) x d_model of zeros and 1 / n_heads.
-        "parameters": {} if state.projection == "named" else result.parameters,
-        "overview": overview(weights[None]) if n_heads > 1 else None,
-    }
+        parameters={} if state.projection == "named" else result.parameters,
+        overview=overview(weights[None]) if n_heads > 1 else None,
+    )
 
 
 ALL_HEADS_NUMBERS = 40_000  # every head's weights go with the view up to this many numbers (8 heads x 70 x 70)
@@ -379,7 +378,7 @@ def head_note(state: State, index: int) -> dict[str, str] | None:
     return None
 
 
-def exercise_view(state: State) -> dict:
+def exercise_view(state: State) -> Answer:
     """Hand-typed q, k, v through the same three stages, as one head."""
     q, k, v = (
         np.array(getattr(state, name), dtype=float) for name in ("q", "k", "v")
@@ -388,27 +387,19 @@ def exercise_view(state: State) -> dict:
         q, k = q * state.stretch, k * state.stretch  # longer (or shorter) vectors, the same directions
     mask = attention_mask(len(q), len(k), window=state.window, causal=state.causal)  # (n_q, n_k)
     head = single_head_attention(q, k, v, score=state.score, temperature=state.temperature, hard=state.hard, mask=mask)
-    return {
-        "tokens": {
+    return Answer(
+        **link_fields(state),
+        tokens={
             "queries": list(state.query_labels or (f"q{i + 1}" for i in range(len(q)))),
             "keys": list(state.key_labels or (f"k{j + 1}" for j in range(len(k)))),
         },
-        "unknown_tokens": [],
-        "guessed_roles": [],
-        "read_as": [],
-        "features": None,
-        "embeddings": None,
-        "d_model": q.shape[1],
-        "d_k": q.shape[1],
-        "n_heads": 1,
-        "focus": None,
-        "names": NO_NAMES,
-        "head": stages_of(head),
-        "arithmetic": arithmetic_of(state, head),
-        "output": head.output,
-        "parameters": {},
-        "overview": None,
-    }
+        d_model=q.shape[1],
+        d_k=q.shape[1],
+        n_heads=1,
+        head=stages_of(head),
+        arithmetic=arithmetic_of(state, head),
+        output=head.output,
+    )
 
 
 class ModelHead:
@@ -423,7 +414,7 @@ class ModelHead:
         self.parameters = {}
 
 
-def model_view(state: State) -> dict:
+def model_view(state: State) -> Answer:
     """One layer of a real pretrained model: the head in focus in full, every head as a small map, and the
     whole model summarised (each head's statistics, attention rollout up to the layer, the sentence embedding).
 
@@ -457,30 +448,23 @@ def model_view(state: State) -> dict:
     layer, h = state.layer, state.head or 0
     head = ModelHead(q[layer, h], k[layer, h], v[layer, h], scores[layer, h], weights[layer, h], context[layer, h])
     statistics = head_statistics(weights, punctuation)  # name -> (L, H)
-    return {
-        "model": model_facts(info, state.units),
-        "tokens": {"queries": tokens, "keys": tokens},
-        "unknown_tokens": run.unknown,
-        "guessed_roles": [],
-        "read_as": [],
-        "features": None,
-        "embeddings": None,
-        "d_model": info.d_model,
-        "d_k": info.d_head,
-        "n_heads": info.n_heads,
-        "focus": None,
-        "names": NO_NAMES,
-        "head": stages_of(head),
-        "arithmetic": arithmetic_of(state, head) if state.units == "pieces" else None,
-        "output": None,
-        "parameters": {},
-        "overview": overview(weights),
-        "summaries": {
+    return Answer(
+        **link_fields(state),
+        model=model_facts(info, state.units),
+        tokens={"queries": tokens, "keys": tokens},
+        unknown_tokens=run.unknown,
+        d_model=info.d_model,
+        d_k=info.d_head,
+        n_heads=info.n_heads,
+        head=stages_of(head),
+        arithmetic=arithmetic_of(state, head) if state.units == "pieces" else None,
+        overview=overview(weights),
+        summaries={
             "statistics": dict(statistics),
             "rollout": attention_rollout(weights)[layer],  # (n, n) through layers 0 .. layer
         },
-        "sentence_embedding": run.embedding,
-    }
+        sentence_embedding=run.embedding,
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -492,7 +476,7 @@ END = "</s>"  # the end of the translation, a word of the target vocabulary
 ONE_CONTEXT = "C"  # rnnencdec's one context vector, the only thing its decoder reads of the sentence
 
 
-def translation_view(state: State) -> dict:
+def translation_view(state: State) -> Answer:
     """A trained translator: greedy or beam decoding (empty Target) or forced decoding (Target given).
 
     Each generated (or given) Chinese word is a query step; the keys and values are the encoder's
@@ -547,25 +531,18 @@ def translation_view(state: State) -> dict:
     vocabulary = models.translator(state.model).vocabulary
     stages = stages_of(head)
     stages["parameters"] = {}  # W and U are 128 x 128 and 128 x 256: the arithmetic gives W s and U h_j instead
-    return {
-        "model": model_facts(info, "words"),
-        "tokens": {"queries": queries, "keys": keys},
-        "unknown_tokens": list(result.unknown) + list(result.extra.get("unknown_target", [])),
-        "guessed_roles": [],
-        "read_as": [],
-        "features": None,
-        "embeddings": None,
-        "d_model": info.d_model,
-        "d_k": head.k.shape[1],
-        "n_heads": info.n_heads,
-        "focus": None,
-        "names": NO_NAMES,
-        "head": stages,
-        "arithmetic": arithmetic_of(state, head) if state.model != "rnnencdec" else None,
-        "output": None,
-        "parameters": {},
-        "overview": overview_maps,
-        "translation": {
+    return Answer(
+        **link_fields(state),
+        model=model_facts(info, "words"),
+        tokens={"queries": queries, "keys": keys},
+        unknown_tokens=list(result.unknown) + list(result.extra.get("unknown_target", [])),
+        d_model=info.d_model,
+        d_k=head.k.shape[1],
+        n_heads=info.n_heads,
+        head=stages,
+        arithmetic=arithmetic_of(state, head) if state.model != "rnnencdec" else None,
+        overview=overview_maps,
+        translation={
             "decoding": result.extra["decoding"],
             "beam": state.beam if result.extra["decoding"] == "beam" else 1,
             "source": list(result.source),
@@ -585,7 +562,7 @@ def translation_view(state: State) -> dict:
             "context_vector": context_vector,
             "self_attention": self_attention,
         },
-    }
+    )
 
 
 def decoder_self_attention(steps: list, last: dict, layer: int, h: int, queries: list[str]) -> dict:

@@ -15,6 +15,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 from pydantic import ValidationError
 
+from app.view.answer import Answer
 from app.view.compare import compare_view
 from app.view.compute import compute_view, is_light
 from app.view.links import comparison_from_query, state_from_query, state_from_values
@@ -23,7 +24,7 @@ from app.web import routes
 from app.web.errors import InvalidInput, raise_invalid
 from app.web.headers import query_text
 from app.web.jsonio import JSONBytes, dumps
-from app.web.schema import ArithmeticResponse, AttentionResponse, CompareResponse, ErrorResponse
+from app.web.schema import ArithmeticResponse, CompareResponse, ErrorResponse
 from app.web.shared import cached
 
 router = APIRouter()
@@ -98,7 +99,7 @@ def state_of(request: Request) -> State:
 
 @router.get(
     routes.API_ATTENTION,
-    response_model=AttentionResponse,
+    response_model=Answer,
     responses=ERRORS,
     summary="One view, as JSON",
     openapi_extra={"parameters": query_parameters()},
@@ -147,7 +148,7 @@ BODY_SCHEMA = {"content": {"application/json": {"schema": State.model_json_schem
 
 @router.post(
     routes.API_ATTENTION,
-    response_model=AttentionResponse,
+    response_model=Answer,
     responses=ERRORS,
     summary="One view, from a JSON body",
     openapi_extra={"requestBody": BODY_SCHEMA},

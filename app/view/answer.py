@@ -1,0 +1,330 @@
+"""The answer of one view, declared once: what `compute_view` returns, the JSON API sends and /docs describes.
+
+Each view builder of app/view/compute.py fills one `Answer` (a plain dataclass: the constructor refuses a name it
+does not declare and asks for every field without a default, and costs about a microsecond, where validating a
+view's thousands of numbers with pydantic would cost far more on every request). Its fields come in the order
+the JSON writes them; a field a mode has not keeps its default (null, or an empty list or table), so every answer
+carries every field. The web layer takes this class as the API's response schema (FastAPI derives it with
+pydantic, descriptions included); tests/test_answer.py checks real answers of every mode against that schema.
+
+The parts below (the head, the arithmetic, the geometry, ...) are declared as pydantic models for the schema;
+the builders fill them as plain dicts of lists and numpy arrays, which app.web.jsonio writes.
+"""
+
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Matrix = list[list[float]]
+Vector = list[float]
+
+
+class Tokens(BaseModel):
+    queries: list[str] = Field(description="Query tokens (rows), as written. Self-attention: the source's tokens.")
+    keys: list[str] = Field(description="Key (and value) tokens (columns), as written.")
+
+
+class Embeddings(BaseModel):
+    queries: Matrix = Field(description="(n_queries, d_model) input vectors of the queries, positions added if on.")
+    keys: Matrix = Field(description="(n_keys, d_model) input vectors of the keys and values.")
+
+
+class Head(BaseModel):
+    q: Matrix = Field(description="(n_queries, d_k) the head's queries.")
+    k: Matrix = Field(description="(n_keys, d_k) the head's keys.")
+    v: Matrix = Field(description="(n_keys, d_v) the head's values.")
+    scores: Matrix | None = Field(
+        description="Stage 1: (n_queries, n_keys) similarity, after the √d_k scaling of scaled_dot, "
+        "before the temperature and the mask (null for rnnencdec, which has no attention and no scores)."
+    )
+    mask: list[list[bool]] = Field(description="(n_queries, n_keys) true where the query may see the key.")
+    weights: Matrix = Field(description="Stage 2: (n_queries, n_keys) attention weights; each row sums to 1.")
+    output: Matrix = Field(description="Stage 3: (n_queries, d_v) weighted sum of the values.")
+    parameters: dict[str, Matrix | Vector] = Field(
+        description="Every named matrix the head used: W_Q, W_K, W_V (d_model, d_k); W (general); W1, W2, v (additive)."
+    )
+
+
+class Arithmetic(BaseModel):
+    step: int = Field(description="The query step written out (from 0).")
+    score: str = Field(description="The score function of stage 1.")
+    q: Vector = Field(description="(d_k,) the query.")
+    k: Matrix = Field(description="(n_keys, d_k) the keys.")
+    mask: list[bool] = Field(description="(n_keys,) true where the query may see the key.")
+    scores: Vector = Field(description="(n_keys,) stage 1: the score of the query with each key.")
+    dots: Vector | None = Field(None, description="(n_keys,) q·k for each key (dot, scaled_dot, cosine).")
+    scale: float | None = Field(None, description="√d_k, the divisor of scaled_dot.")
+    norms: Vector | None = Field(None, description="(n_keys,) |q| |k| for each key (cosine).")
+    qW: Vector | None = Field(None, description="(d_k,) qᵀW (general): each score is qᵀW · k.")
+    W1q: Vector | None = Field(None, description="(d_a,) W₁q (additive).")
+    W2k: Matrix | None = Field(None, description="(n_keys, d_a) W₂k for each key (additive).")
+    hidden: Matrix | None = Field(None, description="(n_keys, d_a) tanh(W₁q + W₂k); each score is v · hidden.")
+    shift: float | None = Field(None, description="Subtracted from the scores before e^x when e^(s/T) would not print.")
+    temperature: float | None = Field(None, description="T of the softmax (absent for hard attention).")
+    exponentials: Vector | None = Field(None, description="(n_keys,) e^((s - shift)/T), 0 where masked.")
+    total: float | None = Field(None, description="The sum of the exponentials.")
+    weights: Vector = Field(description="(n_keys,) stage 2: each weight (exponential / sum, or 0/1 when hard).")
+    weighted_values: Matrix = Field(description="(n_keys, d_v) each weight times its value.")
+    output: Vector = Field(description="(d_v,) stage 3: the sum of the weighted values.")
+
+
+class Overview(BaseModel):
+    layers: int = Field(description="Number of layers (1 for the teaching engine).")
+    heads: int = Field(description="Number of heads per layer.")
+    rows: int = Field(description="Rows of each map (at most 32; longer sentences are averaged in blocks).")
+    cols: int = Field(description="Columns of each map (at most 32).")
+    maps: list[list[str]] = Field(
+        description="maps[layer][head]: rows x cols weights as bytes 0..255 (weight x 255), base64, row by row."
+    )
+
+
+class ColumnNames(BaseModel):
+    vectors: list[str] | None = Field(
+        description="Names of the q and k columns (a named head: its questions), or null."
+    )
+    values: list[str] | None = Field(description="Names of the v columns, or null: d0, d1, ...")
+    output: list[str] | None = Field(description="Names of the output's columns (stage 3), or null: d0, d1, ...")
+
+
+class NamedHeadFacts(BaseModel):
+    name: str = Field(description="The named head in focus: sense, pronoun, previous, doer, counterpart, aligned.")
+    question: dict[str, str] = Field(description="Its question in words, by language (en, zh).")
+
+
+class ModelFacts(BaseModel):
+    name: str = Field(description="The `model` parameter.")
+    label: str = Field(description="The model's name for people.")
+    languages: str = Field(description="The languages the model reads, in words.")
+    weights: str | None = Field(description="How its weights are stored when not as trained (e5: 4-bit weights).")
+    n_layers: int = Field(description="Layers, from the model's own config.")
+    n_heads: int = Field(description="Heads per layer, from the model's own config.")
+    units: str = Field(description="pieces (the model's word pieces) or words (pieces merged into words).")
+
+
+class Summaries(BaseModel):
+    statistics: dict[str, list[list[float]]] = Field(
+        description="Per statistic (entropy in nats; mean attention to the first token, the last token, itself, the "
+        "previous and the next token, punctuation), an (n_layers, n_heads) table: one number per head."
+    )
+    rollout: list[list[float]] = Field(
+        description="Attention rollout (Abnar & Zuidema 2020) up to `layer`: (n, n), how much each position draws "
+        "on each input token through every path of attention and the residual stream."
+    )
+
+
+class GuessedRole(BaseModel):
+    word: str = Field(description="A word the lexicon lacks, as written.")
+    role: str = Field(description="The role guessed for it: noun, verb, adjective, ...")
+    how: str = Field(description="The rule that guessed it: a function word, an English ending, jieba's tag.")
+
+
+class ReadAs(BaseModel):
+    word: str = Field(description="A source word with two meanings of one role (bank).")
+    sense: str = Field(description="The Chinese word of the meaning its sentence picks (河岸 beside river).")
+
+
+class Focus(BaseModel):
+    auto: bool = Field(description="True when the link names no head: each step shows the head its word asks.")
+    head: int = Field(description="The head shown at the current step (from 0).")
+    heads: list[int] = Field(description="The head shown at each step.")
+    asks: list[int | None] = Field(description="The head whose question each query word asks (null: none applies).")
+    names: list[str] | None = Field(description="The named heads' names, in order (null for other projections).")
+    notes: list[dict[str, str]] | None = Field(description="Per step, one sentence per language about the head shown.")
+    rows: list[list[list[float]]] | None = Field(
+        description="(n_heads, n_queries, n_keys) every head's weights (null for long sentences)."
+    )
+
+
+class DecoderSelfAttention(BaseModel):
+    keys: list[str] = Field(description="What each step was fed: <s>, then every word produced before it.")
+    q: Matrix = Field(description="(n_queries, d_head) each step's query of the decoder's self-attention.")
+    k: Matrix = Field(description="(n_queries, d_head) the cached keys: step i reads rows 0..i (one row more a word).")
+    v: Matrix = Field(description="(n_queries, d_head) the cached values, likewise.")
+    scores: Matrix = Field(description="(n_queries, n_queries) stage 1, 0 above the diagonal (masked).")
+    mask: list[list[bool]] = Field(description="(n_queries, n_queries) true on and below the diagonal.")
+    weights: Matrix = Field(description="(n_queries, n_queries) stage 2, each row sums to 1 over rows 0..i.")
+    output: Matrix = Field(description="(n_queries, d_head) stage 3 of the head.")
+
+
+class GoldAlignment(BaseModel):
+    target: list[str] = Field(description="The corpus's translation of the sentence.")
+    alignment: list[list[int]] = Field(description="For each of its words, the English positions it translates.")
+
+
+class TranslatorVocabulary(BaseModel):
+    source: int = Field(description="English words the model knows (others are read as <unk>).")
+    target: int = Field(description="Chinese words it can write.")
+    max_source_words: int = Field(description="The most English words a sentence may have.")
+
+
+class TranslationFacts(BaseModel):
+    decoding: Literal["greedy", "beam", "forced"] = Field(
+        description="greedy or beam: the model translated (empty Target); forced: it was made to produce the Target."
+    )
+    beam: int = Field(description="The beam width (1: greedy or forced).")
+    source: list[str] = Field(description="The English words as the model read them (lower case).")
+    unknown_source: list[str] = Field(description="English words outside its vocabulary, read as <unk>.")
+    unknown_target: list[str] = Field(description="Target words outside its vocabulary (forced decoding).")
+    vocabulary: TranslatorVocabulary = Field(description="The model's vocabulary and limits.")
+    target: list[str] = Field(description="The Chinese words produced (or given), without </s>.")
+    probabilities: Vector = Field(description="Each word's probability given the words before it.")
+    end_probability: float | None = Field(
+        description="The probability of </s> after the last word (null: the decoder reached the word limit first)."
+    )
+    log_probability: float = Field(description="The log-probability of the whole target, </s> included.")
+    learned_alignment: list[int] | None = Field(
+        description="For each word, the English position with the largest weight of the head shown (null: rnnencdec)."
+    )
+    gold: GoldAlignment | None = Field(description="The corpus's translation and word alignment, where known.")
+    context_vector: Vector | None = Field(description="rnnencdec: the one context vector C every step reads.")
+    self_attention: DecoderSelfAttention | None = Field(
+        description="transformer-mt: the decoder's masked self-attention of the layer and head shown."
+    )
+
+
+class GeometryLines(BaseModel):
+    step: int = Field(description="The query step whose lines these are (`step`).")
+    dots: Vector | None = Field(
+        description="(n_keys,) q·k of the current query with each key, in full (every d_k number); null for an "
+        "additive score (rnnsearch), which adds W1 s and W2 h instead of multiplying q and k."
+    )
+    scores: Vector = Field(description="(n_keys,) stage 1: each key's score (scaled_dot: q·k/√d_k).")
+    weights: Vector = Field(description="(n_keys,) stage 2: each key's weight, the width of its line.")
+    mask: list[bool] = Field(description="(n_keys,) true where the query may see the key.")
+
+
+class Geometry(BaseModel):
+    plane: Literal["qk", "embedding"] = Field(
+        description="qk: the head's queries and keys; embedding (named heads, `plane`): the word vectors before "
+        "W_Q and W_K."
+    )
+    method: Literal["exact", "features", "pca", "inputs"] = Field(
+        description="exact: vectors 1 or 2 wide, drawn as they are; features: a named head's two question dimensions "
+        "that carry the most of its choice between keys; pca: the two principal components of the queries and keys "
+        "together; inputs: the two input features the head's chosen dimensions read most."
+    )
+    axes: list[str] = Field(description="The two axes' names: features, question dimensions, d0 d1, or PC1 PC2.")
+    basis: Matrix = Field(description="(2, d) the plane's unit directions in the space of the vectors drawn.")
+    center: Vector = Field(description="(d,) the point drawn at (0, 0): the mean for pca, zero otherwise.")
+    retained: float = Field(
+        description="Share (0..1) of the vectors' squared distances from `center` that the plane keeps (pca: the "
+        "share of variance); 1 for exact."
+    )
+    score_share: float | None = Field(
+        description="features: the two axes' share of the head's choice between keys (sum of |q_d| |k_d - mean k_d|)."
+    )
+    queries: Matrix = Field(description="(n_queries, 2) each query's point: (vector - center) · basisᵀ.")
+    keys: Matrix = Field(description="(n_keys, 2) each key's point, in the same plane.")
+    stretch: float = Field(description="The `stretch` the queries and keys were multiplied by.")
+    lines: GeometryLines = Field(description="The current query's line to every key.")
+
+
+def no_names() -> dict[str, None]:
+    """Columns without names (the page writes d0, d1, ...)."""
+    return {"vectors": None, "values": None, "output": None}
+
+
+@dataclass(kw_only=True)
+class Answer:
+    """One view: every field in every mode, null (or empty) where the mode has none."""
+
+    # Every field is in every answer: the schema lists those with a default as required too (they are sent).
+    __pydantic_config__ = ConfigDict(json_schema_serialization_defaults_required=True)
+
+    params: Annotated[dict[str, Any], Field(description="The canonical parameters, defaults filled in.")]
+    share_path: Annotated[
+        str, Field(description="The canonical link to this view (the page); /api/attention takes its query.")
+    ]
+    query: Annotated[str, Field(description="The canonical query string of what is computed, without the view state.")]
+    mode: Annotated[
+        Literal["self", "cross", "exercise", "model", "translate"],
+        Field(
+            description="self: one sentence; cross: target words query source words; exercise: hand-typed q, k, v; "
+            "model: a real pretrained model; translate: a trained English→Chinese translator (queries: its Chinese "
+            "words)."
+        ),
+    ]
+    model: Annotated[
+        ModelFacts | None, Field(description="Real models and translators: which model, and its shape.")
+    ] = None
+    tokens: Annotated[Tokens, Field(description="The row (query) and column (key) labels.")]
+    unknown_tokens: Annotated[list[str], Field(description="Words the lexicon (or the model's vocabulary) lacks.")] = (
+        field(default_factory=list)
+    )
+    guessed_roles: Annotated[
+        list[GuessedRole], Field(description="Roles guessed for words the lexicon lacks, and how.")
+    ] = field(default_factory=list)
+    read_as: Annotated[
+        list[ReadAs],
+        Field(
+            description="Encoder-decoder: source words with two meanings, read with the meaning their sentence picks."
+        ),
+    ] = field(default_factory=list)
+    features: Annotated[list[str] | None, Field(description="Names of the lexicon's feature dimensions, or null.")] = (
+        None
+    )
+    embeddings: Annotated[
+        Embeddings | None, Field(description="The input vectors (null in the exercise and for models).")
+    ] = None
+    d_model: Annotated[int, Field(description="Width of the input vectors.")]
+    d_k: Annotated[int, Field(description="Width of each head's queries and keys.")]
+    n_heads: Annotated[int, Field(description="Number of heads (per layer).")]
+    focus: Annotated[Focus | None, Field(description="The teaching engine: which head each step shows, and why.")] = (
+        None
+    )
+    names: Annotated[ColumnNames, Field(description="Names of the head's columns, where they have names.")] = field(
+        default_factory=no_names
+    )
+    named_head: Annotated[NamedHeadFacts | None, Field(description="projection=named: the question the head asks.")] = (
+        None
+    )
+    head_note: Annotated[
+        dict[str, str] | None, Field(description="One sentence about the head in focus, by language.")
+    ] = None
+    head: Annotated[
+        Head, Field(description="The head in focus (`head`, of layer `layer` for models): its three stages.")
+    ]
+    arithmetic: Annotated[
+        Arithmetic | None,
+        Field(
+            description="Every number of the current step (`step`) of that head (null for a real model's word units "
+            "and for rnnencdec)."
+        ),
+    ]
+    output: Annotated[
+        Matrix | None,
+        Field(
+            description="(n_queries, d_model) every head's output concatenated and projected by W_O (null for models)."
+        ),
+    ] = None
+    parameters: Annotated[
+        dict[str, Matrix],
+        Field(
+            description="Parameters shared by the heads: W_O. Empty for the named heads, whose W_O averages them: "
+            "`output` is the mean of the heads' outputs."
+        ),
+    ] = field(default_factory=dict)
+    overview: Annotated[
+        Overview | None, Field(description="A small weight map of every layer and head (several heads only).")
+    ] = None
+    geometry: Annotated[
+        Geometry | None,
+        Field(
+            description="The head in focus's queries and keys as points in one plane, and the current query's lines "
+            "(rnnsearch: the two terms of its additive score, W1 s and W2 h). Null for rnnencdec, which has no "
+            "attention."
+        ),
+    ] = None
+    summaries: Annotated[Summaries | None, Field(description="Real models: the whole model summarised.")] = None
+    translation: Annotated[TranslationFacts | None, Field(description="Translators: what was decoded, and how.")] = None
+    sentence_embedding: Annotated[
+        list[float] | None,
+        Field(
+            description="Real models: the mean-pooled, L2-normalised last hidden state, as the model's reference does."
+        ),
+    ] = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The fields in their declared order, the values as they are (dataclasses.asdict would copy every array)."""
+        return dict(self.__dict__)
