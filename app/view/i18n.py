@@ -1,5 +1,15 @@
 """The page's words in English and Chinese. The template and the scripts read the same table."""
 
+
+def check_same_words(name: str, table: dict[str, dict[str, str]]) -> None:
+    """A table of words by language names the same words in every language, or ValueError names what is missing
+    (a raise, not an assert: `python -O` would drop an assert, and with it the check)."""
+    every = set().union(*(words.keys() for words in table.values()))
+    missing = {lang: sorted(every - words.keys()) for lang, words in table.items() if every - words.keys()}
+    if missing:
+        raise ValueError(f"{name}: words missing, by language: {missing}")
+
+
 STRINGS = {
     "en": {
         "title": "Attention Lens",
@@ -564,7 +574,7 @@ STRINGS = {
     },
 }
 
-assert STRINGS["en"].keys() == STRINGS["zh"].keys()
+check_same_words("STRINGS", STRINGS)
 
 
 def pick_language(explicit: str | None, accept_language: str | None) -> str:

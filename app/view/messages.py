@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.view.i18n import check_same_words
+
 MODE_NAMES = {
     "en": {
         "self": "self-attention",
@@ -155,7 +157,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "too_many_target_words": "最多 {limit} 个中文词，用空格分开（现在 {count} 个）",
     },
 }
-assert TEMPLATES["en"].keys() == TEMPLATES["zh"].keys()
+check_same_words("TEMPLATES", TEMPLATES)
 
 SEPARATOR = {"en": ", ", "zh": "、"}
 OR = {"en": " or ", "zh": "或"}

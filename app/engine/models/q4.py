@@ -17,7 +17,8 @@ import numpy as np
 
 BLOCK = 32  # weights per block
 BLOCK_DTYPE = np.dtype([("d", "<f2"), ("qs", "u1", (BLOCK // 2,))])  # 18 bytes, packed
-assert BLOCK_DTYPE.itemsize == 18
+if BLOCK_DTYPE.itemsize != 18:  # a raise, not an assert, which `python -O` would drop
+    raise ImportError(f"a Q4_0 block must be 18 bytes, numpy packs it in {BLOCK_DTYPE.itemsize}")
 
 
 def blocks_from_buffer(buffer: bytes | memoryview, offset: int, n_out: int, n_in: int) -> np.ndarray:
