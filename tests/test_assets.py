@@ -148,14 +148,8 @@ def test_the_choice_is_never_a_refused_coding_and_never_loses_to_a_less_wanted_o
     chosen = choose_encoding(header, ["br", "gzip"])
 
     def q_of(coding):
-        named = dict(items)
-        if coding in named or "*" in named:
-            text = named.get(coding, named.get("*"))
-            try:
-                return min(max(float(text.split("=")[1]), 0.0), 1.0) if text else 1.0
-            except ValueError:
-                return 0.0
-        return 0.0  # not named: identity is the last resort, any other coding is refused
+        named = {name: float(q.split("=")[1]) if q else 1.0 for name, q in items if q != ";q=x"}  # q=x: ignored
+        return named.get(coding, named.get("*", 0.0))  # not named: identity is the last resort, others refused
 
     assert chosen in ("br", "gzip", "identity")
     if chosen != "identity":

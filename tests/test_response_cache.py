@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 import app.web.api
 import app.web.pages
 from app.main import create_app
-from app.view.i18n import pick_language
+from app.web.headers import pick_language
 from app.web.shared import SharedAnswers, answer_key, page_language
 from tests.support.asgi import call, http_scope, run_async
 

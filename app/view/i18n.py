@@ -575,22 +575,3 @@ STRINGS = {
 }
 
 check_same_words("STRINGS", STRINGS)
-
-
-def pick_language(explicit: str | None, accept_language: str | None) -> str:
-    """The `lang` parameter if given, else the en/zh the browser's Accept-Language prefers (by q-value)."""
-    if explicit:
-        return explicit
-    ranked = []
-    for order, part in enumerate((accept_language or "")[:500].split(",")):
-        tag, _, rest = part.strip().lower().partition(";")
-        quality = 1.0
-        if rest.strip().startswith("q="):
-            try:
-                quality = float(rest.strip()[2:])
-            except ValueError:
-                quality = 0.0
-        for language in ("zh", "en"):
-            if tag == language or tag.startswith(language + "-"):
-                ranked.append((-quality, order, language))
-    return min(ranked)[2] if ranked and min(ranked)[0] < 0 else "en"

@@ -5,7 +5,7 @@
 
 Used by the static assets (brotli or gzip, compressed once), by the `Compression` layer of the
 dynamic answers and by the shared answers' key (gzip or not), so that all of them read the header the
-same way.
+same way; the q-values are read by app.web.headers.accepted, as Accept-Language's are.
 """
 
 import functools
@@ -15,30 +15,11 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.web import routes
-from app.web.headers import request_header
+from app.web.headers import accepted, request_header
 
 IDENTITY = "identity"
 GZIP_MINIMUM_BYTES = 1000
 GZIP_LEVEL = 1  # ~20x smaller JSON at a third of level 5's cost
-
-
-def accepted_codings(header: str) -> dict[str, float]:
-    """Accept-Encoding as {coding: q}; a malformed q counts as 0 (not accepted)."""
-    codings: dict[str, float] = {}
-    for item in header.split(","):
-        name, *params = (part.strip() for part in item.split(";"))
-        if not name:
-            continue
-        q = 1.0
-        for param in params:
-            key, _, value = param.partition("=")
-            if key.strip().lower() == "q":
-                try:
-                    q = min(max(float(value), 0.0), 1.0)
-                except ValueError:
-                    q = 0.0
-        codings[name.lower()] = q
-    return codings
 
 
 def choose_encoding(header: str | None, available: Sequence[str]) -> str:
@@ -51,7 +32,7 @@ def choose_encoding(header: str | None, available: Sequence[str]) -> str:
     """
     if not header:
         return IDENTITY
-    codings = accepted_codings(header)
+    codings = accepted(header)
     wildcard = codings.get("*", 0.0)
     identity_q = codings.get(IDENTITY, wildcard)
     q, _, coding = max(((codings.get(c, wildcard), -i, c) for i, c in enumerate(available)), default=(0.0, 0, IDENTITY))

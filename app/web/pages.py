@@ -19,7 +19,7 @@ from app.settings import ROOT
 from app.view import models
 from app.view.compare import COMPARE_PRESETS, compare_presets_for, compare_view
 from app.view.compute import compute_view
-from app.view.i18n import STRINGS, pick_language
+from app.view.i18n import STRINGS
 from app.view.lessons import lessons_for
 from app.view.links import comparison_from_query, fields_to_drop, lenient_state, query_values
 from app.view.presets import presets_for
@@ -37,7 +37,7 @@ from app.view.state import (
 from app.web import routes
 from app.web.assets import asset_url
 from app.web.errors import error_items
-from app.web.headers import query_text, request_language
+from app.web.headers import pick_language, query_text, request_language
 from app.web.jsonio import dumps
 from app.web.shared import cached
 

@@ -33,10 +33,9 @@ from fastapi.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from werkzeug.http import parse_etags, unquote_etag
 
-from app.view.i18n import pick_language
 from app.web import routes
 from app.web.compression import accepts_gzip
-from app.web.headers import request_header, response_header
+from app.web.headers import pick_language, request_header, response_header
 
 SHARED_PATHS = routes.CACHEABLE
 # What an entry costs besides its objects: its slot in the OrderedDict (hash table entry and list node).
