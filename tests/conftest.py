@@ -123,7 +123,7 @@ WAITING = ("test_live_hostile.py", "test_live.py", "test_faults.py", "test_nginx
 BROWSER_MODULES = tuple(sorted(path.name for path in (HERE / "browser").glob("test_*.py")))
 CONTAINER_AFTER = 3  # the container tests go after this many of LONGEST_FIRST (see handing_out_order)
 # The longest of the modules the fast loop leaves out (slow): right after the container tests, not at the end.
-SLOW_AND_LONG = ("test_schemathesis.py", "test_translator_corpus.py", "test_determinism.py")
+SLOW_AND_LONG = ("test_translator_figures.py", "test_schemathesis.py", "test_determinism.py")
 
 
 @functools.cache  # once per module, not per test: the path's parents cost 0.2 ms each time
