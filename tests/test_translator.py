@@ -22,7 +22,8 @@ import pytest
 
 from app.engine.models import translator as mt
 
-FIXTURES = Path(__file__).parent / "fixtures" / "translator"
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures" / "translator"
 CASES = json.loads((FIXTURES / "cases.json").read_text(encoding="utf-8"))
 TOLERANCE = 1e-8
 NAMES = list(mt.MODELS)
@@ -33,10 +34,29 @@ def models():
     return {name: mt.load(name) for name in NAMES}
 
 
+def pins(requirements: Path) -> dict[str, str]:
+    """name -> version of a requirements file's `name==version` lines."""
+    lines = requirements.read_text(encoding="utf-8").splitlines()
+    return dict(line.split("==") for line in lines if line.strip() and not line.startswith("#"))
+
+
 def test_fixtures_are_small_and_from_the_pinned_torch():
-    assert CASES["torch"].startswith("2.13.0")
     assert sum(f.stat().st_size for f in FIXTURES.iterdir()) < 1_500_000
     assert set(CASES["models"]) == set(NAMES)
+
+
+def test_weights_figures_and_fixtures_come_from_the_pinned_training_environment():
+    """tools/translator/requirements.txt (the training venv) pins the torch every committed file records (its
+    CPU build: 2.13.0+cpu) and the app's numpy."""
+    training = pins(ROOT / "tools" / "translator" / "requirements.txt")
+    assert set(training) == {"torch", "numpy"}
+    assert training["numpy"] == pins(ROOT / "requirements.txt")["numpy"]
+    assert CASES["torch"].split("+")[0] == training["torch"] and CASES["numpy"] == training["numpy"]
+    for name in NAMES:
+        report = json.loads((mt.DIRECTORY / f"{name}.json").read_text(encoding="utf-8"))
+        assert report["torch"].split("+")[0] == training["torch"], name
+        # train.py records numpy's version since the committed runs (theirs is the fixtures', checked above)
+        assert report.get("numpy", CASES["numpy"]) == training["numpy"], name
 
 
 @pytest.mark.parametrize("name", NAMES)

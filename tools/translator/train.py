@@ -3,9 +3,9 @@
     /work/torchvenv/bin/python -m tools.translator.train --out app/engine/models/mt        # all three
     /work/torchvenv/bin/python -m tools.translator.train --out DIR --models rnnsearch      # one
 
-Run in the separate torch venv (python3 -m venv /work/torchvenv && /work/torchvenv/bin/pip install
-torch==2.13.0 numpy), from the repository root. One thread, fixed seeds, a fixed number of epochs:
-the same machine gives the same weights.
+Run in the separate torch venv (python3 -m venv /work/torchvenv && /work/torchvenv/bin/pip install -r
+tools/translator/requirements.txt), from the repository root. One thread, fixed seeds, a fixed number of
+epochs: the same machine and versions give the same weights (each <name>.json records torch's and numpy's).
 
 The models (the names the app uses):
 
@@ -503,6 +503,7 @@ def main():
             SETTINGS[name]["epochs"] = args.epochs
         model, report = train_one(name, train, val, test, tgt_vocab, len(src_vocab), len(tgt_vocab), args.seed)
         report["torch"] = torch.__version__
+        report["numpy"] = np.__version__
         report["train_pairs"] = len(train)
         np.savez(args.out / f"{name}.npz", **export(model, name))
         torch.save(model.state_dict(), args.out / f"{name}.pt")  # for the reference fixtures (not committed)
