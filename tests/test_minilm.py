@@ -14,7 +14,6 @@ import os
 import shutil
 import sys
 import threading
-import time
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +23,8 @@ from app.engine.models import base, bert, encoder, minilm, registry
 from app.engine.models.minilm import ModelUnavailable
 from tests.support.damage import flip_bit
 from tests.support.float32 import recomputation_bounds
+from tests.support.threads import inside
+from tests.support.waiting import wait_until
 
 FIXTURES = Path(__file__).parent / "fixtures" / "minilm"
 META = json.loads((FIXTURES / "cases.json").read_text(encoding="utf-8"))
@@ -302,19 +303,25 @@ def isolated_cache():
 
 
 def test_concurrent_first_calls_load_once(monkeypatch, isolated_cache):
-    calls = []
+    """The load is held until the seven other callers are seen waiting inside get_model (not a guessed sleep)."""
+    calls, gate = [], threading.Event()
     sentinel = object()
 
-    def slow_load(**options):  # the registry passes the weights cache's folder
+    def held_load(**options):  # the registry passes the weights cache's folder
         calls.append(1)
-        time.sleep(0.2)
+        assert gate.wait(60), "the gate never opened"
         return sentinel
 
-    monkeypatch.setattr(minilm, "load_model", slow_load)
+    monkeypatch.setattr(minilm, "load_model", held_load)
     results = []
     threads = [threading.Thread(target=lambda: results.append(registry.get_model("minilm"))) for _ in range(8)]
     for t in threads:
         t.start()
+    wait_until(
+        lambda: len(calls) > 1 or (calls and len(inside(threads, registry.Registry.get_model)) == 7),
+        "7 callers to wait",
+    )
+    gate.set()
     for t in threads:
         t.join()
     assert len(calls) == 1

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import threading
-import time
 
 import pytest
 
 from app.engine.models import e5, minilm, registry
 from app.engine.models.base import EncoderModel, ModelUnavailable
+from tests.support.threads import inside
+from tests.support.waiting import wait_until
 
 
 @pytest.fixture
@@ -38,19 +39,26 @@ def test_both_models_by_name_with_their_own_shapes():
 
 
 def test_concurrent_first_calls_load_once(isolated):
-    calls = []
+    """The load is held until the seven other callers are seen waiting inside get_model, so every call is a
+    first call on any machine; with no lock the held load is entered again and the wait ends at once."""
+    calls, gate = [], threading.Event()
     sentinel = object()
 
-    def slow_load(cache_dir):
+    def held_load(cache_dir):
         calls.append(1)
-        time.sleep(0.2)
+        assert gate.wait(60), "the gate never opened"
         return sentinel
 
-    isolated.setitem(registry._LOADERS, "e5", (slow_load, e5.PACKAGE))
+    isolated.setitem(registry._LOADERS, "e5", (held_load, e5.PACKAGE))
     results = []
     threads = [threading.Thread(target=lambda: results.append(registry.get_model("e5"))) for _ in range(8)]
     for t in threads:
         t.start()
+    wait_until(
+        lambda: len(calls) > 1 or (calls and len(inside(threads, registry.Registry.get_model)) == 7),
+        "7 callers to wait",
+    )
+    gate.set()
     for t in threads:
         t.join()
     assert len(calls) == 1 and results == [sentinel] * 8
