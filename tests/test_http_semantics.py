@@ -7,7 +7,6 @@ import asyncio
 import gzip
 import json
 import socket
-import time
 
 import httpx
 import pytest
@@ -23,6 +22,7 @@ from app.web.guard import PIECE_BYTES, Guard
 from app.web.shared import none_match
 from tests.support.asgi import AppClient, body_of, call, http_scope, run_async
 from tests.support.live_server import AppServer
+from tests.support.waiting import wait_until
 from tests.test_hardening import check_security_headers, exchange
 
 SHARED_LINK = "source=walk+by+river+bank&heads=2&temperature=0.5"
@@ -252,14 +252,9 @@ def test_the_real_server_drops_a_reader_that_never_reads():
         with socket.create_connection(("127.0.0.1", server.port), timeout=30) as reader:
             reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
             reader.sendall(request * 12)  # pipelined; the answers are never read
-            logged = []
-            for _ in range(600):
-                logged = [json.loads(line) for line in server.output().splitlines() if '"/api/attention"' in line]
-                if "without completing response" in server.output():
-                    break
-                time.sleep(0.1)
-            assert httpx.get(server.base + "/healthz").status_code == 200
-        assert "without completing response" in server.output()
+            wait_until(lambda: "without completing response" in server.output(), "the reader to be dropped")
+            assert httpx.get(server.base + "/healthz", timeout=30).status_code == 200
+        logged = [json.loads(line) for line in server.output().splitlines() if '"/api/attention"' in line]
         assert logged and all(record["bytes"] < 1_000_000 for record in logged), logged  # never a whole answer
 
 

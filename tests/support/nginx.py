@@ -62,7 +62,7 @@ class Nginx:
         if check.returncode:
             raise RuntimeError("nginx -t failed:\n" + check.stderr)
 
-    def start(self, timeout: float = 20) -> Nginx:
+    def start(self, timeout: float = 60) -> Nginx:  # a hang guard: nginx answers in milliseconds
         """Start nginx; ready when /healthz answers through it (with any status: the app may be down on purpose)."""
         self.prepare()
         self.process = subprocess.Popen(

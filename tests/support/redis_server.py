@@ -55,7 +55,7 @@ class RedisServer:
             "--daemonize", "no",
         ]  # fmt: skip
 
-    def start(self, timeout: float = 10) -> RedisServer:
+    def start(self, timeout: float = 60) -> RedisServer:  # a hang guard: it answers in milliseconds
         self.process = subprocess.Popen(
             self.command(), stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True
         )
