@@ -46,6 +46,9 @@ from tests.support.pages import page_data
 from tests.support.redis_server import RedisServer
 from tests.support.sse import Student
 
+GUARD = 60.0  # seconds: a hang guard for waits, never a speed requirement
+TTL = 10  # seconds: a room's time in the tests that wait it out (a window the test's own requests must fit in)
+
 VIEW = "source=tom+chases+jerry"
 STEPS = [  # the teacher steps, changes stage, then presents (each already in canonical form)
     "source=tom+chases+jerry&step=1&stage=2",
@@ -155,7 +158,7 @@ def test_the_keeper_ends_the_streams_of_a_room_past_its_time(monkeypatch):
         assert rooms.hub.past_their_time(time.time()) == [room.code]
         await rooms.start()
         try:
-            await asyncio.wait_for(old.wait(), 5)
+            await asyncio.wait_for(old.wait(), GUARD)
             assert (old.status, alive.status) == ("ended", "live")
             assert await rooms.get(room.code) is None and await rooms.get(kept.code) == kept
         finally:
@@ -207,13 +210,17 @@ def test_a_students_stream_costs_one_task_besides_its_request_and_ends_when_the_
             await app(http_scope(created["events_url"]), receive, send)
 
         tasks = [asyncio.create_task(student(number)) for number in range(students)]
-        while any(b"data: " not in got for got in received):
-            await asyncio.sleep(0.01)
+
+        async def every_student_got_the_view():
+            while any(b"data: " not in got for got in received):
+                await asyncio.sleep(0.01)  # a poll of the other tasks' progress
+
+        await asyncio.wait_for(every_student_got_the_view(), GUARD)
         assert len(asyncio.all_tasks()) - before == 2 * students, "the student's own task and one more each"
         assert app.state.rooms.hub.total == students
         for event in left:
             event.set()
-        await asyncio.wait_for(asyncio.gather(*tasks), 10)
+        await asyncio.wait_for(asyncio.gather(*tasks), GUARD)
         assert app.state.rooms.hub.total == 0 and len(asyncio.all_tasks()) == before
         assert all(got.startswith(b"retry: 2000\n\nid: 1\ndata: {") for got in received), received[0]
         await app.state.rooms.stop()
@@ -239,7 +246,7 @@ def test_a_stream_whose_client_sends_a_body_past_the_limit_ends():
         async def send(message):
             received.extend(message.get("body", b""))
 
-        await asyncio.wait_for(app(http_scope(created["events_url"]), receive, send), 10)
+        await asyncio.wait_for(app(http_scope(created["events_url"]), receive, send), GUARD)
         assert received.startswith(b"retry: 2000\n\n") and app.state.rooms.hub.total == 0
         await app.state.rooms.stop()
 
@@ -304,7 +311,7 @@ def test_an_invalid_view_names_its_field(view, field):
 @pytest.mark.slow  # starts real servers
 def test_a_room_starts_with_the_teachers_view_and_students_follow_each_change(server):
     async def scenario():
-        async with httpx.AsyncClient(base_url=server.base, timeout=10) as client:
+        async with httpx.AsyncClient(base_url=server.base, timeout=30) as client:
             room = await start_room(client, "source=tom+chases+jerry&temperature=1.0&step=0")
             assert re.fullmatch(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}", room["code"])
             assert room["follow_url"] == f"/live/{room['code']}"
@@ -328,7 +335,7 @@ def test_a_room_starts_with_the_teachers_view_and_students_follow_each_change(se
 @pytest.mark.slow  # starts real servers
 def test_the_stream_is_event_stream_with_retry_and_keep_alive_comments(server):
     async def scenario():
-        async with httpx.AsyncClient(base_url=server.base, timeout=10) as client:
+        async with httpx.AsyncClient(base_url=server.base, timeout=30) as client:
             room = await start_room(client)
             async with Student(client, room["code"]) as student:
                 assert student.headers["content-type"].startswith("text/event-stream")
@@ -347,7 +354,7 @@ def test_the_stream_is_event_stream_with_retry_and_keep_alive_comments(server):
 @pytest.mark.slow  # starts real servers
 def test_a_wrong_or_missing_secret_changes_nothing(server):
     async def scenario():
-        async with httpx.AsyncClient(base_url=server.base, timeout=10) as client:
+        async with httpx.AsyncClient(base_url=server.base, timeout=30) as client:
             room = await start_room(client)
             other = await start_room(client)
             async with Student(client, room["code"]) as student:
@@ -373,7 +380,7 @@ def test_a_wrong_or_missing_secret_changes_nothing(server):
 @pytest.mark.slow  # starts real servers
 def test_a_view_that_is_not_a_valid_link_is_422_and_changes_nothing(server):
     async def scenario():
-        async with httpx.AsyncClient(base_url=server.base, timeout=10) as client:
+        async with httpx.AsyncClient(base_url=server.base, timeout=30) as client:
             room = await start_room(client)
             for view, message in [
                 ("temperature=99", "temperature: must be at most 20"),
@@ -396,7 +403,7 @@ def test_a_view_that_is_not_a_valid_link_is_422_and_changes_nothing(server):
 @pytest.mark.slow  # starts real servers
 def test_a_late_joiner_gets_the_current_view_at_once(server):
     async def scenario():
-        async with httpx.AsyncClient(base_url=server.base, timeout=10) as client:
+        async with httpx.AsyncClient(base_url=server.base, timeout=30) as client:
             room = await start_room(client, None)  # no body: the default view
             assert room["view"] == ""
             for view in STEPS:
@@ -410,7 +417,7 @@ def test_a_late_joiner_gets_the_current_view_at_once(server):
 @pytest.mark.slow  # starts real servers
 def test_last_event_id_resends_only_a_newer_view(server):
     async def scenario():
-        async with httpx.AsyncClient(base_url=server.base, timeout=10) as client:
+        async with httpx.AsyncClient(base_url=server.base, timeout=30) as client:
             room = await start_room(client)
             await put_view(client, room, STEPS[1])  # version 2
             async with Student(client, room["code"], last_event_id="1") as behind:
@@ -425,7 +432,7 @@ def test_last_event_id_resends_only_a_newer_view(server):
 @pytest.mark.slow  # starts real servers
 def test_the_same_view_again_is_not_a_change(server):
     async def scenario():
-        async with httpx.AsyncClient(base_url=server.base, timeout=10) as client:
+        async with httpx.AsyncClient(base_url=server.base, timeout=30) as client:
             room = await start_room(client)
             assert (await put_view(client, room, VIEW + "&temperature=1")).status_code == 204
             assert (await client.get(room["room_url"])).json()["version"] == 1
@@ -436,7 +443,7 @@ def test_the_same_view_again_is_not_a_change(server):
 @pytest.mark.slow  # starts real servers
 def test_unknown_rooms_are_404_everywhere(server):
     async def scenario():
-        async with httpx.AsyncClient(base_url=server.base, timeout=10) as client:
+        async with httpx.AsyncClient(base_url=server.base, timeout=30) as client:
             room = await start_room(client)
             unknown = "22222222"  # a random room has this code once in 6.6e11
             for path in (f"/api/rooms/{unknown}", f"/api/rooms/{unknown}/events", f"/api/rooms/{unknown}/qr.svg"):
@@ -469,7 +476,7 @@ def test_the_follow_page_shows_the_rooms_view_in_follow_mode(server):
 @pytest.mark.slow  # starts real servers
 def test_the_qr_code_is_an_svg_of_the_absolute_follow_link(server):
     async def scenario():
-        async with httpx.AsyncClient(base_url=server.base, timeout=10) as client:
+        async with httpx.AsyncClient(base_url=server.base, timeout=30) as client:
             room = await start_room(client)
             answer = await client.get(room["qr_url"])
             assert answer.status_code == 200 and answer.headers["content-type"] == "image/svg+xml"
@@ -486,7 +493,7 @@ def test_the_qr_code_follows_the_proxys_scheme_and_host(one_worker):
     """Behind nginx (scripts/serve trusts X-Forwarded-* from 127.0.0.1) the link is the public one."""
 
     async def scenario(server):
-        async with httpx.AsyncClient(base_url=server.base, timeout=10) as client:
+        async with httpx.AsyncClient(base_url=server.base, timeout=30) as client:
             room = await start_room(client)
             answer = await client.get(
                 room["qr_url"], headers={"Host": "lens.example.org", "X-Forwarded-Proto": "https"}
@@ -528,8 +535,8 @@ def test_a_teacher_on_one_machine_drives_students_on_another(redis):
 
     async def scenario(a, b):
         async with (
-            httpx.AsyncClient(base_url=a.base, timeout=10) as teacher,
-            httpx.AsyncClient(base_url=b.base, timeout=10) as students,
+            httpx.AsyncClient(base_url=a.base, timeout=30) as teacher,
+            httpx.AsyncClient(base_url=b.base, timeout=30) as students,
         ):
             room = await start_room(teacher)
             async with Student(students, room["code"]) as student:
@@ -574,7 +581,7 @@ def test_students_follow_through_nginx():
     """Events pass nginx unbuffered; room JSON is never served from nginx's cache, the QR code (PUBLIC_ORIGIN) is."""
 
     async def scenario(proxy):
-        async with httpx.AsyncClient(base_url=proxy, timeout=10) as client:
+        async with httpx.AsyncClient(base_url=proxy, timeout=30) as client:
             room = await start_room(client)
             async with Student(client, room["code"]) as student:
                 assert student.headers["content-type"].startswith("text/event-stream")
@@ -650,7 +657,7 @@ def limited(request, redis):
 @pytest.mark.slow  # a real server on a socket
 def test_limits_are_enforced_with_messages_that_name_them(limited):
     async def scenario():
-        async with httpx.AsyncClient(base_url=limited.base, timeout=10) as client:
+        async with httpx.AsyncClient(base_url=limited.base, timeout=30) as client:
             first = await start_room(client, **{"X-Forwarded-For": "10.0.0.1"})
             await start_room(client, **{"X-Forwarded-For": "10.0.0.1"})
             third = await client.post("/api/rooms", json={"view": VIEW}, headers={"X-Forwarded-For": "10.0.0.1"})
@@ -678,11 +685,12 @@ def test_limits_are_enforced_with_messages_that_name_them(limited):
 
 @pytest.mark.slow
 def test_a_room_ends_after_its_time_without_updates(redis):
-    """ROOM_TTL_SECONDS=3: the open stream says 'ended' and closes; the room is gone everywhere. Both stores at
-    once, each on a server of its own (they share nothing), so the test waits out the TTL once."""
+    """ROOM_TTL_SECONDS=TTL: the open stream says 'ended' and closes; the room is gone everywhere. Both stores at
+    once, each on a server of its own (they share nothing), so the test waits out the TTL once. The TTL is a
+    window the test must start its student in (two requests): TTL seconds is far more than a busy machine takes."""
 
     async def scenario(server):
-        async with httpx.AsyncClient(base_url=server.base, timeout=10) as client:
+        async with httpx.AsyncClient(base_url=server.base, timeout=30) as client:
             room = await start_room(client)
             async with Student(client, room["code"]) as student:
                 await student.next_view()
@@ -691,13 +699,16 @@ def test_a_room_ends_after_its_time_without_updates(redis):
             assert (await client.get(room["room_url"])).status_code == 404
             assert (await put_view(client, room, VIEW)).status_code == 404
             page = await client.get(room["follow_url"])
-            assert page.status_code == 404 and "3 seconds" in page.text and "3 秒" in page.text
+            assert page.status_code == 404 and f"{TTL} seconds" in page.text and f"{TTL} 秒" in page.text
 
     async def both(servers):
         await asyncio.gather(*(scenario(server) for server in servers))
 
     url = redis.url.removesuffix("/0") + "/3"
-    with live_class_app(room_ttl_seconds=3) as memory, live_class_app(redis_url=url, room_ttl_seconds=3) as with_redis:
+    with (
+        live_class_app(room_ttl_seconds=TTL) as memory,
+        live_class_app(redis_url=url, room_ttl_seconds=TTL) as with_redis,
+    ):
         run(both([memory, with_redis]))
 
 
