@@ -17,9 +17,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
-from tests.browser.harness import AXE_JS, CHROMIUM, HERE, launch_chromium
+from tests.browser.harness import AXE_JS, CHROMIUM, HERE, WAIT_MS, launch_chromium
+
+expect.set_options(timeout=WAIT_MS)  # not Playwright's 5 s: a hang guard, as every other wait here
 
 # The favicon 404 is checked on its own by test_console.py::test_no_console_errors_on_main_views;
 # here it is left out so that one missing icon does not turn every other test into an error.
@@ -129,7 +131,7 @@ def open_context(browser, app_server, **options):
     if "accept-language" not in headers:  # Chromium's locale would override the header
         options.setdefault("locale", "en-US")
     context = browser.new_context(**options)
-    context.set_default_timeout(20_000)
+    context.set_default_timeout(WAIT_MS)
     context.add_init_script("window.__xss = 0;")
     return context
 

@@ -44,6 +44,9 @@ CHROMIUM_ARGS = [
     NO_NETWORK,
 ]
 AXE_JS = HERE / "node_modules" / "axe-core" / "axe.min.js"
+# A hang guard for every wait on the page (Playwright's actions and `expect`, whose own default is 5 s, and poll
+# below): long enough for a busy two-core machine drawing Plotly's charts, never a speed requirement.
+WAIT_MS = 20_000
 
 __all__ = ["AppServer"]  # the app served in this process (tests/support/live_server.py); conftest's live_server
 
@@ -55,11 +58,11 @@ def query_path(params=None, base="/"):
     return base + ("?" + urlencode(params) if params else "")
 
 
-def wait_ready(page, timeout=20_000):
+def wait_ready(page, timeout=WAIT_MS):
     page.locator("body[data-ready=true]").wait_for(state="attached", timeout=timeout)
 
 
-def open_view(page, params=None, timeout=20_000):
+def open_view(page, params=None, timeout=WAIT_MS):
     """Navigate to the page for `params` (dict or path) and wait until the JS has drawn it."""
     response = page.goto(query_path(params), timeout=timeout)
     assert response is not None and response.status == 200, (
@@ -69,7 +72,7 @@ def open_view(page, params=None, timeout=20_000):
     return response
 
 
-def poll(page, expression, predicate=bool, timeout=10.0, interval=0.05):
+def poll(page, expression, predicate=bool, timeout=WAIT_MS / 1000, interval=0.05):
     """Evaluate `expression` until predicate(value) holds; returns the value (no eval-based waiting in the page)."""
     deadline = time.monotonic() + timeout
     value = None
@@ -83,11 +86,11 @@ def poll(page, expression, predicate=bool, timeout=10.0, interval=0.05):
         else:
             if predicate(value):
                 return value
-        time.sleep(interval)
+        time.sleep(interval)  # between two looks at the page
     raise AssertionError(f"timed out after {timeout} s waiting on {expression!r}; last value: {value!r}")
 
 
-def wait_text_change(page, selector, old, timeout=10.0):
+def wait_text_change(page, selector, old, timeout=WAIT_MS / 1000):
     """Wait until the text of `selector` differs from `old`; returns the new text."""
     deadline = time.monotonic() + timeout
     text = old
@@ -95,7 +98,7 @@ def wait_text_change(page, selector, old, timeout=10.0):
         text = page.locator(selector).inner_text()
         if text != old:
             return text
-        time.sleep(0.05)
+        time.sleep(0.05)  # between two looks at the page
     raise AssertionError(f"{selector} still reads {old[:120]!r} after {timeout} s")
 
 
@@ -224,3 +227,35 @@ def open_tables(page):
         if not details.evaluate("(d) => d.open"):
             details.locator("summary").click()
         page.locator(f"#table-stage{n} table").wait_for(state="attached")
+
+
+# ------------------------------------------------------------------ waiting for what a page does later
+
+
+def settled(page):
+    """Return once the work the page has queued has run: two animation frames (a redraw scheduled for the next
+    frame, and what that redraw schedules, such as the outlines and values drawn after a chart) and then a task
+    (a setTimeout(0), an error or load event already queued). A look at the page's own queue, not a guessed time."""
+    page.evaluate(
+        "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 0))))"
+    )
+
+
+# Records the view of every message a live class's stream brings (window.__liveViews). An EventSource's listeners
+# all run in the one task that dispatches a message, so once a view is recorded the page's own handler has run too.
+RECORD_LIVE_VIEWS = """(() => {
+  window.__liveViews = [];
+  const Original = window.EventSource;
+  window.EventSource = class extends Original {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (event) => window.__liveViews.push(JSON.parse(event.data).view));
+    }
+  };
+})();"""
+
+
+def record_live_views(page):
+    """From the next navigation on, record the views the page's live stream receives; read them with
+    poll(page, "window.__liveViews", ...)."""
+    page.add_init_script(RECORD_LIVE_VIEWS)
