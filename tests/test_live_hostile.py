@@ -30,6 +30,9 @@ from tests.support.sse import Student
 VIEW = "source=tom+chases+jerry"
 STEP = "source=tom+chases+jerry&step=2"
 GUARD = 60.0  # seconds: a hang guard for polling, never a speed requirement
+# seconds: the time of a room the tests wait out (ROOM_TTL_SECONDS, ROOM_IDLE_SECONDS), a window the test's own few
+# requests must fit in before the room ends: far more than they take on a busy machine
+WINDOW = 10
 
 pytestmark = pytest.mark.slow  # every test starts real servers
 
@@ -192,13 +195,13 @@ def test_a_full_server_keeps_refusing_cleanly_and_an_expiring_room_says_ended():
                 assert await student.rest() == []
             assert (await client.post("/api/rooms", json={"view": VIEW}, headers=address(5))).status_code == 201
 
-    with live_class_app(rooms_max=1, room_ttl_seconds=3) as server:
+    with live_class_app(rooms_max=1, room_ttl_seconds=WINDOW) as server:
         run(scenario(server))
 
 
 @pytest.mark.parametrize("store", ["memory", "redis"])
 def test_rooms_nobody_follows_end_early_and_many_addresses_cannot_hold_the_cap(store, request):
-    """ROOM_IDLE_SECONDS=2: a room with a student stays, one without ends; ten rooms from five addresses fill the
+    """ROOM_IDLE_SECONDS=WINDOW: a room with a student stays, one without ends; ten rooms from five addresses fill the
     cap only until they end by themselves; one address holds at most ROOMS_PER_CLIENT rooms. With Redis: the
     session's redis-server, a database no other test uses (ROOMS_MAX counts the rooms of that database)."""
 
@@ -220,7 +223,7 @@ def test_rooms_nobody_follows_end_early_and_many_addresses_cannot_hold_the_cap(s
 
                 await eventually(teacher_gets_a_room, "the unfollowed rooms end and free the cap")
 
-                async def every_lonely_room_ended():  # each ends 2 s after its own start: they started in turn
+                async def every_lonely_room_ended():  # each ends WINDOW s after its own start: they started in turn
                     return all([(await client.get(room["room_url"])).status_code == 404 for room in lonely])
 
                 await eventually(every_lonely_room_ended, "every room nobody follows ends")
@@ -228,7 +231,7 @@ def test_rooms_nobody_follows_end_early_and_many_addresses_cannot_hold_the_cap(s
                 assert (await put_view(client, followed, STEP)).status_code == 204
                 assert (await student.next_view()).json()["version"] == 2
 
-    limits = {"room_idle_seconds": 2, "rooms_per_client": 2, "rooms_max": 9}
+    limits = {"room_idle_seconds": WINDOW, "rooms_per_client": 2, "rooms_max": 9}
     if store == "redis":
         limits["redis_url"] = request.getfixturevalue("redis_server").url.removesuffix("/0") + "/4"
     with live_class_app(**limits) as server:
@@ -399,6 +402,7 @@ def test_a_client_that_stops_reading_is_dropped_after_the_send_timeout():
             connection.close()
 
 
+# The sleep stays: a worker that is slow to start is the thing under test (uvicorn's health check must wait for it).
 SLOW_START = """
 import os, sys, time
 if "--multiprocessing-fork" in sys.argv and os.environ.get("LENS_TEST_SLOW_START"):
