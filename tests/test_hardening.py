@@ -372,7 +372,7 @@ def exchange(port, head, body_parts=()):
 
     The server may answer and close before it has read the whole body; a failed send is fine then.
     """
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as connection:  # a hang guard
         try:
             connection.sendall(head)
             for part in body_parts:
@@ -445,7 +445,7 @@ def test_server_413_chunked_with_httpx_generator(server):
             f"http://127.0.0.1:{server}/api/attention",
             content=parts(),
             headers={"content-type": "application/json"},
-            timeout=10,
+            timeout=30,
         )
     except (httpx.WriteError, httpx.RemoteProtocolError, httpx.ReadError) as error:
         pytest.fail(f"no answer to a chunked body over 64 KiB: {error!r}")

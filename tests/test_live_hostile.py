@@ -367,7 +367,7 @@ def test_connections_that_send_no_request_are_dropped():
                     break
                 assert time.monotonic() < deadline, f"{len(open_ones)} silent connections still open"
                 time.sleep(0.2)
-            assert httpx.get(server.base + "/healthz", timeout=10).status_code == 200
+            assert httpx.get(server.base + "/healthz", timeout=30).status_code == 200
         finally:
             for connection in [*silent, slow]:
                 connection.close()
@@ -420,7 +420,7 @@ def test_a_worker_that_starts_slowly_is_not_killed_by_the_health_check():
     try:
         server.start(timeout=240)  # two slow starts on a shared machine
         pids = sorted(server.worker_pids())
-        assert httpx.get(server.base + "/healthz", timeout=10).status_code == 200
+        assert httpx.get(server.base + "/healthz", timeout=30).status_code == 200
         assert "died" not in server.output() and "not ready" not in server.output(), server.output()[-2000:]
         assert sorted(server.worker_pids()) == pids
     finally:

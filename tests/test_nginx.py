@@ -75,8 +75,8 @@ def test_the_worker_carries_on_after_a_header_over_16_kib(stack):
     app, proxy = stack
     status, _, _ = raw(proxy.port, b"GET /healthz HTTP/1.1", b"Cookie: " + b"c" * (17 * KiB))
     assert status == 431
-    assert httpx.get(proxy.base + "/healthz").status_code == 200
-    assert httpx.get(app.base + "/healthz").status_code == 200
+    assert httpx.get(proxy.base + "/healthz", timeout=30).status_code == 200
+    assert httpx.get(app.base + "/healthz", timeout=30).status_code == 200
 
 
 def test_a_32x32_exercise_link_reaches_the_app(stack):
@@ -98,9 +98,9 @@ def test_an_app_that_is_down_gets_nginx_502_with_the_security_headers():
 @pytest.mark.parametrize("path", ["/embed?source=framed+view", "/?source=strict+page", "/docs"])
 def test_the_apps_own_headers_pass_unchanged_also_from_the_cache(stack, path):
     app, proxy = stack
-    direct = httpx.get(app.base + path)
+    direct = httpx.get(app.base + path, timeout=30)
     for attempt in ("MISS or none", "HIT or none"):
-        through = httpx.get(proxy.base + path)
+        through = httpx.get(proxy.base + path, timeout=30)
         assert through.status_code == 200, attempt
         assert through.headers.get_list("content-security-policy") == [direct.headers["content-security-policy"]]
         assert through.headers.get("x-frame-options") == direct.headers.get("x-frame-options"), attempt
@@ -115,10 +115,12 @@ def test_the_apps_own_headers_pass_unchanged_also_from_the_cache(stack, path):
 
 def test_head_and_conditional_requests_through_nginx(stack):
     _, proxy = stack
-    first = httpx.get(proxy.base + "/api/attention?source=head+through+nginx")
-    head = httpx.head(proxy.base + "/api/attention?source=head+through+nginx")
+    first = httpx.get(proxy.base + "/api/attention?source=head+through+nginx", timeout=30)
+    head = httpx.head(proxy.base + "/api/attention?source=head+through+nginx", timeout=30)
     assert head.status_code == 200 and head.content == b"" and head.headers["etag"] == first.headers["etag"]
-    again = httpx.get(proxy.base + "/api/attention?source=head+through+nginx", headers={"if-none-match": "*"})
+    again = httpx.get(
+        proxy.base + "/api/attention?source=head+through+nginx", headers={"if-none-match": "*"}, timeout=30
+    )
     assert again.status_code == 304
 
 

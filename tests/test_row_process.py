@@ -168,7 +168,7 @@ def test_the_helper_exits_with_its_worker():
         "from app.engine.models import registry, row_process\n"
         "helper = row_process.started(registry.get_model('minilm').params)\n"
         "print(helper.process.pid, flush=True)\n"
-        "import time; time.sleep(120)\n"
+        "import time; time.sleep(120)\n"  # a worker busy with something else until it is killed below (it stays)
     )
     worker = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     try:
