@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 
 from playwright.sync_api import sync_playwright
 
-from tests.browser.harness import ROOT, AppServer, launch_chromium, open_view
+from tests.browser.harness import ROOT, AppServer, launch_chromium, open_view, settled
 
 OUT = ROOT / "docs" / "screenshots"
 BUDGET = OUT / "budget"  # every screen tests/browser/test_projector_budget.py checks (ignored by git)
@@ -52,7 +52,8 @@ def main():
                 open_view(page, base + urlencode(params))
                 if name.startswith("phone"):  # the phone's second screen: the step bar and the first heatmap
                     page.evaluate("document.getElementById('stages').scrollIntoView()")
-                page.wait_for_timeout(500)  # let Plotly settle its fonts
+                page.evaluate("() => document.fonts.ready.then(() => true)")  # the fonts Plotly measures with
+                settled(page)  # and the redraws they asked for
                 page.screenshot(path=str(OUT / name))
                 print("wrote", OUT / name)
                 context.close()

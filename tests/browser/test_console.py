@@ -2,7 +2,7 @@
 (Plotly included) from the app itself: no request to any other host."""
 
 from app.view.presets import PRESETS
-from tests.browser.harness import open_view
+from tests.browser.harness import open_view, settled
 
 VIEWS = [
     {"source": "the cat sat", "present": "true", "lang": "zh"},
@@ -15,12 +15,15 @@ VIEWS = [
 def test_no_console_errors_on_main_views(fresh_context, watch):
     page = fresh_context().new_page()  # a context of its own: a first visit, nothing cached
     for view in VIEWS:
-        if view == "/learn":
-            response = page.goto(view)
-            assert response.status == 200
-        else:
-            open_view(page, view)
-        page.wait_for_timeout(400)  # the favicon and late errors arrive after load
+        # Chromium asks for the favicon after the load, the last request a view makes: its answer (a 404 would be
+        # a console error) is in, and so is any error of the page's own start
+        with page.expect_request_finished(lambda request: "favicon" in request.url):
+            if view == "/learn":
+                response = page.goto(view)
+                assert response.status == 200
+            else:
+                open_view(page, view)
+        settled(page)
     assert watch.console_errors == [], f"console errors: {watch.console_errors}"
     assert watch.page_errors == [], f"uncaught errors: {watch.page_errors}"
 
@@ -29,8 +32,8 @@ def test_every_request_goes_to_the_app(fresh_context, watch, app_server):
     page = fresh_context().new_page()  # nothing cached: every file the page needs is requested
     open_view(page, VIEWS[1])
     page.locator("#next").click() if page.locator("#next").is_enabled() else page.locator("#prev").click()
-    page.locator("#temperature").fill("2")
-    page.wait_for_timeout(600)
+    with page.expect_request(lambda request: "temperature=2" in request.url):  # the edit, after the typing pause
+        page.locator("#temperature").fill("2")
     assert any(url.endswith("/plotly.min.js") for url in watch.requests), "Plotly was not loaded from the app"
     assert any("/api/attention?" in url for url in watch.requests), "the edit did not reach the API"
     foreign = [url for url in watch.requests if not watch.is_local(url)]

@@ -27,7 +27,7 @@ import pytest
 from playwright.sync_api import expect
 
 from app.view.presets import PRESETS
-from tests.browser.harness import ROOT, poll
+from tests.browser.harness import ROOT, poll, settled
 
 SHOTS = ROOT / "docs" / "screenshots" / "budget"
 SIZES = {"1024x768": (1024, 768), "1280x720": (1280, 720), "1920x1080": (1920, 1080)}
@@ -145,7 +145,7 @@ def wait_drawn(page, kind):
               .every((c) => { const s = c.querySelector('.main-svg');
                               return s && Math.abs(parseFloat(s.getAttribute('width')) - c.clientWidth) <= 1; })""",
     )
-    page.wait_for_timeout(150)  # the frame after the last redraw (outlines, values)
+    settled(page)  # the frame after the last redraw (outlines, values)
 
 
 def switch(page, kind, mode):

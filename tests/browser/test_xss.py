@@ -16,6 +16,7 @@ from tests.browser.harness import (
     open_view,
     page_data,
     poll,
+    settled,
     table_header,
     tick_labels,
     tick_texts,
@@ -91,7 +92,9 @@ INJECTED = """() => {
 
 
 def assert_no_script_ran(page):
-    page.wait_for_timeout(200)  # let error/load handlers of anything injected fire
+    # every image the page holds has loaded or failed, then the error/load events already queued have run
+    poll(page, "document.readyState === 'complete' && [...document.images].every((image) => image.complete)")
+    settled(page)
     assert page.evaluate("window.__xss") == 0, "a payload ran: window.__xss was set"
 
 
