@@ -22,7 +22,7 @@ from app.web.guard import PIECE_BYTES, Guard
 from app.web.shared import none_match
 from tests.support.asgi import AppClient, body_of, call, http_scope, run_async
 from tests.support.live_server import AppServer
-from tests.support.waiting import wait_until
+from tests.support.load import wait_until
 from tests.test_hardening import check_security_headers, exchange
 
 SHARED_LINK = "source=walk+by+river+bank&heads=2&temperature=0.5"

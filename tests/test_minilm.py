@@ -23,8 +23,8 @@ from app.engine.models import base, bert, encoder, minilm, registry
 from app.engine.models.minilm import ModelUnavailable
 from tests.support.damage import flip_bit
 from tests.support.float32 import recomputation_bounds
+from tests.support.load import wait_until
 from tests.support.threads import inside
-from tests.support.waiting import wait_until
 
 FIXTURES = Path(__file__).parent / "fixtures" / "minilm"
 META = json.loads((FIXTURES / "cases.json").read_text(encoding="utf-8"))

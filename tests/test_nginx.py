@@ -18,8 +18,8 @@ import httpx
 import pytest
 
 from tests.support.live_server import free_port
+from tests.support.load import wait_until
 from tests.support.nginx import CONFIG, Nginx
-from tests.support.waiting import wait_until
 from tests.test_hardening import exchange
 from tests.test_http_semantics import check_security_headers_raw
 

@@ -9,8 +9,8 @@ import pytest
 
 from app.engine.models import e5, minilm, registry
 from app.engine.models.base import EncoderModel, ModelUnavailable
+from tests.support.load import wait_until
 from tests.support.threads import inside
-from tests.support.waiting import wait_until
 
 
 @pytest.fixture
