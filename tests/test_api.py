@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from app.engine.text.embed import sinusoidal_positions
 from app.engine.text.lexicon import FEATURES, ROLES
 from app.view.state import State
+from tests.support.views import whole
 
 SENTENCE = "walk by river bank"
 
@@ -20,13 +21,13 @@ SENTENCE = "walk by river bank"
 def get(client, **params):
     response = client.get("/api/attention", params=params)
     assert response.status_code == 200, response.text
-    return response.json()
+    return whole(client, response.json())
 
 
 def post(client, body):
     response = client.post("/api/attention", json=body)
     assert response.status_code == 200, response.text
-    return response.json()
+    return whole(client, response.json())
 
 
 def arrays(head):

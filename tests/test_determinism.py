@@ -88,3 +88,12 @@ def test_the_in_process_app_agrees_with_the_servers(servers, client):
     local = client.get("/api/attention", params=params).content
     remote = httpx.get(servers[0] + "/api/attention", params=params, timeout=30).content
     assert local == remote
+
+
+@pytest.mark.parametrize("params", GET_CASES, ids=range(len(GET_CASES)))
+def test_the_fixed_resource_is_the_same_bytes_in_every_process(servers, params):
+    """The resource a sentence's answer names is computed from its URL alone: each server answers it, same bytes."""
+    href = httpx.get(servers[0] + "/api/attention", params=params, timeout=30).json()["fixed"]["href"]
+    answers = [httpx.get(base + href, timeout=30) for base in servers]
+    assert [answer.status_code for answer in answers] == [200, 200]
+    assert answers[0].content == answers[1].content

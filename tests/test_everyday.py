@@ -17,6 +17,7 @@ from app.engine.text.lexicon import load_lexicon
 from app.engine.text.roles import guess_role, word_tags
 from app.engine.text.tokenize import Token, tokenize
 from tests.data.everyday import EVERYDAY, PAIRS, PRONOUNS
+from tests.support.views import whole
 
 VISIBLE_SHARE = 0.70  # of all query steps
 
@@ -24,7 +25,7 @@ VISIBLE_SHARE = 0.70  # of all query steps
 def view(client, **params) -> dict:
     response = client.get("/api/attention", params=params)
     assert response.status_code == 200, response.text
-    return response.json()
+    return whole(client, response.json())
 
 
 def shown_rows(body: dict) -> np.ndarray:

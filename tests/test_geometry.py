@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from app.engine.attention.geometry import exact_plane, feature_plane, input_plane, pca_plane
 from app.view.state import State
+from tests.support.views import whole
 
 EPS = np.finfo(float).eps
 EXERCISE = {"q": "1,0;0,1", "k": "1,0;0,1;1,1", "v": "1,2;3,4;5,6", "score": "dot"}
@@ -29,7 +30,7 @@ VIEWS = {
 def get(client, **params):
     response = client.get("/api/attention", params=params)
     assert response.status_code == 200, response.text
-    return response.json()
+    return whole(client, response.json())
 
 
 def projection_bound(vectors, center, basis):

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from app.view.presets import PRESETS
+from tests.support.views import whole
 
 
 def weights_of(client, **params):
@@ -13,7 +14,7 @@ def weights_of(client, **params):
     shows the head whose question its word asks)."""
     response = client.get("/api/attention", params=params)
     assert response.status_code == 200, response.text
-    body = response.json()
+    body = whole(client, response.json())
     assert body["params"]["heads"] is None and body["focus"]["auto"]
     return body, np.array(body["head"]["weights"])
 

@@ -41,8 +41,9 @@ class Head(BaseModel):
     mask: list[list[bool]] = Field(description="(n_queries, n_keys) true where the query may see the key.")
     weights: Matrix = Field(description="Stage 2: (n_queries, n_keys) attention weights; each row sums to 1.")
     output: Matrix = Field(description="Stage 3: (n_queries, d_v) weighted sum of the values.")
-    parameters: dict[str, Matrix | Vector] = Field(
-        description="Every named matrix the head used: W_Q, W_K, W_V (d_model, d_k); W (general); W1, W2, v (additive)."
+    parameters: dict[str, Matrix | Vector] | None = Field(
+        description="Every named matrix the head used: W_Q, W_K, W_V (d_model, d_k); W (general); W1, W2, v "
+        "(additive). Null when the answer's `fixed` holds them."
     )
 
 
@@ -220,6 +221,15 @@ class Geometry(BaseModel):
     lines: GeometryLines = Field(description="The current query's line to every key.")
 
 
+class FixedReference(BaseModel):
+    href: str = Field(
+        description="GET it once (immutable: the URL carries the sha256 of its bytes): every head's matrices and "
+        "names at this view's settings. This answer's `features`, `names`, `named_head`, `head_note`, `parameters` "
+        "and `head.parameters` are null; they are the resource's `features` and `parameters`, and of "
+        "`heads[focus.head]`: `names`, `name` and `question`, `note`, `parameters`."
+    )
+
+
 def no_names() -> dict[str, None]:
     """Columns without names (the page writes d0, d1, ...)."""
     return {"vectors": None, "values": None, "output": None}
@@ -261,9 +271,10 @@ class Answer:
             description="Encoder-decoder: source words with two meanings, read with the meaning their sentence picks."
         ),
     ] = field(default_factory=list)
-    features: Annotated[list[str] | None, Field(description="Names of the lexicon's feature dimensions, or null.")] = (
-        None
-    )
+    features: Annotated[
+        list[str] | None,
+        Field(description="Names of the lexicon's feature dimensions, or null (and null when `fixed` holds them)."),
+    ] = None
     embeddings: Annotated[
         Embeddings | None, Field(description="The input vectors (null in the exercise and for models).")
     ] = None
@@ -273,9 +284,10 @@ class Answer:
     focus: Annotated[Focus | None, Field(description="The teaching engine: which head each step shows, and why.")] = (
         None
     )
-    names: Annotated[ColumnNames, Field(description="Names of the head's columns, where they have names.")] = field(
-        default_factory=no_names
-    )
+    names: Annotated[
+        ColumnNames | None,
+        Field(description="Names of the head's columns, where they have names (null when `fixed` holds them)."),
+    ] = field(default_factory=no_names)
     named_head: Annotated[NamedHeadFacts | None, Field(description="projection=named: the question the head asks.")] = (
         None
     )
@@ -299,10 +311,10 @@ class Answer:
         ),
     ] = None
     parameters: Annotated[
-        dict[str, Matrix],
+        dict[str, Matrix] | None,
         Field(
             description="Parameters shared by the heads: W_O. Empty for the named heads, whose W_O averages them: "
-            "`output` is the mean of the heads' outputs."
+            "`output` is the mean of the heads' outputs (null when `fixed` holds them)."
         ),
     ] = field(default_factory=dict)
     overview: Annotated[
@@ -322,6 +334,14 @@ class Answer:
         list[float] | None,
         Field(
             description="Real models: the mean-pooled, L2-normalised last hidden state, as the model's reference does."
+        ),
+    ] = None
+
+    fixed: Annotated[
+        FixedReference | None,
+        Field(
+            description="A sentence view of the teaching engine, as the JSON API sends it: what every sentence at its "
+            "settings shares, sent once (app/view/fixed.py). Null in every other answer and in the page's own data."
         ),
     ] = None
 

@@ -18,13 +18,14 @@ from pydantic import ValidationError
 from app.view.answer import Answer
 from app.view.compare import compare_view
 from app.view.compute import compute_view, is_light
+from app.view.fixed import answer_apart, resource
 from app.view.links import comparison_from_query, state_from_query, state_from_values
 from app.view.state import COMPARE_SPECS, PANES, SPECS, Comparison, State
 from app.web import routes
 from app.web.errors import InvalidInput, raise_invalid
 from app.web.headers import query_text
 from app.web.jsonio import JSONBytes, dumps
-from app.web.schema import ArithmeticResponse, CompareResponse, ErrorResponse
+from app.web.schema import ArithmeticResponse, CompareResponse, ErrorResponse, FixedResponse
 from app.web.shared import cached
 
 router = APIRouter()
@@ -70,7 +71,7 @@ def compare_parameters() -> list[dict]:
 
 
 def view_json(state: State) -> bytes:
-    return dumps(compute_view(state))
+    return dumps(answer_apart(state, compute_view(state)))
 
 
 def arithmetic_json(state: State) -> bytes:
@@ -122,6 +123,29 @@ async def get_attention(request: Request) -> Response:
 async def get_arithmetic(request: Request) -> Response:
     """Every number of the current step (`step`) of the head in focus: what the page's arithmetic panel shows."""
     return cached(await computed(state_of(request), arithmetic_json), "application/json", max_age=3600)
+
+
+@router.get(
+    routes.API_FIXED,
+    response_model=FixedResponse,
+    responses={**ERRORS, 404: {**TEXT_ERROR, "description": "No resource of these settings has this digest."}},
+    summary="What every sentence at some settings shares, as JSON",
+)
+def get_fixed(request: Request, digest: str) -> Response:
+    """Every head's matrices and names at the settings the query names: the resource a sentence view's
+    `fixed.href` names, immutable (the URL carries the sha256 of its bytes). The answer's `features`, `names`,
+    `named_head`, `head_note`, `parameters` and `head.parameters` are then null: they are this resource's
+    `features`, `parameters` and `heads[focus.head]` (its `names`, `name` and `question`, `note`, `parameters`)."""
+    try:
+        body, current = resource(query_text(request.scope))
+    except ValidationError as error:
+        raise_invalid(error, "query")
+    if digest != current:
+        return Response("no resource of these settings has this digest", status_code=404, media_type="text/plain")
+    return cached(body, "application/json", max_age=IMMUTABLE, immutable=True)
+
+
+IMMUTABLE = 31_536_000  # a year: the URL changes when the bytes do
 
 
 @router.get(

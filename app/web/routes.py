@@ -8,6 +8,7 @@ LEARN = "/learn"  # the ideas of attention, each linked to a view that shows it
 API_ATTENTION = "/api/attention"  # the JSON twin of PAGE and EMBED: same query string
 API_COMPARE = "/api/compare"  # the JSON twin of COMPARE: same query string
 API_ARITHMETIC = "/api/arithmetic"  # the arithmetic panel of the current step alone: same query string
+API_FIXED = "/api/fixed/{digest}"  # what every sentence at some settings shares (app/view/fixed.py), immutable
 HEALTHZ = "/healthz"  # liveness
 ASSETS = "/assets"  # static files under content-hashed URLs: /assets/<digest>/<path>
 DOCS = "/docs"  # OpenAPI (Swagger UI), served locally

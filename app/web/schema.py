@@ -2,16 +2,36 @@
 
 The answer of a view is declared once, in app.view.answer (what compute_view fills); the shapes here wrap it."""
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from app.view.answer import Answer, Arithmetic
+from app.view.answer import Answer, Arithmetic, ColumnNames, Matrix, Vector
 
 
 class ArithmeticResponse(BaseModel):
     share_path: str = Field(description="The canonical link to the view this step belongs to.")
     arithmetic: Arithmetic = Field(description="Every number of the current step of the head in focus.")
+
+
+class FixedHead(BaseModel):
+    name: str | None = Field(description="A named head's name (null for other projections).")
+    question: dict[str, str] | None = Field(description="A named head's question in words, by language.")
+    note: dict[str, str] | None = Field(description="One sentence about the head, by language (the view's head_note).")
+    names: ColumnNames = Field(description="Names of the head's columns, where they have names.")
+    parameters: dict[str, Matrix | Vector] = Field(
+        description="Every named matrix the head uses: W_Q, W_K, W_V (d_model, d_k); W (general); W1, W2, v (additive)."
+    )
+
+
+class FixedResponse(BaseModel):
+    """What every sentence view at some settings shares (app/view/fixed.py): the resource an answer's `fixed.href`
+    names."""
+
+    kind: Literal["self", "cross"] = Field(description="Self-attention, or encoder-decoder (cross) attention.")
+    features: list[str] | None = Field(description="Names of the lexicon's feature dimensions, or null.")
+    parameters: dict[str, Matrix] = Field(description="Parameters shared by the heads: W_O (empty for named heads).")
+    heads: list[FixedHead] = Field(description="Every head, in order (a view's focus.head indexes it).")
 
 
 class ErrorItem(BaseModel):

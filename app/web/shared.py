@@ -45,10 +45,11 @@ SLOT_BYTES = 200
 NOT_FOR_304 = (b"content-length", b"content-type", b"content-encoding")
 
 
-def cached(body: bytes, media_type: str, *, max_age: int, vary: str | None = None) -> Response:
-    """A response the same parameters always reproduce: a weak ETag from its bytes, public for max_age seconds."""
+def cached(body: bytes, media_type: str, *, max_age: int, vary: str | None = None, immutable: bool = False) -> Response:
+    """A response the same parameters always reproduce: a weak ETag from its bytes, public for max_age seconds
+    (immutable: under a URL that changes with its bytes)."""
     etag = 'W/"' + hashlib.sha256(body).hexdigest()[:32] + '"'
-    headers = {"ETag": etag, "Cache-Control": f"public, max-age={max_age}"}
+    headers = {"ETag": etag, "Cache-Control": f"public, max-age={max_age}" + (", immutable" if immutable else "")}
     if vary:
         headers["Vary"] = vary
     return Response(body, media_type=media_type, headers=headers)

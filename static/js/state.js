@@ -142,6 +142,15 @@ export async function load(query, { push = true, keepFields = true } = {}) {
     body = { message: text.trim() || `HTTP ${response.status}` }; // 413/414 answer in plain text
   }
   if (!response.ok) return { ok: false, body };
+  if (body.fixed) {
+    // what every sentence at these settings shares, fetched once (the browser keeps it: its URL is its hash)
+    try {
+      body = withFixed(body, await fixedResource(body.fixed.href));
+    } catch (error) {
+      return { ok: false, body: { message: String(error) } };
+    }
+    if (controller.signal.aborted) return { aborted: true };
+  }
   state.view = body;
   state.arithmetic = body.arithmetic;
   const changed = new Set(VIEW_PARAMS.map((p) => p.name).filter((name) => state.fields[name] !== sent[name]));
@@ -149,6 +158,35 @@ export async function load(query, { push = true, keepFields = true } = {}) {
   state.stale = false;
   writeUrl(push);
   return { ok: true, body };
+}
+
+const fixedResources = new Map(); // href -> the promise of its body: each resource asked once per page
+
+/** The resource an answer's `fixed.href` names (app/view/fixed.py): every head's matrices and names. */
+function fixedResource(href) {
+  if (!fixedResources.has(href)) {
+    const asked = fetch(href).then((response) => {
+      if (!response.ok) throw new Error(`${href}: HTTP ${response.status}`);
+      return response.json();
+    });
+    asked.catch(() => fixedResources.delete(href)); // asked again next time
+    fixedResources.set(href, asked);
+  }
+  return fixedResources.get(href);
+}
+
+/** An answer and the resource it names put together: the view, as app/view/fixed.py's whole_view does. */
+function withFixed(answer, fixed) {
+  const head = fixed.heads[answer.focus.head];
+  return {
+    ...answer,
+    features: fixed.features,
+    names: head.names,
+    named_head: head.name ? { name: head.name, question: head.question } : null,
+    head_note: head.note,
+    parameters: fixed.parameters,
+    head: { ...answer.head, parameters: head.parameters },
+  };
 }
 
 /** Change view fields that need no new data (step, stage, presentation...): the URL follows at once. */

@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 
 from playwright.sync_api import Error as PlaywrightError
 
+from app.view.fixed import whole_view
 from tests.support.live_server import AppServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,8 +109,12 @@ def page_data(page):
 
 def current_view(page):
     """The JSON twin of the page's current URL: the view shown now (with no head in the link, the head in
-    focus follows the step, so the page's first view may show another head)."""
-    return page.evaluate("() => fetch('/api/attention' + location.search.replace(/^\\?$/, '')).then((r) => r.json())")
+    focus follows the step, so the page's first view may show another head), with the resource its answer
+    names (app/view/fixed.py) put back in, as the page does."""
+    answer = page.evaluate("() => fetch('/api/attention' + location.search.replace(/^\\?$/, '')).then((r) => r.json())")
+    href = (answer.get("fixed") or {}).get("href")
+    fixed = page.evaluate("(href) => fetch(href).then((r) => r.json())", href) if href else None
+    return whole_view(answer, fixed)
 
 
 def launch_chromium(playwright):
