@@ -27,19 +27,28 @@ class Tokens(BaseModel):
 
 class Embeddings(BaseModel):
     queries: Matrix = Field(description="(n_queries, d_model) input vectors of the queries, positions added if on.")
-    keys: Matrix = Field(description="(n_keys, d_model) input vectors of the keys and values.")
+    keys: Matrix | None = Field(
+        description="(n_keys, d_model) input vectors of the keys and values. Null in a sentence view's answer when "
+        "they are the queries' (self-attention)."
+    )
 
 
 class Head(BaseModel):
     q: Matrix = Field(description="(n_queries, d_k) the head's queries.")
     k: Matrix = Field(description="(n_keys, d_k) the head's keys.")
-    v: Matrix = Field(description="(n_keys, d_v) the head's values.")
+    v: Matrix | None = Field(
+        description="(n_keys, d_v) the head's values. Null in a sentence view's answer when they are the keys' input "
+        "vectors (W_V is the identity: the named heads)."
+    )
     scores: Matrix | None = Field(
         description="Stage 1: (n_queries, n_keys) similarity, after the √d_k scaling of scaled_dot, "
         "before the temperature and the mask (null for rnnencdec, which has no attention and no scores)."
     )
     mask: list[list[bool]] = Field(description="(n_queries, n_keys) true where the query may see the key.")
-    weights: Matrix = Field(description="Stage 2: (n_queries, n_keys) attention weights; each row sums to 1.")
+    weights: Matrix | None = Field(
+        description="Stage 2: (n_queries, n_keys) attention weights; each row sums to 1. Null in a sentence view's "
+        "answer when `focus.rows` holds every head's."
+    )
     output: Matrix = Field(description="Stage 3: (n_queries, d_v) weighted sum of the values.")
     parameters: dict[str, Matrix | Vector] | None = Field(
         description="Every named matrix the head used: W_Q, W_K, W_V (d_model, d_k); W (general); W1, W2, v "
@@ -50,10 +59,22 @@ class Head(BaseModel):
 class Arithmetic(BaseModel):
     step: int = Field(description="The query step written out (from 0).")
     score: str = Field(description="The score function of stage 1.")
-    q: Vector = Field(description="(d_k,) the query.")
-    k: Matrix = Field(description="(n_keys, d_k) the keys.")
-    mask: list[bool] = Field(description="(n_keys,) true where the query may see the key.")
-    scores: Vector = Field(description="(n_keys,) stage 1: the score of the query with each key.")
+    q: Vector | None = Field(
+        description="(d_k,) the query."
+        " Null in a sentence view's answer: the head's own (weighted_values: weights[j] × v[j])."
+    )
+    k: Matrix | None = Field(
+        description="(n_keys, d_k) the keys."
+        " Null in a sentence view's answer: the head's own (weighted_values: weights[j] × v[j])."
+    )
+    mask: list[bool] | None = Field(
+        description="(n_keys,) true where the query may see the key."
+        " Null in a sentence view's answer: the head's own (weighted_values: weights[j] × v[j])."
+    )
+    scores: Vector | None = Field(
+        description="(n_keys,) stage 1: the score of the query with each key."
+        " Null in a sentence view's answer: the head's own (weighted_values: weights[j] × v[j])."
+    )
     dots: Vector | None = Field(None, description="(n_keys,) q·k for each key (dot, scaled_dot, cosine).")
     scale: float | None = Field(None, description="√d_k, the divisor of scaled_dot.")
     norms: Vector | None = Field(None, description="(n_keys,) |q| |k| for each key (cosine).")
@@ -65,9 +86,18 @@ class Arithmetic(BaseModel):
     temperature: float | None = Field(None, description="T of the softmax (absent for hard attention).")
     exponentials: Vector | None = Field(None, description="(n_keys,) e^((s - shift)/T), 0 where masked.")
     total: float | None = Field(None, description="The sum of the exponentials.")
-    weights: Vector = Field(description="(n_keys,) stage 2: each weight (exponential / sum, or 0/1 when hard).")
-    weighted_values: Matrix = Field(description="(n_keys, d_v) each weight times its value.")
-    output: Vector = Field(description="(d_v,) stage 3: the sum of the weighted values.")
+    weights: Vector | None = Field(
+        description="(n_keys,) stage 2: each weight (exponential / sum, or 0/1 when hard)."
+        " Null in a sentence view's answer: the head's own (weighted_values: weights[j] × v[j])."
+    )
+    weighted_values: Matrix | None = Field(
+        description="(n_keys, d_v) each weight times its value."
+        " Null in a sentence view's answer: the head's own (weighted_values: weights[j] × v[j])."
+    )
+    output: Vector | None = Field(
+        description="(d_v,) stage 3: the sum of the weighted values."
+        " Null in a sentence view's answer: the head's own (weighted_values: weights[j] × v[j])."
+    )
 
 
 class Overview(BaseModel):
@@ -190,9 +220,12 @@ class GeometryLines(BaseModel):
         description="(n_keys,) q·k of the current query with each key, in full (every d_k number); null for an "
         "additive score (rnnsearch), which adds W1 s and W2 h instead of multiplying q and k."
     )
-    scores: Vector = Field(description="(n_keys,) stage 1: each key's score (scaled_dot: q·k/√d_k).")
-    weights: Vector = Field(description="(n_keys,) stage 2: each key's weight, the width of its line.")
-    mask: list[bool] = Field(description="(n_keys,) true where the query may see the key.")
+    scores: Vector | None = Field(description="(n_keys,) stage 1: each key's score (scaled_dot: q·k/√d_k).")
+    weights: Vector | None = Field(description="(n_keys,) stage 2: each key's weight, the width of its line.")
+    mask: list[bool] | None = Field(
+        description="(n_keys,) true where the query may see the key. In a sentence view's answer these three and "
+        "`dots` (when the arithmetic's) are null: the head's rows at `step`."
+    )
 
 
 class Geometry(BaseModel):
@@ -226,7 +259,11 @@ class FixedReference(BaseModel):
         description="GET it once (immutable: the URL carries the sha256 of its bytes): every head's matrices and "
         "names at this view's settings. This answer's `features`, `names`, `named_head`, `head_note`, `parameters` "
         "and `head.parameters` are null; they are the resource's `features` and `parameters`, and of "
-        "`heads[focus.head]`: `names`, `name` and `question`, `note`, `parameters`."
+        "`heads[focus.head]`: `names`, `name` and `question`, `note`, `parameters`. The answer also leaves out (null) "
+        "what it would say twice: `embeddings.keys` (the queries'), `head.v` (the keys' vectors), `head.weights` "
+        "(`focus.rows[focus.head]`), the arithmetic's q, k, mask, scores, weights, output (the head's rows at its "
+        "step) and weighted_values (weights[j] × v[j]), and the geometry's lines (the same rows; dots: the "
+        "arithmetic's). app/view/fixed.py's whole_view puts them back, as the page does."
     )
 
 

@@ -5,8 +5,17 @@ sentence changes: every head's W_Q, W_K and W_V (and a score function's own W; W
 of the columns, the named heads' questions. At the default settings they were a quarter of every answer.
 The JSON answer (`answer_apart`) leaves them out, as null, and names one resource that holds them all, for
 every head: `fixed.href`, a URL that carries the sha256 of the resource's bytes, so a browser (or any
-client) fetches it once and keeps it (immutable). `whole_view` puts the two together again: the page's
-scripts (static/js/state.js) do the same, and a test checks that the result is the view itself.
+client) fetches it once and keeps it (immutable).
+
+The answer also leaves out what it would otherwise say twice: the keys' vectors when they are the
+queries' (self-attention), the head's values when they are the keys' vectors (W_V is the identity: the
+named heads), the head's weights when every head's are in `focus.rows`, and, in the arithmetic of the
+step, the head's own rows at that step (q, k, the mask, the scores, the weights, the output) and each
+weight times its value (one multiplication each); the same rows and q·k in the geometry's lines.
+
+`whole_view` puts an answer and its resource together again, the view itself: the page's scripts
+(static/js/state.js) do the same, and tests/test_fixed.py checks that the result is the view, number for
+number.
 
 The resource's URL names the settings it is computed from, with the link's own names (`heads`,
 `projection`, `score`, `seed`, `embedding`, `dim`, `positional`; only those not at their defaults) and
@@ -35,6 +44,10 @@ PLACEHOLDER = "x"  # the settings' State needs a sentence: any will do, none rea
 # What the answer leaves out (null) when it names the resource: the view's own fields, and its head's.
 VIEW_FIELDS = ("features", "names", "named_head", "head_note", "parameters")
 HEAD_FIELDS = ("parameters",)
+# The arithmetic's numbers that are the head's own rows at the step, and those computed from them.
+STEP_ROWS = ("q", "mask", "scores", "weights", "output")
+FROM_THE_HEAD = ("k", *STEP_ROWS, "weighted_values")
+LINE_ROWS = ("scores", "weights", "mask")  # the geometry's lines to the keys: the head's rows at the step
 
 
 def settings_query(state: State) -> str:
@@ -118,26 +131,59 @@ def href(state: State) -> str:
 
 
 def answer_apart(state: State, view: dict) -> dict:
-    """The JSON answer of a view: a sentence view without what its settings share, which `fixed` names."""
+    """The JSON answer of a view: a sentence view without what its settings share, which `fixed` names, and
+    without what it would say twice (null: `whole_view` says where each is)."""
     if view["mode"] not in KINDS:
         return view
     apart = {**view, **dict.fromkeys(VIEW_FIELDS), "fixed": {"href": href(state)}}
-    apart["head"] = {**view["head"], **dict.fromkeys(HEAD_FIELDS)}
+    embeddings, head = dict(view["embeddings"]), {**view["head"], **dict.fromkeys(HEAD_FIELDS)}
+    if np.array_equal(embeddings["keys"], embeddings["queries"]):
+        embeddings["keys"] = None  # self-attention: the keys are the queries' vectors
+    if np.array_equal(head["v"], view["embeddings"]["keys"]):
+        head["v"] = None  # W_V is the identity: the values are the keys' vectors
+    if view["focus"]["rows"] is not None:
+        head["weights"] = None  # every head's weights are in focus.rows
+    apart["embeddings"], apart["head"] = embeddings, head
+    apart["arithmetic"] = {**view["arithmetic"], **dict.fromkeys(FROM_THE_HEAD)}
+    geometry = view["geometry"]  # its lines are the arithmetic's q·k and the head's rows, at the same step
+    lines = {**geometry["lines"], **dict.fromkeys(LINE_ROWS)}
+    if np.array_equal(geometry["lines"]["dots"], view["arithmetic"].get("dots")):
+        lines["dots"] = None
+    apart["geometry"] = {**geometry, "lines": lines}
     return apart
 
 
 def whole_view(answer: dict, fixed: dict | None) -> dict:
-    """An answer and the resource it names (None when it names none), put together: the view again."""
+    """An answer (as JSON objects) and the resource it names (None when it names none), put together: the
+    view again, number for number."""
     view = {**answer, "fixed": None}  # the view itself names no resource (the page's data, a comparison's panes)
     if answer["fixed"] is None:
         return view
-    head = fixed["heads"][answer["focus"]["head"]]
+    shared = fixed["heads"][answer["focus"]["head"]]
+    embeddings = answer["embeddings"]
+    keys = embeddings["keys"] if embeddings["keys"] is not None else embeddings["queries"]
+    head = answer["head"]
+    head = {
+        **head,
+        "v": head["v"] if head["v"] is not None else keys,
+        "weights": head["weights"] if head["weights"] is not None else answer["focus"]["rows"][answer["focus"]["head"]],
+        "parameters": shared["parameters"],
+    }
+    step = answer["arithmetic"]["step"]
+    rows = {name: head[name][step] for name in STEP_ROWS}
+    weighted = [[weight * x for x in value] for weight, value in zip(rows["weights"], head["v"], strict=True)]
     view |= {
         "features": fixed["features"],
-        "names": head["names"],
-        "named_head": {"name": head["name"], "question": head["question"]} if head["name"] else None,
-        "head_note": head["note"],
+        "names": shared["names"],
+        "named_head": {"name": shared["name"], "question": shared["question"]} if shared["name"] else None,
+        "head_note": shared["note"],
         "parameters": fixed["parameters"],
-        "head": {**answer["head"], "parameters": head["parameters"]},
+        "embeddings": {**embeddings, "keys": keys},
+        "head": head,
+        "arithmetic": {**answer["arithmetic"], **rows, "k": head["k"], "weighted_values": weighted},
     }
+    lines = answer["geometry"]["lines"]
+    dots = lines["dots"] if lines["dots"] is not None else answer["arithmetic"].get("dots")
+    lines = {**lines, "dots": dots, **{name: head[name][lines["step"]] for name in LINE_ROWS}}
+    view["geometry"] = {**answer["geometry"], "lines": lines}
     return view

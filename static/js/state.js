@@ -175,17 +175,51 @@ function fixedResource(href) {
   return fixedResources.get(href);
 }
 
-/** An answer and the resource it names put together: the view, as app/view/fixed.py's whole_view does. */
+/** An answer and the resource it names put together: the view, number for number, as app/view/fixed.py's
+ * whole_view does (the answer leaves out what its settings share, and what it would say twice). */
 function withFixed(answer, fixed) {
-  const head = fixed.heads[answer.focus.head];
+  const shared = fixed.heads[answer.focus.head];
+  const keys = answer.embeddings.keys ?? answer.embeddings.queries; // self-attention: the queries' vectors
+  const head = {
+    ...answer.head,
+    v: answer.head.v ?? keys, // W_V is the identity: the keys' vectors
+    weights: answer.head.weights ?? answer.focus.rows[answer.focus.head], // every head's weights are in focus.rows
+    parameters: shared.parameters,
+  };
+  const step = answer.arithmetic.step;
+  const weights = head.weights[step];
+  const arithmetic = {
+    ...answer.arithmetic,
+    q: head.q[step],
+    k: head.k,
+    mask: head.mask[step],
+    scores: head.scores[step],
+    weights,
+    output: head.output[step],
+    weighted_values: head.v.map((value, j) => value.map((x) => weights[j] * x)),
+  };
+  const lines = answer.geometry.lines; // the arithmetic's q·k and the head's rows at the step
+  const geometry = {
+    ...answer.geometry,
+    lines: {
+      ...lines,
+      dots: lines.dots ?? answer.arithmetic.dots,
+      scores: head.scores[lines.step],
+      weights: head.weights[lines.step],
+      mask: head.mask[lines.step],
+    },
+  };
   return {
     ...answer,
     features: fixed.features,
-    names: head.names,
-    named_head: head.name ? { name: head.name, question: head.question } : null,
-    head_note: head.note,
+    names: shared.names,
+    named_head: shared.name ? { name: shared.name, question: shared.question } : null,
+    head_note: shared.note,
     parameters: fixed.parameters,
-    head: { ...answer.head, parameters: head.parameters },
+    embeddings: { ...answer.embeddings, keys },
+    head,
+    arithmetic,
+    geometry,
   };
 }
 
