@@ -50,16 +50,6 @@ FROM_THE_HEAD = ("k", *STEP_ROWS, "weighted_values")
 LINE_ROWS = ("scores", "weights", "mask")  # the geometry's lines to the keys: the head's rows at the step
 
 
-def settings_query(state: State) -> str:
-    """The resource's query string: the settings that shape it, as the canonical link writes them."""
-    pairs = [
-        (name, link_text(getattr(state, name))) for name in FIXED_FIELDS if getattr(state, name) != SPECS[name].default
-    ]
-    if state.mode == "cross":
-        pairs.append(("kind", "cross"))
-    return urlencode(pairs, quote_via=quote_plus)
-
-
 def settings_of(query: str) -> State:
     """The settings a resource's query string names (raises ValidationError naming a field it may not have)."""
     values: dict[str, Any] = query_values(query)
@@ -122,9 +112,17 @@ def shared_part(settings: State) -> dict:
 
 def href(state: State) -> str:
     """The resource's URL for this view's settings."""
+    return href_of(tuple(getattr(state, name) for name in FIXED_FIELDS), state.mode)
+
+
+@functools.lru_cache(maxsize=256)
+def href_of(settings: tuple, mode: str) -> str:
+    """The resource's URL for the settings (the FIXED_FIELDS' values, the mode): once per settings."""
     from app.web import routes  # noqa: PLC0415
 
-    query = settings_query(state)
+    values = dict(zip(FIXED_FIELDS, settings, strict=True))
+    pairs = [(name, link_text(value)) for name, value in values.items() if value != SPECS[name].default]
+    query = urlencode(pairs + ([("kind", "cross")] if mode == "cross" else []), quote_via=quote_plus)
     _, digest = resource(query)
     path = routes.API_FIXED.format(digest=digest)
     return f"{path}?{query}" if query else path

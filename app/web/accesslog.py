@@ -20,6 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 MAX_FIELD_CHARS = 1000
 
 access_log = logging.getLogger("attention_lens.access")
+ONE_LINE = json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode  # made once: one is made per call else
 
 
 class JsonLines(logging.Formatter):
@@ -29,7 +30,7 @@ class JsonLines(logging.Formatter):
         created = datetime.datetime.fromtimestamp(record.created, datetime.UTC)
         fields = getattr(record, "fields", None) or {"message": record.getMessage()}
         line = {"time": created.isoformat(timespec="milliseconds").replace("+00:00", "Z"), "pid": record.process}
-        return json.dumps({**line, **fields}, ensure_ascii=True, separators=(",", ":"))
+        return ONE_LINE({**line, **fields})
 
 
 def configure_access_log(enabled: bool) -> None:
@@ -75,4 +76,8 @@ class AccessLog:
                 "bytes": sent,
                 "ms": round((time.perf_counter() - started) * 1000, 1),
             }
-            access_log.info("request", extra={"fields": fields})
+            # The record made as Logger.info would make it, less the search of the stack for the caller's
+            # file and line, which the line does not show (a tenth of the log's time per request).
+            record = access_log.makeRecord(access_log.name, logging.INFO, __file__, 0, "request", (), None, None,
+                                           extra={"fields": fields})  # fmt: skip
+            access_log.handle(record)
