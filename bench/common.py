@@ -136,11 +136,15 @@ def parse_wrk(output: str) -> dict:
     return result
 
 
-def wrk(url: str, connections: int, duration: int, threads: int = 2, script: Path | None = None) -> tuple[str, dict]:
-    """Run wrk (2 s timeout, latency percentiles); returns (the command, its figures and raw output)."""
+def wrk(
+    url: str, connections: int, duration: int, threads: int = 2, script: Path | None = None, args: list[str] = ()
+) -> tuple[str, dict]:
+    """Run wrk (2 s timeout, latency percentiles; `args` go to the script's init); returns (the command, its
+    figures and raw output)."""
     command = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--timeout", "2s", "--latency"]
     command += ["-s", str(script)] if script else []
     command.append(url)
+    command += ["--", *args] if args else []
     output = subprocess.run(command, capture_output=True, text=True, check=True, timeout=duration + 60).stdout
     return " ".join(command), {**parse_wrk(output), "raw": output}
 
