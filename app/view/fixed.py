@@ -17,22 +17,23 @@ weight times its value (one multiplication each); the same rows and q·k in the 
 (static/js/state.js) do the same, and tests/test_fixed.py checks that the result is the view, number for
 number.
 
-The resource's URL names the settings it is computed from, with the link's own names (`heads`,
-`projection`, `score`, `seed`, `embedding`, `dim`, `positional`; only those not at their defaults) and
-`kind=cross` for encoder-decoder attention: `/api/fixed/<digest>` at the default settings. Any worker
-computes it from its URL alone, the same bytes in every process.
+The resource's URL (app/web/api.py) names the settings it is computed from (`settings_query`), with the
+link's own names (`heads`, `projection`, `score`, `seed`, `embedding`, `dim`, `positional`; only those not at
+their defaults) and `kind=cross` for encoder-decoder attention: `/api/fixed/<digest>` at the default
+settings. Any worker computes it from its URL alone (`settings_of`, `shared_part`), the same bytes in every
+process.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 from typing import Any
 from urllib.parse import quote_plus, urlencode
 
 import numpy as np
 
 from app.engine.attention import multi_head_attention
+from app.engine.attention.named_heads import named_heads
 from app.engine.text.embed import LEXICON_DIM, column_names
 from app.view.compute import head_names, head_note
 from app.view.links import invalid, query_values
@@ -65,15 +66,6 @@ def settings_of(query: str) -> State:
     return State.model_validate(values, context={"link": True})
 
 
-@functools.lru_cache(maxsize=64)
-def resource(query: str) -> tuple[bytes, str]:
-    """(the resource's JSON bytes, the sha256 digest of them that its URL carries), once per settings."""
-    from app.web.jsonio import dumps  # noqa: PLC0415 (the view layer writes no JSON elsewhere)
-
-    body = dumps(shared_part(settings_of(query)))
-    return body, hashlib.sha256(body).hexdigest()[:32]
-
-
 def shared_part(settings: State) -> dict:
     """Every head's matrices and names at these settings: what any sentence view of them carries, from a
     one-word sentence of ones (the parameters are drawn or written without looking at the words)."""
@@ -90,8 +82,6 @@ def shared_part(settings: State) -> dict:
         inputs=inputs,
         kind=settings.mode,
     )
-    from app.engine.attention.named_heads import named_heads  # noqa: PLC0415
-
     named = named_heads(settings.mode, settings.n_heads) if settings.projection == "named" else ()
     return {
         "kind": settings.mode,
@@ -110,30 +100,27 @@ def shared_part(settings: State) -> dict:
     }
 
 
-def href(state: State) -> str:
-    """The resource's URL for this view's settings."""
-    return href_of(tuple(getattr(state, name) for name in FIXED_FIELDS), state.mode)
+def settings_query(state: State) -> str | None:
+    """The query string of the resource of this view's settings (None: a view without a fixed part)."""
+    if state.mode not in KINDS:
+        return None
+    return query_of(tuple(getattr(state, name) for name in FIXED_FIELDS), state.mode)
 
 
 @functools.lru_cache(maxsize=256)
-def href_of(settings: tuple, mode: str) -> str:
-    """The resource's URL for the settings (the FIXED_FIELDS' values, the mode): once per settings."""
-    from app.web import routes  # noqa: PLC0415
-
+def query_of(settings: tuple, mode: str) -> str:
+    """The settings (the FIXED_FIELDS' values, the mode) as the resource's query string: once per settings."""
     values = dict(zip(FIXED_FIELDS, settings, strict=True))
     pairs = [(name, link_text(value)) for name, value in values.items() if value != SPECS[name].default]
-    query = urlencode(pairs + ([("kind", "cross")] if mode == "cross" else []), quote_via=quote_plus)
-    _, digest = resource(query)
-    path = routes.API_FIXED.format(digest=digest)
-    return f"{path}?{query}" if query else path
+    return urlencode(pairs + ([("kind", "cross")] if mode == "cross" else []), quote_via=quote_plus)
 
 
-def answer_apart(state: State, view: dict) -> dict:
+def answer_apart(view: dict, href: str | None) -> dict:
     """The JSON answer of a view: a sentence view without what its settings share, which `fixed` names, and
     without what it would say twice (null: `whole_view` says where each is)."""
-    if view["mode"] not in KINDS:
+    if href is None:
         return view
-    apart = {**view, **dict.fromkeys(VIEW_FIELDS), "fixed": {"href": href(state)}}
+    apart = {**view, **dict.fromkeys(VIEW_FIELDS), "fixed": {"href": href}}
     embeddings, head = dict(view["embeddings"]), {**view["head"], **dict.fromkeys(HEAD_FIELDS)}
     if np.array_equal(embeddings["keys"], embeddings["queries"]):
         embeddings["keys"] = None  # self-attention: the keys are the queries' vectors

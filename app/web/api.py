@@ -7,6 +7,8 @@ the arithmetic panel alone: the page asks it when stepping, instead of the whole
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 from collections.abc import Callable
 
@@ -18,7 +20,7 @@ from pydantic import ValidationError
 from app.view.answer import Answer
 from app.view.compare import compare_view
 from app.view.compute import compute_view, is_light
-from app.view.fixed import answer_apart, resource
+from app.view.fixed import answer_apart, settings_of, settings_query, shared_part
 from app.view.links import comparison_from_query, state_from_query, state_from_values
 from app.view.state import COMPARE_SPECS, PANES, SPECS, Comparison, State
 from app.web import routes
@@ -71,7 +73,24 @@ def compare_parameters() -> list[dict]:
 
 
 def view_json(state: State) -> bytes:
-    return dumps(answer_apart(state, compute_view(state)))
+    return dumps(answer_apart(compute_view(state), fixed_href(state)))
+
+
+def fixed_href(state: State) -> str | None:
+    """The URL of what every sentence at this view's settings shares (None: a view without a fixed part)."""
+    query = settings_query(state)
+    if query is None:
+        return None
+    path = routes.API_FIXED.format(digest=fixed_resource(query)[1])
+    return f"{path}?{query}" if query else path
+
+
+@functools.lru_cache(maxsize=64)
+def fixed_resource(query: str) -> tuple[bytes, str]:
+    """(the JSON bytes of the settings' fixed part, the sha256 digest of them that its URL carries), once per
+    settings (raises ValidationError for a query that names no settings)."""
+    body = dumps(shared_part(settings_of(query)))
+    return body, hashlib.sha256(body).hexdigest()[:32]
 
 
 def arithmetic_json(state: State) -> bytes:
@@ -137,7 +156,7 @@ def get_fixed(request: Request, digest: str) -> Response:
     `named_head`, `head_note`, `parameters` and `head.parameters` are then null: they are this resource's
     `features`, `parameters` and `heads[focus.head]` (its `names`, `name` and `question`, `note`, `parameters`)."""
     try:
-        body, current = resource(query_text(request.scope))
+        body, current = fixed_resource(query_text(request.scope))
     except ValidationError as error:
         raise_invalid(error, "query")
     if digest != current:
