@@ -109,12 +109,16 @@ def page_data(page):
 
 def current_view(page):
     """The JSON twin of the page's current URL: the view shown now (with no head in the link, the head in
-    focus follows the step, so the page's first view may show another head), with the resource its answer
-    names (app/view/fixed.py) put back in, as the page does."""
+    focus follows the step, so the page's first view may show another head), put together as the page does."""
     answer = page.evaluate("() => fetch('/api/attention' + location.search.replace(/^\\?$/, '')).then((r) => r.json())")
+    return put_together(page, answer)
+
+
+def put_together(page, answer):
+    """An /api/attention answer with the resource it names (`fixed.href`, app/view/fixed.py) fetched and put back
+    in, as the page does: the view, number for number."""
     href = (answer.get("fixed") or {}).get("href")
-    fixed = page.evaluate("(href) => fetch(href).then((r) => r.json())", href) if href else None
-    return whole_view(answer, fixed)
+    return whole_view(answer, page.request.get(href).json() if href else None)
 
 
 def launch_chromium(playwright):

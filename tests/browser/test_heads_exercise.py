@@ -7,7 +7,16 @@ import pytest
 from playwright.sync_api import expect
 
 from app.view.presets import PRESETS
-from tests.browser.harness import arithmetic_rows, open_view, page_data, poll, tick_texts, url_params, wait_text_change
+from tests.browser.harness import (
+    arithmetic_rows,
+    open_view,
+    page_data,
+    poll,
+    put_together,
+    tick_texts,
+    url_params,
+    wait_text_change,
+)
 
 MULTI_HEAD = next(p for p in PRESETS if p["id"] == "multi-head")
 
@@ -34,7 +43,7 @@ def test_choosing_a_head_from_the_grid(page):
         "false",
     ]
     assert url_params(page)["head"] == "2"
-    head2 = page.request.get("/api/attention?" + page.url.split("?", 1)[1]).json()["head"]
+    head2 = put_together(page, page.request.get("/api/attention?" + page.url.split("?", 1)[1]).json())["head"]
     assert head2["weights"] != view["head"]["weights"], "head 2 differs from head 0"
     shown = [float(row["weight"].split(" ")[0]) for row in arithmetic_rows(page)]
     assert shown == pytest.approx(head2["weights"][step], rel=1e-3, abs=5e-5), "the arithmetic is not head 2's"

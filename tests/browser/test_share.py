@@ -5,7 +5,7 @@ import re
 from playwright.sync_api import expect
 
 from app.view.presets import PRESETS
-from tests.browser.harness import open_tables, open_view, page_data, poll, url_params, wait_text_change
+from tests.browser.harness import open_tables, open_view, page_data, poll, put_together, url_params, wait_text_change
 
 MULTI_HEAD = next(p for p in PRESETS if p["id"] == "multi-head")
 
@@ -69,7 +69,7 @@ def test_copied_link_reproduces_the_view_in_a_new_context(tabs, fresh_context):
     original = view_state(page)
     last = responses[-1]
     assert last.ok
-    drawn = last.json()  # the numbers the first page drew
+    drawn = put_together(page, last.json())  # the numbers the first page drew
 
     fresh = fresh_context().new_page()
     open_view(fresh, link)
