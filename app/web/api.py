@@ -147,20 +147,22 @@ async def get_arithmetic(request: Request) -> Response:
 @router.get(
     routes.API_FIXED,
     response_model=FixedResponse,
-    responses={**ERRORS, 404: {**TEXT_ERROR, "description": "No resource of these settings has this digest."}},
+    responses=ERRORS,
     summary="What every sentence at some settings shares, as JSON",
 )
 def get_fixed(request: Request, digest: str) -> Response:
     """Every head's matrices and names at the settings the query names: the resource a sentence view's
     `fixed.href` names, immutable (the URL carries the sha256 of its bytes). The answer's `features`, `names`,
     `named_head`, `head_note`, `parameters` and `head.parameters` are then null: they are this resource's
-    `features`, `parameters` and `heads[focus.head]` (its `names`, `name` and `question`, `note`, `parameters`)."""
+    `features`, `parameters` and `heads[focus.head]` (its `names`, `name` and `question`, `note`, `parameters`).
+    Another digest (an answer kept from before a release that changed these numbers) gets today's resource,
+    not to be kept (`no-cache`), as an old asset's digest does."""
     try:
         body, current = fixed_resource(query_text(request.scope))
     except ValidationError as error:
         raise_invalid(error, "query")
     if digest != current:
-        return Response("no resource of these settings has this digest", status_code=404, media_type="text/plain")
+        return Response(body, media_type="application/json", headers={"Cache-Control": "no-cache"})
     return cached(body, "application/json", max_age=IMMUTABLE, immutable=True)
 
 
