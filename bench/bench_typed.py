@@ -10,7 +10,8 @@ where every sentence is one no request of the run asked before, so neither the r
 coalescing answers: everyday sentences of 5-8 words from a seeded grammar over the lexicon's own words
 (`everyday_sentences`), each run of wrk reading its own block of them from a file (`SENTENCES_LUA`). The
 servers take turns, round after round, so both see the same machine; the figures are requests per second,
-wrk's p50 and p99 latency, and this checkout's rate over the other's in each round. Goals: p99 <= 25 ms and
+wrk's p50 and p99 latency, the worker's CPU time per request (from /proc: what a busy machine disturbs least),
+and this checkout's over the other's in each round. Goals: p99 <= 25 ms and
 at least twice the rate of the checkout before the change, in the same run.
 
 The answer's size: the bytes of the default view of the same sentences from each server, and the resource
@@ -33,7 +34,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote_plus
 
-from bench.common import machine, require
+from bench.common import cpu_seconds, machine, require
 from bench.common import wrk as run_wrk
 from tests.support.live_server import LiveServer
 
@@ -122,9 +123,11 @@ def write_block(sentences: Iterator[str], count: int, folder: Path, name: str) -
     return path
 
 
-def typed_run(base: str, duration: int, block: Path) -> dict:
-    """One run of wrk over a block of new sentences."""
-    _, result = run_wrk(base + "/api/attention", CONNECTIONS, duration, script=SCRIPT, args=[str(block), "2"])
+def typed_run(server: LiveServer, duration: int, block: Path) -> dict:
+    """One run of wrk over a block of new sentences, and the worker's CPU time per request meanwhile."""
+    cpu = cpu_seconds([server.process.pid])
+    _, result = run_wrk(server.base + "/api/attention", CONNECTIONS, duration, script=SCRIPT, args=[str(block), "2"])
+    result["cpu_us_per_request"] = (cpu_seconds([server.process.pid]) - cpu) / result["requests"] * 1e6
     result["sentences"] = block.read_text().count("\n")
     return result
 
@@ -160,11 +163,11 @@ def measure(app_dirs: dict[str, Path], rounds: int, duration: int, folder: Path)
         for name, server in servers.items():
             server.start()
             results[name]["sizes"] = answer_sizes(server.base, sized)
-            typed_run(server.base, 2, write_block(sentences, 2 * MOST_PER_SECOND, folder, f"warm-up-{len(results)}"))
+            typed_run(server, 2, write_block(sentences, 2 * MOST_PER_SECOND, folder, f"warm-up-{len(results)}"))
         for round_number in range(rounds):
             for name, server in servers.items():
                 run_file = write_block(sentences, block, folder, f"round-{round_number}")
-                results[name]["runs"].append(typed_run(server.base, duration, run_file))
+                results[name]["runs"].append(typed_run(server, duration, run_file))
     finally:
         for server in servers.values():
             server.stop()
@@ -179,6 +182,7 @@ def summary(runs: list[dict]) -> dict:
         "p50_ms": statistics.median(run["p50_ms"] for run in runs),
         "p99_ms": statistics.median(run["p99_ms"] for run in runs),
         "p99_ms_worst": max(run["p99_ms"] for run in runs),
+        "cpu_us_per_request": statistics.median(run["cpu_us_per_request"] for run in runs),
         "non_2xx": sum(run["non_2xx_3xx"] for run in runs),
         "socket_errors": sum(sum(run["errors"].values()) for run in runs),
         "most_sentences_used": max(run["requests"] / run["sentences"] for run in runs),
@@ -204,21 +208,28 @@ def main() -> None:
     if args.before:
         now, before = (results[name]["runs"] for name in app_dirs)
         figures["rate_ratios"] = [a["requests_per_s"] / b["requests_per_s"] for a, b in zip(now, before, strict=True)]
+        figures["cpu_ratios"] = [
+            a["cpu_us_per_request"] / b["cpu_us_per_request"] for a, b in zip(now, before, strict=True)
+        ]
 
     m = figures["machine"]
     print(f"{m['date']} to {figures['date_end']}, {m['nproc']} CPUs ({m['cpu']}), Python {m['python']}, {m['wrk']}")
     load = [f"{x:.1f}" for x in figures["load_average_before"]], [f"{x:.1f}" for x in figures["load_average_after"]]
     print(f"load average {' '.join(load[0])} -> {' '.join(load[1])}")
     print(f"wrk -t2 -c{CONNECTIONS}, {args.rounds} rounds of {args.duration} s per server, taking turns\n")
-    print("| server | new sentences/s (range) | p50 | p99 (worst round) | answer bytes (mean, max) | fixed resource |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| server | new sentences/s (range) | p50 | p99 (worst round) | worker CPU per sentence | answer bytes (mean, "
+        "max) | fixed resource |"
+    )
+    print("|---|---|---|---|---|---|---|")
     for name, r in figures["servers"].items():
         s, sizes = r["summary"], r["sizes"]
         fixed = ", ".join(f"{n:,} B" for n in sizes["fixed"].values()) or "-"
         print(
             f"| {name} | {s['requests_per_s']:,.0f} ({s['requests_per_s_range'][0]:,.0f}-"
             f"{s['requests_per_s_range'][1]:,.0f}) | {s['p50_ms']:.1f} ms | {s['p99_ms']:.1f} ms "
-            f"({s['p99_ms_worst']:.1f}) | {sizes['answer_bytes_mean']:,.0f}, {sizes['answer_bytes_max']:,} | {fixed} |"
+            f"({s['p99_ms_worst']:.1f}) | {s['cpu_us_per_request']:,.0f} us | {sizes['answer_bytes_mean']:,.0f}, "
+            f"{sizes['answer_bytes_max']:,} | {fixed} |"
         )
         if s["non_2xx"] or s["socket_errors"]:
             print(f"  {name}: non-2xx {s['non_2xx']}, socket errors {s['socket_errors']}")
@@ -228,7 +239,9 @@ def main() -> None:
         ratios = figures["rate_ratios"]
         print(
             f"\nthis checkout / before, requests per second: p50 **{statistics.median(ratios):.2f}x** "
-            f"({min(ratios):.2f}-{max(ratios):.2f}, {len(ratios)} rounds)"
+            f"({min(ratios):.2f}-{max(ratios):.2f}, {len(ratios)} rounds); the worker's CPU per sentence: p50 "
+            f"**{statistics.median(figures['cpu_ratios']):.2f}** the time ({min(figures['cpu_ratios']):.2f}-"
+            f"{max(figures['cpu_ratios']):.2f})"
         )
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
