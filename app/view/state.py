@@ -31,6 +31,7 @@ from app.view import models
 from app.view.spec import (
     CROSS,
     ENGINE,
+    EVERY_MODE,
     EXERCISE,
     MODEL,
     MODES,
@@ -52,6 +53,14 @@ MAX_LABEL = 40  # exercise: characters of a row name
 DEFAULT_SOURCE = "walk by river bank"
 DEFAULT_SOURCES = {"en": DEFAULT_SOURCE, "zh": "小猫在河边喝水"}  # the page's default sentence per language
 DEFAULT_STEPS = {"en": 3, "zh": 3}  # and the step a fresh start opens on: bank (looks at river), 喝 (who drinks)
+
+
+# What stage 2 can show of a head, and the modes each measure exists in: one line a measure.
+ATTRIBUTIONS = {
+    "weights": EVERY_MODE,  # the attention weights α_ij
+    "norm": EVERY_MODE,  # weight × value norm, α_ij ‖v_j W_O[h]‖ (app/engine/attention/norms.py)
+}
+ATTENDING_MODELS = ("toy", *models.MODEL_NAMES, *(name for name in models.TRANSLATOR_NAMES if name != "rnnencdec"))
 
 
 def error(error_type: str, template: str, field: str | None = None, **context: Any) -> PydanticCustomError:
@@ -313,6 +322,21 @@ class State(BaseModel):
     )
     seed: Annotated[int, Control("number", TOY, group="advanced", step=1)] = Field(
         0, ge=0, le=2**31 - 1, description="Seed of the random projections and score parameters."
+    )
+    attribution: Annotated[
+        Literal[tuple(ATTRIBUTIONS)],
+        Control(
+            "select",
+            choice_modes=ATTRIBUTIONS,
+            choice_requires={"norm": {"model": ATTENDING_MODELS}},
+        ),
+    ] = Field(
+        "weights",
+        description="What stage 2's heatmap shows of the head in focus. weights: the attention weights α_ij. norm: "
+        "weight × value norm (Kobayashi et al. 2020), α_ij · ‖v_j W_O[h]‖, the length of what key j puts into "
+        "query i's output (W_O[h]: the head's rows of the output projection; its bias, added whatever the weights, "
+        "left out); the answer then carries the whole matrix (`attribution.contributions`). Every answer carries "
+        "the head's ‖v_j W_O[h]‖ per key and the current step's products. Not for rnnencdec, which has no attention.",
     )
 
     # ---- how it is shown (view state) -------------------------------------------------------
