@@ -98,6 +98,25 @@ class Arithmetic(BaseModel):
         description="(d_v,) stage 3: the sum of the weighted values."
         " Null in a sentence view's answer: the head's own (weighted_values: weights[j] × v[j])."
     )
+    value_norms: Vector | None = Field(None, description="(n_keys,) ‖v_j W_O[h]‖ (see `attribution`).")
+    contributions: Vector | None = Field(None, description="(n_keys,) weight × value norm, α_j ‖v_j W_O[h]‖.")
+    contribution_shares: Vector | None = Field(
+        None, description="(n_keys,) each contribution's share of the step's total (sums to 1, as the weights do)."
+    )
+
+
+class Attribution(BaseModel):
+    value_norms: Vector = Field(
+        description="(n_keys,) ‖v_j W_O[h]‖ of the head in focus: the length of key j's value after the head's rows of "
+        "the output projection W_O, its bias left out (Kobayashi et al. 2020). Named heads: W_O averages the heads "
+        "(‖v_j‖ / n_heads); exercise: no W_O (‖v_j‖); rnnsearch: the readout's context columns (logits = W_out [s; c; "
+        "e]); a real model's words: the mean over the word's pieces."
+    )
+    contributions: Matrix | None = Field(
+        description="(n_queries, n_keys) α_ij ‖v_j W_O[h]‖, weight × value norm: what key j puts into query i's "
+        "output (a real model's words: summed over the key's pieces, averaged over the query's). Only with "
+        "attribution=norm (null otherwise: the weights times value_norms)."
+    )
 
 
 class Overview(BaseModel):
@@ -176,6 +195,7 @@ class DecoderSelfAttention(BaseModel):
     mask: list[list[bool]] = Field(description="(n_queries, n_queries) true on and below the diagonal.")
     weights: Matrix = Field(description="(n_queries, n_queries) stage 2, each row sums to 1 over rows 0..i.")
     output: Matrix = Field(description="(n_queries, d_head) stage 3 of the head.")
+    value_norms: Vector = Field(description="(n_queries,) the cached values' ‖v_j W_O[h]‖ (weight × value norm).")
 
 
 class GoldAlignment(BaseModel):
@@ -334,6 +354,14 @@ class Answer:
     head: Annotated[
         Head, Field(description="The head in focus (`head`, of layer `layer` for models): its three stages.")
     ]
+    attribution: Annotated[
+        Attribution | None,
+        Field(
+            description="Beside the weights, what each key contributes (weight × value norm, Kobayashi et al. "
+            "2020): the head in focus's value norms, and with attribution=norm every α_ij ‖v_j W_O[h]‖ "
+            "(null for rnnencdec, which has no attention)."
+        ),
+    ] = None
     arithmetic: Annotated[
         Arithmetic | None,
         Field(

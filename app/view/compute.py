@@ -19,9 +19,11 @@ from app.engine.attention.focus import Asker, focus_heads
 from app.engine.attention.geometry import Plane, exact_plane, feature_plane, input_plane, lines, pca_plane
 from app.engine.attention.masks import attention_mask
 from app.engine.attention.named_heads import PREVIOUS, NamedHead, named_heads
+from app.engine.attention.norms import head_rows, value_norms, weighted_norms
 from app.engine.attention.stages import softmax_weights, weighted_sum
 from app.engine.attention.summaries import attention_rollout, head_statistics
 from app.engine.models import translator as mt
+from app.engine.models.encoder import output_rows
 from app.engine.models.words import (
     group_pieces,
     merge_attention,
@@ -325,6 +327,8 @@ def sentence_view(state: State) -> Answer:
     shown = [state.head if state.head is not None else (h if h is not None else fallback) for h in focus]
     index = shown[state.step]
     head = result.heads[index]
+    W_O = result.parameters["W_O"]  # (n_heads * d_v, d_model): the head shown's rows give ‖v_j W_O[h]‖ (norms.py)
+    head.value_norms = value_norms(head.v, head_rows(W_O, index, head.v.shape[1]))  # (n_k,)
     guessed = []  # words the lexicon lacks, with the role guessed for each
     if state.embedding == "lexicon":
         guessed = token_roles(target_tokens)[1] + (token_roles(source_tokens)[1] if state.mode == "cross" else [])
@@ -352,6 +356,7 @@ def sentence_view(state: State) -> Answer:
         named_head={"name": computed[index].name, "question": computed[index].question} if computed else None,
         head_note=head_note(state, index),
         head=stages_of(head),
+        attribution=attribution_of(state, head),
         arithmetic=arithmetic_of(state, head),
         output=result.output,
         # The named heads' W_O averages them (output = the mean of the heads' outputs), as the page says in words;
@@ -387,6 +392,7 @@ def exercise_view(state: State) -> Answer:
         q, k = q * state.stretch, k * state.stretch  # longer (or shorter) vectors, the same directions
     mask = attention_mask(len(q), len(k), window=state.window, causal=state.causal)  # (n_q, n_k)
     head = single_head_attention(q, k, v, score=state.score, temperature=state.temperature, hard=state.hard, mask=mask)
+    head.value_norms = value_norms(v, None)  # (n_k,) no W_O: the weighted sum is the output itself
     return Answer(
         **link_fields(state),
         tokens={
@@ -397,6 +403,7 @@ def exercise_view(state: State) -> Answer:
         d_k=q.shape[1],
         n_heads=1,
         head=stages_of(head),
+        attribution=attribution_of(state, head),
         arithmetic=arithmetic_of(state, head),
         output=head.output,
     )
@@ -412,6 +419,19 @@ class ModelHead:
         self.q, self.k, self.v, self.scores, self.weights, self.output = q, k, v, scores, weights, output
         self.mask = np.ones((n, len(k)), dtype=bool)  # (n, n) one sentence, no padding: every token sees every token
         self.parameters = {}
+        self.value_norms: np.ndarray | None = None  # (n_k,) ‖v_j W_O[h]‖ where the model has a W_O for the head
+        self.contributions: np.ndarray | None = None  # (n_q, n_k) when not the weights times value_norms (words)
+
+
+def attribution_of(state: State, head: HeadResult | ModelHead) -> dict:
+    """Weight × value norm of the head in focus (Kobayashi et al. 2020; app/engine/attention/norms.py): every key's
+    ‖v_j W_O[h]‖ always (n_k numbers), the whole matrix α_ij ‖v_j W_O[h]‖ when the view shows it (attribution=norm)."""
+    contributions = None
+    if state.attribution == "norm":
+        contributions = getattr(head, "contributions", None)  # a real model's words: merged from its pieces (ModelHead)
+        if contributions is None:
+            contributions = weighted_norms(head.weights, head.value_norms)  # (n_q, n_k)
+    return {"value_norms": head.value_norms, "contributions": contributions}
 
 
 def model_view(state: State) -> Answer:
@@ -437,16 +457,24 @@ def model_view(state: State) -> Answer:
         context = weighted_sum(weights, v)  # (L, H, n, d_head) stage 3 from those weights
     else:
         weights, context = run.weights, run.context
+    layer, h = state.layer, state.head or 0
+    rows = output_rows(models.get(state.model).params.layers[layer], h, info.d_head)  # (d_head, d_model) W_O[h]
+    norms = value_norms(v[layer, h], rows)  # (n,) ‖v_j W_O[h]‖ of the pieces shown
+    contributions = None  # the pieces' α ‖v W_O‖ are the head's own weights times norms (attribution_of)
     tokens = [run.tokens[i] for i in keep]
     punctuation = punctuation_mask(run)[index]  # (n,)
     if state.units == "words":
         units = group_pieces(run.text, tokens, [run.kinds[i] for i in keep], [run.offsets[i] for i in keep])
         q, k, v, context = (merge_vectors(x, units) for x in (q, k, v, context))  # (L, H, m, d_head)
         scores = merge_scores(scores, units)  # (L, H, m, m) averaged: not what the softmax saw
+        if state.attribution == "norm":  # to a word: the sum of its pieces' contributions; from a word: the mean
+            contributions = merge_attention(weighted_norms(weights[layer, h], norms), units)  # (m, m)
+        norms = merge_vectors(norms[:, None], units)[:, 0]  # (m,) a word's: the mean of its pieces' norms
         weights = merge_attention(weights, units)  # (L, H, m, m) rows still sum to 1
         tokens, punctuation = units.labels, unit_punctuation_mask(units)
-    layer, h = state.layer, state.head or 0
     head = ModelHead(q[layer, h], k[layer, h], v[layer, h], scores[layer, h], weights[layer, h], context[layer, h])
+    head.value_norms = norms
+    head.contributions = contributions
     statistics = head_statistics(weights, punctuation)  # name -> (L, H)
     return Answer(
         **link_fields(state),
@@ -457,6 +485,7 @@ def model_view(state: State) -> Answer:
         d_k=info.d_head,
         n_heads=info.n_heads,
         head=stages_of(head),
+        attribution=attribution_of(state, head),
         arithmetic=arithmetic_of(state, head) if state.units == "pieces" else None,
         overview=overview(weights),
         summaries={
@@ -508,6 +537,8 @@ def translation_view(state: State) -> Answer:
             np.stack([s.attention.context for s in steps]),  # (n_q, 2 d_h) c_i
         )
         head.parameters = {"W1": p["W.weight"], "W2": p["U.weight"], "v": p["v.weight"][0]}  # for the arithmetic
+        network = models.translator(state.model).network
+        head.value_norms = value_norms(annotations, network.context_readout())  # (n_k,) ‖h_j W_c‖: see there
     elif state.model == "transformer-mt":
         cross_k, cross_v = last["cross"][layer]  # (heads, n_k, d_head) each, computed once from the source
         head = ModelHead(
@@ -518,9 +549,14 @@ def translation_view(state: State) -> Answer:
             np.stack([s.attention.weights[layer, h] for s in steps]),
             np.stack([s.attention.context[layer, h] for s in steps]),  # (n_q, d_head)
         )
+        network = models.translator(state.model).network
+        head.value_norms = value_norms(cross_v[h], network.output_rows(f"dec.{layer}.cross_attn", h))  # (n_k,)
         every = np.stack([s.attention.weights for s in steps], axis=2)  # (layers, heads, n_q, n_k)
         overview_maps = overview(every)
         self_attention = decoder_self_attention(steps, last, layer, h, queries)
+        self_attention["value_norms"] = value_norms(
+            self_attention["v"], network.output_rows(f"dec.{layer}.self_attn", h)
+        )  # (n_q,) the cached values' ‖v_j W_O[h]‖
     else:
         c = last["c"]  # (2 d_h,) [forward_last; backward_first]: the whole sentence in one vector
         head = ModelHead(np.zeros((n_q, 0)), c[None, :], c[None, :], None, np.ones((n_q, 1)), np.tile(c, (n_q, 1)))
@@ -540,6 +576,7 @@ def translation_view(state: State) -> Answer:
         d_k=head.k.shape[1],
         n_heads=info.n_heads,
         head=stages,
+        attribution=attribution_of(state, head) if state.model != "rnnencdec" else None,
         arithmetic=arithmetic_of(state, head) if state.model != "rnnencdec" else None,
         overview=overview_maps,
         translation={

@@ -6,6 +6,7 @@ Read in this order, like a textbook chapter:
                    stage 1 similarity scores, stage 2 weights, stage 3 weighted sum.
 - ``masks.py``     which keys each query may see (global, local window, causal).
 - ``multihead.py`` projections, several heads, concatenation and W_O.
+- ``norms.py``     beside the weights, what each key contributes: α_ij ‖v_j W_O[h]‖ (Kobayashi et al. 2020).
 """
 
 from app.engine.attention.masks import attention_mask

@@ -2,8 +2,9 @@
 
 ``step_arithmetic`` writes out one step of a head's three stages with every intermediate: the
 products q·k (or qᵀW, or W₁q and W₂k for the additive score), the scaling, the exponentials and
-their sum, each weight, each weight × value, and the output. The scores, weights and output are
-the head's own, so the board and the heatmaps cannot disagree.
+their sum, each weight, each weight × value, and the output; where the head knows its rows of W_O,
+each key's ‖v_j W_O[h]‖, the weight times it and its share of the step's total (Kobayashi et al. 2020,
+norms.py). The scores, weights and output are the head's own, so the board and the heatmaps cannot disagree.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import math
 import numpy as np
 
 from app.engine.attention.multihead import HeadResult
+from app.engine.attention.norms import shares
 
 PRINTABLE_EXPONENT = 50.0  # e^50 ≈ 5e21: beyond this the exponentials are written shifted
 
@@ -52,4 +54,10 @@ def step_arithmetic(head: HeadResult, step: int, *, score: str, temperature: flo
     board["weights"] = weights  # exponential / sum (soft), or 0 and 1 (hard)
     board["weighted_values"] = weights[:, None] * v  # (n_k, d_v) each weight × its value
     board["output"] = head.output[step]  # (d_v,) stage 3: the sum of the weighted values
+    norms = getattr(head, "value_norms", None)  # (n_k,) ‖v_j W_O[h]‖, where the head knows its W_O
+    if norms is not None:  # weight × value norm (Kobayashi et al. 2020): what each key puts into the output
+        contributions = weights * norms  # (n_k,) α_j ‖v_j W_O[h]‖, norms.weighted_norms of one row
+        board["value_norms"] = norms
+        board["contributions"] = contributions
+        board["contribution_shares"] = shares(contributions)  # (n_k,) of the step's total
     return board

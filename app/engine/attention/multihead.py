@@ -35,6 +35,7 @@ class HeadResult:
     weights: np.ndarray  # (n_q, n_k) stage 2
     output: np.ndarray  # (n_q, d_v) stage 3
     parameters: dict = field(default_factory=dict)  # name -> learned matrix this head used
+    value_norms: np.ndarray | None = None  # (n_k,) ‖v_j W_O[h]‖ when asked for (norms.py; compute.py: the head shown)
 
 
 @dataclass

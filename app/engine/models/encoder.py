@@ -19,6 +19,7 @@ from typing import Protocol
 
 import numpy as np
 
+from app.engine.attention.norms import head_rows
 from app.engine.attention.stages import scaled_dot_scores, softmax_weights, weighted_sum
 from app.engine.models import openblas
 
@@ -268,6 +269,14 @@ def attention_stages(
     scaled_dot_scores(q, k, out=scores)  # stage 1
     softmax_weights(scores, EVERY_KEY, out=weights)  # stage 2: one sentence, nothing masked
     weighted_sum(weights, v, out=context)  # stage 3
+
+
+def output_rows(lp: LayerParams, head: int, d_head: int) -> np.ndarray:
+    """Head `head`'s rows of the attention's output projection W_O (the ``attention.output.dense`` layer, kept
+    transposed for x @ W): the (dh, d) block its context is multiplied by before the heads are summed. What
+    weight × value norm measures (app/engine/attention/norms.py): ‖v_j W_O[h]‖, without the layer's bias b_o.
+    (e5 rounds the context to 8 bits before W_O, like its C engine; the norm is of the values as they are.)"""
+    return head_rows(lp.w_o, head, d_head)  # (dh, d)
 
 
 def feed_forward(x: np.ndarray, lp: LayerParams, cfg: BertConfig) -> np.ndarray:

@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from app.engine.attention.norms import head_rows
 from app.engine.attention.stages import additive_scores, scaled_dot_scores, softmax_weights, weighted_sum
 
 DIRECTORY = Path(__file__).parent / "mt"
@@ -247,6 +248,18 @@ class RNNSearch:
         attention = Attention(scores=scores[0], weights=weights[0], context=context, query=s_prev)
         return logits, {"h": h, "s": s}, attention
 
+    def context_readout(self) -> np.ndarray:
+        """What plays W_O for weight × value norm (app/engine/attention/norms.py): the readout's columns for the
+        context, (2 d_h, n_target_vocab), transposed for h_j @ W.
+
+        The context c_i = Σ_j a_ij h_j enters the decoder twice: into the next state through the GRU's gates (not
+        linear in c_i) and into this step's word scores, logits = W_out [s_i; c_i; e] + b, linearly. There
+        W_out's context columns turn each annotation into its share of the logits, a_ij · h_j W_c, as W_O turns
+        a Transformer head's values into its share of the layer's output; so f(h_j) = h_j W_c and the measure is
+        a_ij ‖h_j W_c‖ (the readout's bias b left out, as the paper leaves out W_O's)."""
+        d_h = self.p["cell.weight_hh"].shape[1]
+        return self.p["out.weight"][:, d_h : 3 * d_h].T  # (2 d_h, n_target_vocab): [s (d_h); c (2 d_h); e]
+
 
 class RNNEncDec:
     def __init__(self, p: dict):
@@ -289,6 +302,11 @@ class TransformerMT:
         out = weighted_sum(weights, v)  # (heads, n_q, d_head)
         joined = out.transpose(1, 0, 2).reshape(q.shape[1], self.d)  # (n_q, d)
         return joined @ self.p[f"{prefix}.o.weight"].T + self.p[f"{prefix}.o.bias"], scores, weights, out
+
+    def output_rows(self, prefix: str, head: int) -> np.ndarray:
+        """Head `head`'s rows of W_O of the attention `prefix` (e.g. "dec.0.cross_attn"): (d_head, d), transposed
+        for x @ W like attend's product, its bias left out (weight × value norm, app/engine/attention/norms.py)."""
+        return head_rows(self.p[f"{prefix}.o.weight"].T, head, self.d // self.heads)  # (d_head, d)
 
     def feed_forward(self, prefix: str, x: np.ndarray) -> np.ndarray:
         p = self.p
