@@ -454,10 +454,35 @@ function stageMatrix(n) {
   const { queries, keys } = view.tokens;
   const head = view.head;
   if (n === 1) return { z: head.scores, rows: queries, cols: keys };
+  if (n === 2 && showsNorm(view)) { // weight × value norm: from 0 to the head's largest (the server's numbers)
+    const z = view.attribution.contributions;
+    return { z, rows: queries, cols: keys, mask: head.mask, zmin: 0, zmax: Math.max(...z.flat()) || 1 };
+  }
   if (n === 2) return { z: head.weights, rows: queries, cols: keys, mask: head.mask, zmin: 0, zmax: 1 };
   const width = head.output[0].length;
   const labelled = Boolean(state.view().names.output); // the lexicon's features, else dimensions d0, d1...
   return { z: head.output, rows: queries, cols: outputColumns(width), dims: labelled ? null : t.dimensions.replace("{count}", String(width)) };
+}
+
+/** Stage 2 shows weight × value norm rather than the weights (`attribution=norm`; the answer then has the matrix). */
+function showsNorm(view) {
+  return view.params.attribution === "norm" && Boolean(view.attribution && view.attribution.contributions);
+}
+
+/** The switch above stage 2: the view's choice pressed, the choices the form's select cannot send hidden; the line
+ * beside it and the colour note say what the chart shows. */
+function syncAttribution(view) {
+  const select = $("attribution");
+  const shown = view.params.attribution;
+  for (const button of document.querySelectorAll("#attribution-toggle button")) {
+    const option = select && [...select.options].find((o) => o.value === button.dataset.attribution);
+    button.hidden = !view.attribution || !option || option.disabled;
+    button.setAttribute("aria-pressed", String(button.dataset.attribution === shown));
+  }
+  $("attribution-toggle").hidden = !view.attribution; // rnnencdec: no attention, nothing to switch
+  $("attribution-shows").textContent = view.attribution ? t[`shows_${shown}`] || "" : "";
+  $("scale-note2").textContent = showsNorm(view) ? t.bright2_norm : t.bright2;
+  $("chart-stage2").setAttribute("aria-label", showsNorm(view) ? `${t.stage2}: ${t.shows_norm}` : t.stage2);
 }
 
 /** Stage n's heatmap at its box's current size (`box` when it was read already). */
@@ -490,7 +515,11 @@ function fillTables() {
   const head = view.head;
   const open = (id) => $(id).closest("details").open;
   if (open("table-stage1") && head.scores) matrixTable($("table-stage1"), { rows: queries, cols: keys, z: head.scores, caption: t.stage1 });
-  if (open("table-stage2")) matrixTable($("table-stage2"), { rows: queries, cols: keys, z: head.weights, mask: head.mask, caption: t.stage2 });
+  if (open("table-stage2")) {
+    const norms = view.attribution && { label: t.value_norm, values: view.attribution.value_norms, caption: t.value_norms_caption };
+    const z = showsNorm(view) ? view.attribution.contributions : head.weights;
+    matrixTable($("table-stage2"), { rows: queries, cols: keys, z, mask: head.mask, caption: showsNorm(view) ? t.norm_table : t.stage2, norms });
+  }
   if (open("table-stage3")) matrixTable($("table-stage3"), { rows: queries, cols: outputColumns(head.output[0].length), z: head.output, caption: t.stage3 });
   if (open("table-embeddings") && view.embeddings) {
     const { rows, cols, z } = embeddingMatrix();
@@ -578,6 +607,7 @@ function render() {
   renderMatrices(view);
   renderTranslation(view, t);
   syncGeometryTools(view);
+  syncAttribution(view);
   renderSummaries(view, { summary: state.field("summary"), t, onPick: pickHead,
     setSummary: (summary) => { state.setFields({ summary }); render(); } });
   const preset = currentPreset();
@@ -687,6 +717,14 @@ function wire() {
     openLink(query.toString(), { push: true });
   });
   $("heads-auto").addEventListener("click", autoHeads);
+  for (const button of document.querySelectorAll("#attribution-toggle button")) { // the form's select, as if chosen there
+    button.addEventListener("click", () => {
+      const select = $("attribution");
+      if (!select || select.value === button.dataset.attribution) return;
+      select.value = button.dataset.attribution;
+      select.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+  }
   wireGeometryTools({ setPlane: (plane) => { state.setFields({ plane }); recompute(state.currentQuery(), { push: true }); } });
   $("prev").addEventListener("click", () => setStep(state.field("step") - 1));
   $("next").addEventListener("click", () => setStep(state.field("step") + 1));

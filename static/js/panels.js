@@ -23,7 +23,7 @@ function svg(tag, attributes = {}, text = undefined) {
 }
 
 /** A labelled table of a matrix: the accessible twin of a heatmap. */
-export function matrixTable(slot, { rows, cols, z, mask = null, caption }) {
+export function matrixTable(slot, { rows, cols, z, mask = null, caption, norms = null }) {
   const table = el("table", { class: "data" }, el("caption", { text: caption }));
   const head = el("tr", {}, el("th", { scope: "col", text: "" }));
   cols.forEach((c) => head.append(el("th", { scope: "col", text: c })));
@@ -35,6 +35,11 @@ export function matrixTable(slot, { rows, cols, z, mask = null, caption }) {
     body.append(tr);
   });
   table.append(body);
+  if (norms) { // one more row under the matrix: each key's ‖v W_O‖, what weight × value norm multiplies
+    const tr = el("tr", {}, el("th", { scope: "row", title: norms.caption, text: norms.label }));
+    norms.values.forEach((x) => tr.append(el("td", { text: fmt(x, 4) })));
+    table.append(el("tfoot", {}, tr));
+  }
   slot.replaceChildren(el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": caption }, table));
 }
 
@@ -57,6 +62,7 @@ function vectorCell(row, names) {
  */
 export function arithmetic(slot, { board, keys, query, t, names }) {
   const soft = board.exponentials !== undefined && board.exponentials !== null;
+  const norms = Boolean(board.value_norms);
   const shift = board.shift || 0;
   const formula = (t[`formula_${board.score}`] || "s").replace("{d}", String(board.q.length)).replace("{scale}", fmt(board.scale, 4));
   const expText = shift ? `e^((s − ${fmt(shift)}) / T)` : "e^(s / T)";
@@ -79,6 +85,10 @@ export function arithmetic(slot, { board, keys, query, t, names }) {
     soft && [shift ? `e^((s−${fmt(shift)})/T)` : t.exp, (j) => (board.mask[j] ? fmt(board.exponentials[j], 4) : t.masked)],
     [t.weight, (j) => (board.mask[j] ? fmt(board.weights[j], 4) : `0 (${t.masked})`)],
     [t.weighted_value, (j) => ({ vector: board.weighted_values[j], names: names.values })],
+    // weight × value norm (Kobayashi et al. 2020): the length of each key's value after the head's rows of W_O,
+    // the weight times it, and its share of the step's total
+    ...(norms ? [[t.value_norm, (j) => fmt(board.value_norms[j], 4)], [t.contribution, (j) => fmt(board.contributions[j], 4)],
+      [t.contribution_share, (j) => fmt(board.contribution_shares[j], 4)]] : []),
   ].filter(Boolean);
   const best = Math.max(...board.weights);
   const table = (abbreviate) => {
@@ -99,7 +109,7 @@ export function arithmetic(slot, { board, keys, query, t, names }) {
       body.append(tr);
     });
     const sumRow = el("tr", {}, el("th", { scope: "row", text: t.sum }));
-    const before = columns.length - (soft ? 4 : 3);
+    const before = columns.length - (soft ? 4 : 3) - (norms ? 3 : 0);
     for (let i = 0; i < before; i++) sumRow.append(el("td"));
     if (soft) sumRow.append(el("td", { text: `Σ = ${fmt(board.total, 4)}` }));
     sumRow.append(el("td", { text: fmt(board.weights.reduce((a, b) => a + b, 0), 4) }));
@@ -107,6 +117,8 @@ export function arithmetic(slot, { board, keys, query, t, names }) {
     output.classList.add("output");
     output.prepend(`${t.output} = `);
     sumRow.append(output);
+    if (norms) sumRow.append(el("td"), el("td", { text: `Σ = ${fmt(board.contributions.reduce((a, b) => a + b, 0), 4)}` }),
+      el("td", { text: fmt(board.contribution_shares.reduce((a, b) => a + b, 0), 4) }));
     return el("table", { class: "arith" }, el("thead", {}, headRow), body, el("tfoot", {}, sumRow));
   };
   const wasOpen = Boolean(slot.querySelector("details.table[open]"));
