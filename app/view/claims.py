@@ -31,24 +31,33 @@ class Claim:
     flat       every weight is within `within` of 1 / (number of visible keys)
     one_hot    every weight is 0 or 1 (hard attention)
     causal     every weight on a later key is 0
+    weight_not_norm  at `step`, the key `key` has a weight of at least `at_least` but a share of weight × value
+               norm (α‖v W_O‖ over the step's total, Kobayashi et al. 2020) below `below`: weight and contribution
+               disagree
+    weight_and_norm  at `step`, the largest weight and the largest share of weight × value norm are both on `key`,
+               each at least `at_least`: they agree
     `head` picks a head other than the view's own; without it, a claim about a step is checked on the head
-    the page shows at that step (the link's head, or the head the step's word asks).
+    the page shows at that step (the link's head, or the head the step's word asks). `layer` picks a real model's
+    layer other than the view's own.
     """
 
-    kind: Literal["top", "max_above", "max_below", "flat", "one_hot", "causal"]
+    kind: Literal["top", "max_above", "max_below", "flat", "one_hot", "causal", "weight_not_norm", "weight_and_norm"]
     step: int | None = None
     key: str | None = None
     at_least: float = 0.0
     below: float = 1.0
     within: float = 0.0
     head: int | None = None
+    layer: int | None = None
 
 
 def weights_of(state: State, claim: Claim) -> tuple[np.ndarray, dict]:
     if claim.head is not None:
         state = state.replace(head=claim.head)
-    elif claim.step is not None:
-        state = state.replace(step=claim.step)  # the head shown at that step
+    if claim.step is not None:
+        state = state.replace(step=claim.step)  # without a head: the head shown at that step
+    if claim.layer is not None:
+        state = state.replace(layer=claim.layer)
     view = compute_view(state)
     return np.asarray(view["head"]["weights"], dtype=float), view  # (n_q, n_k)
 
@@ -92,6 +101,18 @@ def check(state: State, claim: Claim) -> dict[str, object]:
         if np.any(later != 0):
             raise ClaimFailed("a query gives weight to a later key")
         return {}
+    if claim.kind in ("weight_not_norm", "weight_and_norm"):
+        board = view["arithmetic"]  # the step's weights and shares of α‖v W_O‖ (the claim's step is the view's)
+        row, shares = np.asarray(board["weights"], dtype=float), np.asarray(board["contribution_shares"], dtype=float)
+        j = keys.index(claim.key)
+        found = {"query": queries[claim.step], "key": claim.key, "weight": float(row[j]), "share": float(shares[j])}
+        found["norm"] = float(board["value_norms"][j])
+        if claim.kind == "weight_not_norm" and not (row[j] >= claim.at_least and shares[j] < claim.below):
+            raise ClaimFailed(f"step {claim.step}: expected weight >= {claim.at_least}, share < {claim.below}: {found}")
+        agree = int(row.argmax()) == j == int(shares.argmax()) and min(row[j], shares[j]) >= claim.at_least
+        if claim.kind == "weight_and_norm" and not agree:
+            raise ClaimFailed(f"step {claim.step}: expected the largest weight and share on {claim.key}: {found}")
+        return found
     raise ValueError(f"unknown claim {claim.kind!r}")
 
 

@@ -237,6 +237,26 @@ LESSONS = [
         },
         "preset": "grammar",
     },
+    {
+        "title": {"en": "16. Does a big weight mean the word matters?", "zh": "16. 权重大，这个词就重要吗？"},
+        "text": {
+            "en": "A weight says where a word looks, not what it takes: the head's output adds α_j · v_j W_O, and a "
+            "weight on a short value moves little. Kobayashi et al. (2020, “Attention is Not Only a Weight”) measure "
+            "each key's contribution as α‖v W_O‖, the weight times the length of its value after the output projection. "
+            "In MiniLM's layer 2, head 7, “{query0}” puts {weight0} of its weight on {key0}, yet [CLS]'s value is "
+            "short (‖v W_O‖ = {norm0}) and its share of the contribution is only {share0}: a big weight, little "
+            "effect. They can agree too: in layer 5, head 11, “{query1}” puts {weight1} on {key1}, and {key1} also "
+            "makes {share1} of the contribution. The switch above stage 2's chart shows the weights or the contributions.",
+            "zh": "权重说明一个词看向哪里，而不是它拿到了什么：头的输出是 α_j · v_j W_O 之和，值很短的键即使权重大也几乎"
+            "不改变输出。Kobayashi 等（2020，《Attention is Not Only a Weight》）用 α‖v W_O‖ 衡量每个键的贡献，即权重乘以"
+            "它的值经过输出投影后的长度。在 MiniLM 第 2 层第 7 个头里，“{query0}”把 {weight0} 的权重放在 {key0} 上，"
+            "可是 [CLS] 的值很短（‖v W_O‖ = {norm0}），它在贡献中只占 {share0}：权重大，作用小。两者也可能一致："
+            "在第 5 层第 11 个头里，“{query1}”把 {weight1} 放在 {key1} 上，{key1} 在贡献中也占 {share1}。"
+            "阶段二图上方的开关可以在权重和贡献之间切换。",
+        },
+        "preset": "norm-cls",
+        "more": ["real-model"],
+    },
 ]
 
 PRESET_TITLES = {preset["id"]: preset["title"] for preset in PRESETS}
@@ -317,9 +337,10 @@ def claim_links(lesson: dict, opened: State, lang: str) -> list[dict]:
         claim = claims[index]
         head = opened.head if claim.head is None else claim.head
         step = opened.step if claim.step is None else claim.step
-        if (head, step) == (opened.head, opened.step):
+        layer = opened.layer if getattr(claim, "layer", None) is None else claim.layer
+        if (head, step, layer) == (opened.head, opened.step, opened.layer):
             continue
-        shown = opened.replace(head=head, step=step)
+        shown = opened.replace(head=head, step=step, layer=layer)
         query = examples.remembered(
             "query_words",
             f"{shown.share_path()}#{step}",
@@ -327,6 +348,8 @@ def claim_links(lesson: dict, opened: State, lang: str) -> list[dict]:
         )
         where = f"{strings['step']} {step + 1} · “{query}”"
         title = where if head == opened.head else f"{strings['head']} {head + 1} · {where}"  # counted from 1
+        if layer != opened.layer:  # a real model's layers and heads are counted from 0, as its papers count them
+            title = f"{strings['layer']} {layer} · {strings['head']} {head} · {where}"
         links.append({"title": title, "link": shown.share_path()})
     return links
 

@@ -286,6 +286,28 @@ PRESETS = [
         "claims": (Claim("top", step=9, key="animal", at_least=0.4),),
     },
     {
+        "id": "norm-cls",
+        "title": {"en": "MiniLM: a big weight that contributes little", "zh": "MiniLM：权重大，贡献小"},
+        "lesson": {
+            "en": "Layer 2, head 7: “{query0}” puts {weight0} of its weight on {key0}, but [CLS]'s value is short "
+            "(‖v W_O‖ = {norm0}): its share of weight × ‖value‖ is only {share0}.",
+            "zh": "第 2 层第 7 个头：“{query0}”把 {weight0} 的权重放在 {key0} 上，但 [CLS] 的值很短（‖v W_O‖ = {norm0}）："
+            "它在“权重 × ‖值‖”中只占 {share0}。",
+        },
+        "params": {
+            "source": "the animal did not cross the street because it was too tired",
+            "model": "minilm",
+            "layer": "2",
+            "head": "7",
+            "step": "2",
+            "attribution": "norm",
+        },  # fmt: skip
+        "claims": (
+            Claim("weight_not_norm", step=2, key="[CLS]", at_least=0.8, below=0.2),
+            Claim("weight_and_norm", step=9, key="animal", at_least=0.5, layer=5, head=11),
+        ),
+    },
+    {
         "id": "e5-chinese",
         "title": {"en": "A multilingual model reads 汤姆追逐杰瑞", "zh": "多语言模型读“汤姆追逐杰瑞”"},
         "lesson": {

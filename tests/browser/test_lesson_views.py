@@ -38,9 +38,10 @@ def link_head(params):
     return int(params["head"]) if "head" in params else None
 
 
-def shows(link, head, step):
+def shows(link, head, step, layer=None):
     params = link_params(link)
-    return link_head(params) == head and int(params.get("step", 0)) == step
+    same_layer = layer is None or int(params.get("layer", 0)) == layer
+    return link_head(params) == head and int(params.get("step", 0)) == step and same_layer
 
 
 def shown_view(page):
@@ -48,16 +49,21 @@ def shown_view(page):
     and the arithmetic table's weights (key -> the four digits written)."""
     label = page.locator("#step-label").inner_text()
     head = re.search(r"Head (\d+)", label)
-    weights = {}
+    weights, shares, norms = {}, {}, {}
     for row in arithmetic_rows(page):
         text = row["weight"].split(" ")[0]
         weights.setdefault(row["key"], []).append(float(text))
+        if "share of Σ α‖v W_O‖" in row:  # weight × value norm (Kobayashi et al. 2020): the key's share, its norm
+            shares.setdefault(row["key"], []).append(float(row["share of Σ α‖v W_O‖"]))
+            norms.setdefault(row["key"], []).append(float(row["‖v W_O‖"]))
     return {
         "label": label,
         "query": re.search(r"“(.*?)”", label).group(1),
         "head": (int(head.group(1)) - (1 if "Layer" not in label else 0)) if head else 0,  # named heads from 1
         "stage": page.evaluate("document.body.dataset.stage"),
         "weights": weights,
+        "shares": shares,
+        "norms": norms,
     }
 
 
@@ -82,6 +88,12 @@ def check_claim(claim, filled, index, seen, where):
                 assert two(shown) == weight, f"{where}: ({key}, {weight}) vs {seen['weights']}"
     elif claim.kind == "max_above":
         assert two(largest) == filled[f"weight{index}"], f"{where}: {filled[f'weight{index}']} vs {largest} shown"
+    elif claim.kind in ("weight_not_norm", "weight_and_norm"):  # the key's weight, share and norm, as written
+        key = filled[f"key{index}"]
+        for name, column in (("weight", "weights"), ("share", "shares"), ("norm", "norms")):
+            assert two(seen[column][key][0]) == filled[f"{name}{index}"], f"{where}: {name} of {key}: {seen}"
+        if claim.kind == "weight_and_norm":
+            assert key in best and max(seen["shares"][key]) == max(s for ss in seen["shares"].values() for s in ss)
 
 
 def stage_numbers(page, stage):
@@ -139,8 +151,9 @@ def test_lesson_claims_on_the_view_its_link_opens_at_1280x720_normal_mode(tabs, 
         claim = preset["claims"][claim_index]
         head = link_head(opened) if claim.head is None else claim.head
         step = int(opened.get("step", 0)) if claim.step is None else claim.step
+        layer = int(opened.get("layer", 0)) if claim.layer is None else claim.layer
         links = [main] + [more["link"] for more in item["more"]]
-        link = next((link for link in links if shows(link, head, step)), None)
+        link = next((link for link in links if shows(link, head, step, layer)), None)
         assert link, f"{where}: claim {claim_index} (head {head}, step {step}) is on no link the lesson gives: {links}"
         show(link)
         seen = shown_view(page)
