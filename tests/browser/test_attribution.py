@@ -3,8 +3,10 @@ It changes the heatmap and the link; the link opened afresh shows the same; the 
 page's language; the arithmetic and the stage 2 table give each key's ‖v W_O‖, α‖v W_O‖ and share."""
 
 import json
+from urllib.parse import urlencode
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.harness import chart_z, current_view, open_view, poll, url_params
 
@@ -93,3 +95,14 @@ def test_the_arithmetic_and_the_table_give_each_keys_norm_and_contribution(tabs)
     assert chart_z(page, "chart-stage2") == json.dumps(
         masked(view["attribution"]["contributions"], view["head"]["mask"]), separators=(",", ":")
     )
+
+
+def test_no_switch_where_there_is_no_attention_nor_in_a_frame(tabs):
+    page = tabs().new_page()
+    open_view(page, {"model": "rnnencdec", "source": "Tom chase Jerry"})
+    expect(page.locator("#attribution-toggle")).to_be_hidden()  # rnnencdec: one context vector, no weights
+    assert page.locator("#attribution-shows").text_content() == ""
+    page.goto("/embed?" + urlencode({**VIEW, "attribution": "norm", "stage": "2"}))
+    page.locator("body[data-ready=true]").wait_for(state="attached")
+    expect(page.locator("#attribution-toggle")).to_be_hidden()  # a frame shows its link's choice
+    expect(page.locator("#attribution-shows")).to_contain_text("weight × ‖value‖")
