@@ -246,13 +246,13 @@ LESSONS = [
             "In MiniLM's layer 2, head 7, “{query0}” puts {weight0} of its weight on {key0}, yet [CLS]'s value is "
             "short (‖v W_O‖ = {norm0}) and its share of the contribution is only {share0}: a big weight, little "
             "effect. They can agree too: in layer 5, head 11, “{query1}” puts {weight1} on {key1}, and {key1} also "
-            "makes {share1} of the contribution. The switch above stage 2's chart shows the weights or the contributions.",
+            "makes {share1} of the contribution. The switch under stage 2's chart shows the weights or the contributions.",
             "zh": "权重说明一个词看向哪里，而不是它拿到了什么：头的输出是 α_j · v_j W_O 之和，值很短的键即使权重大也几乎"
             "不改变输出。Kobayashi 等（2020，《Attention is Not Only a Weight》）用 α‖v W_O‖ 衡量每个键的贡献，即权重乘以"
             "它的值经过输出投影后的长度。在 MiniLM 第 2 层第 7 个头里，“{query0}”把 {weight0} 的权重放在 {key0} 上，"
             "可是 [CLS] 的值很短（‖v W_O‖ = {norm0}），它在贡献中只占 {share0}：权重大，作用小。两者也可能一致："
             "在第 5 层第 11 个头里，“{query1}”把 {weight1} 放在 {key1} 上，{key1} 在贡献中也占 {share1}。"
-            "阶段二图上方的开关可以在权重和贡献之间切换。",
+            "阶段二图下方的开关可以在权重和贡献之间切换。",
         },
         "preset": "norm-cls",
         "more": ["real-model"],

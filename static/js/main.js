@@ -425,7 +425,7 @@ async function drawArithmetic() {
   }
   const board = await state.loadArithmetic();
   if (!board || board.step !== state.field("step") || view !== state.view()) return;
-  arithmetic($("arithmetic"), { board, keys: view.tokens.keys, query: view.tokens.queries[board.step], t,
+  arithmetic($("arithmetic"), { board, keys: view.tokens.keys, query: view.tokens.queries[board.step], t, norms: showsNorm(view),
     names: { vectors: view.names.vectors && view.names.vectors.map(label), values: view.names.values && view.names.values.map(label) } });
   fitArithmetic();
   performance.mark("attention-arithmetic");
@@ -469,20 +469,22 @@ function showsNorm(view) {
   return view.params.attribution === "norm" && Boolean(view.attribution && view.attribution.contributions);
 }
 
-/** The switch above stage 2: the view's choice pressed, the choices the form's select cannot send hidden; the line
- * beside it and the colour note say what the chart shows. */
+/** The switch under stage 2: the view's choice pressed, the choices the form's select cannot send hidden; the chart's
+ * title, help line and colour note say what it shows. */
 function syncAttribution(view) {
   const select = $("attribution");
   const shown = view.params.attribution;
   for (const button of document.querySelectorAll("#attribution-toggle button")) {
     const option = select && [...select.options].find((o) => o.value === button.dataset.attribution);
-    button.hidden = !view.attribution || !option || option.disabled;
+    button.hidden = !option || option.disabled;
     button.setAttribute("aria-pressed", String(button.dataset.attribution === shown));
   }
-  $("attribution-toggle").hidden = !view.attribution; // rnnencdec: no attention, nothing to switch
-  $("attribution-shows").textContent = view.attribution ? t[`shows_${shown}`] || "" : "";
-  $("scale-note2").textContent = showsNorm(view) ? t.bright2_norm : t.bright2;
-  $("chart-stage2").setAttribute("aria-label", showsNorm(view) ? `${t.stage2}: ${t.shows_norm}` : t.stage2);
+  document.querySelector(".attribution-row").hidden = !view.attribution; // rnnencdec: no attention, nothing to switch
+  const norm = showsNorm(view);
+  $("stage2-title").textContent = norm ? t.stage2_norm : t.stage2;
+  $("stage2-help").textContent = norm ? t.stage2_help_norm : t.stage2_help;
+  $("scale-note2").textContent = norm ? t.bright2_norm : t.bright2;
+  $("chart-stage2").setAttribute("aria-label", norm ? t.stage2_norm : t.stage2);
 }
 
 /** Stage n's heatmap at its box's current size (`box` when it was read already). */

@@ -57,12 +57,13 @@ function vectorCell(row, names) {
 /**
  * Every number of one query step, as the server's engine wrote them out (app/engine/attention/arithmetic.py):
  * q, each key, q·k (or qᵀW·k, or v·tanh(W₁q + W₂k)), the scaling, the exponentials and their sum, each
- * weight, each weight × value, and the output vector. Nothing is recomputed here. Long vectors are
+ * weight, each weight × value, and the output vector (and, when stage 2 shows weight × value norm, each key's
+ * ‖v W_O‖, α‖v W_O‖ and its share of their total). Nothing is recomputed here. Long vectors are
  * abbreviated so that every column fits; each shows in full on focus, and in the table below it.
  */
-export function arithmetic(slot, { board, keys, query, t, names }) {
+export function arithmetic(slot, { board, keys, query, t, names, norms: shown = false }) {
   const soft = board.exponentials !== undefined && board.exponentials !== null;
-  const norms = Boolean(board.value_norms);
+  const norms = shown && Boolean(board.value_norms); // with attribution=norm: each key's ‖v W_O‖, α‖v W_O‖, share
   const shift = board.shift || 0;
   const formula = (t[`formula_${board.score}`] || "s").replace("{d}", String(board.q.length)).replace("{scale}", fmt(board.scale, 4));
   const expText = shift ? `e^((s − ${fmt(shift)}) / T)` : "e^(s / T)";

@@ -1,4 +1,4 @@
-"""The switch above stage 2 in a real Chromium: weights or weight × value norm (attribution=norm), for a real model.
+"""The switch under stage 2 in a real Chromium: weights or weight × value norm (attribution=norm), for a real model.
 It changes the heatmap and the link; the link opened afresh shows the same; the chart says what it shows in the
 page's language; the arithmetic and the stage 2 table give each key's ‖v W_O‖, α‖v W_O‖ and share."""
 
@@ -20,7 +20,7 @@ VIEW = {
 
 READ = """() => ({
   z: JSON.stringify((document.getElementById('chart-stage2').data || [{ z: null }])[0].z),
-  shows: document.getElementById('attribution-shows').textContent,
+  shows: ['stage2-title', 'stage2-help'].map((id) => document.getElementById(id).textContent).join(' | '),
   pressed: [...document.querySelectorAll('#attribution-toggle button')]
     .filter((b) => b.getAttribute('aria-pressed') === 'true').map((b) => b.dataset.attribution),
   note: document.getElementById('scale-note2').textContent,
@@ -51,7 +51,7 @@ def test_the_switch_changes_the_heatmap_and_the_link_and_the_link_reproduces_it(
     assert json.loads(after["z"]) == masked(contributions, view["head"]["mask"])  # α‖v W_O‖, as the JSON has it
     assert after["pressed"] == ["norm"]
     if lang == "en":
-        assert "weight × ‖value‖" in after["shows"] and "Kobayashi" in after["shows"]
+        assert "Weight × ‖value‖" in after["shows"] and "Kobayashi" in after["shows"]
         assert "more put into the output" in after["note"]
     else:
         assert "权重 × ‖值‖" in after["shows"] and "贡献" in after["note"]
@@ -86,7 +86,7 @@ def test_the_arithmetic_and_the_table_give_each_keys_norm_and_contribution(tabs)
     best = max(range(len(board["contributions"])), key=lambda j: board["contributions"][j])
     assert float(rows[best]["‖v W_O‖"]) == pytest.approx(board["value_norms"][best], rel=1e-3)
     assert float(rows[best]["α‖v W_O‖"]) == pytest.approx(board["contributions"][best], rel=1e-3)
-    assert float(rows[best]["share of Σ α‖v W_O‖"]) == pytest.approx(board["contribution_shares"][best], rel=1e-3)
+    assert float(rows[best]["share of Σ"]) == pytest.approx(board["contribution_shares"][best], rel=1e-3)
     page.locator("#stage2 details.table summary").click()
     page.locator("#table-stage2 table").wait_for(state="attached")
     footer = page.locator("#table-stage2 tfoot tr").inner_text()
@@ -100,9 +100,9 @@ def test_the_arithmetic_and_the_table_give_each_keys_norm_and_contribution(tabs)
 def test_no_switch_where_there_is_no_attention_nor_in_a_frame(tabs):
     page = tabs().new_page()
     open_view(page, {"model": "rnnencdec", "source": "Tom chase Jerry"})
-    expect(page.locator("#attribution-toggle")).to_be_hidden()  # rnnencdec: one context vector, no weights
-    assert page.locator("#attribution-shows").text_content() == ""
+    expect(page.locator(".attribution-row")).to_be_hidden()  # rnnencdec: one context vector, no weights
+    assert page.locator("#stage2-title").text_content() == "Stage 2 · Softmax weights"
     page.goto("/embed?" + urlencode({**VIEW, "attribution": "norm", "stage": "2"}))
     page.locator("body[data-ready=true]").wait_for(state="attached")
-    expect(page.locator("#attribution-toggle")).to_be_hidden()  # a frame shows its link's choice
-    expect(page.locator("#attribution-shows")).to_contain_text("weight × ‖value‖")
+    expect(page.locator(".attribution-row")).to_be_hidden()  # a frame shows its link's choice
+    expect(page.locator("#stage2-title")).to_contain_text("Weight × ‖value‖")

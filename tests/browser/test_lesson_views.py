@@ -53,8 +53,8 @@ def shown_view(page):
     for row in arithmetic_rows(page):
         text = row["weight"].split(" ")[0]
         weights.setdefault(row["key"], []).append(float(text))
-        if "share of Σ α‖v W_O‖" in row:  # weight × value norm (Kobayashi et al. 2020): the key's share, its norm
-            shares.setdefault(row["key"], []).append(float(row["share of Σ α‖v W_O‖"]))
+        if "share of Σ" in row:  # weight × value norm (Kobayashi et al. 2020): the key's share, its norm
+            shares.setdefault(row["key"], []).append(float(row["share of Σ"]))
             norms.setdefault(row["key"], []).append(float(row["‖v W_O‖"]))
     return {
         "label": label,
