@@ -57,8 +57,8 @@ function vectorCell(row, names) {
 /**
  * Every number of one query step, as the server's engine wrote them out (app/engine/attention/arithmetic.py):
  * q, each key, q·k (or qᵀW·k, or v·tanh(W₁q + W₂k)), the scaling, the exponentials and their sum, each
- * weight, each weight × value, and the output vector (and, when stage 2 shows weight × value norm, each key's
- * ‖v W_O‖, α‖v W_O‖ and its share of their total). Nothing is recomputed here. Long vectors are
+ * weight, each weight × value, and the output vector (and, when stage 2 shows weight × value norm, a table of each
+ * key's ‖v W_O‖, α‖v W_O‖ and its share of their total). Nothing is recomputed here. Long vectors are
  * abbreviated so that every column fits; each shows in full on focus, and in the table below it.
  */
 export function arithmetic(slot, { board, keys, query, t, names, norms: shown = false }) {
@@ -86,10 +86,6 @@ export function arithmetic(slot, { board, keys, query, t, names, norms: shown = 
     soft && [shift ? `e^((s−${fmt(shift)})/T)` : t.exp, (j) => (board.mask[j] ? fmt(board.exponentials[j], 4) : t.masked)],
     [t.weight, (j) => (board.mask[j] ? fmt(board.weights[j], 4) : `0 (${t.masked})`)],
     [t.weighted_value, (j) => ({ vector: board.weighted_values[j], names: names.values })],
-    // weight × value norm (Kobayashi et al. 2020): the length of each key's value after the head's rows of W_O,
-    // the weight times it, and its share of the step's total
-    ...(norms ? [[t.value_norm, (j) => fmt(board.value_norms[j], 4)], [t.contribution, (j) => fmt(board.contributions[j], 4)],
-      [t.contribution_share, (j) => fmt(board.contribution_shares[j], 4)]] : []),
   ].filter(Boolean);
   const best = Math.max(...board.weights);
   const table = (abbreviate) => {
@@ -110,7 +106,7 @@ export function arithmetic(slot, { board, keys, query, t, names, norms: shown = 
       body.append(tr);
     });
     const sumRow = el("tr", {}, el("th", { scope: "row", text: t.sum }));
-    const before = columns.length - (soft ? 4 : 3) - (norms ? 3 : 0);
+    const before = columns.length - (soft ? 4 : 3);
     for (let i = 0; i < before; i++) sumRow.append(el("td"));
     if (soft) sumRow.append(el("td", { text: `Σ = ${fmt(board.total, 4)}` }));
     sumRow.append(el("td", { text: fmt(board.weights.reduce((a, b) => a + b, 0), 4) }));
@@ -118,8 +114,6 @@ export function arithmetic(slot, { board, keys, query, t, names, norms: shown = 
     output.classList.add("output");
     output.prepend(`${t.output} = `);
     sumRow.append(output);
-    if (norms) sumRow.append(el("td"), el("td", { text: `Σ = ${fmt(board.contributions.reduce((a, b) => a + b, 0), 4)}` }),
-      el("td", { text: fmt(board.contribution_shares.reduce((a, b) => a + b, 0), 4) }));
     return el("table", { class: "arith" }, el("thead", {}, headRow), body, el("tfoot", {}, sumRow));
   };
   const wasOpen = Boolean(slot.querySelector("details.table[open]"));
@@ -129,7 +123,36 @@ export function arithmetic(slot, { board, keys, query, t, names, norms: shown = 
   };
   whole.addEventListener("toggle", fillWhole);
   fillWhole();
-  slot.replaceChildren(...lines, el("div", { class: "scroll fit", tabindex: "0", role: "region", "aria-label": t.arithmetic }, table(true)), whole);
+  const region = el("div", { class: "scroll fit", tabindex: "0", role: "region", "aria-label": t.arithmetic }, table(true));
+  if (norms) region.append(normTable(board, keys, t));
+  slot.replaceChildren(...lines, region, whole);
+}
+
+/**
+ * Weight × value norm of the step (Kobayashi et al. 2020), a table of its own under the arithmetic: each key's weight,
+ * the length of its value after the head's rows of W_O, the product and its share of the step's total.
+ */
+function normTable(board, keys, t) {
+  const columns = [
+    [t.weight, (j) => board.weights[j]],
+    [t.value_norm, (j) => board.value_norms[j]],
+    [t.contribution, (j) => board.contributions[j]],
+    [t.contribution_share, (j) => board.contribution_shares[j]],
+  ];
+  const headRow = el("tr", {}, el("th", { scope: "col", text: t.key }));
+  columns.forEach(([name]) => headRow.append(el("th", { scope: "col", text: name })));
+  const best = Math.max(...board.contributions);
+  const body = el("tbody");
+  keys.forEach((key, j) => {
+    const tr = el("tr", { class: board.contributions[j] === best ? "best" : "" }, el("th", { scope: "row", text: key }));
+    columns.forEach(([name, value]) => tr.append(el("td", { text: fmt(value(j), 4), "data-label": name })));
+    body.append(tr);
+  });
+  const sum = (values) => values.reduce((a, b) => a + b, 0);
+  const sumRow = el("tr", {}, el("th", { scope: "row", text: t.sum }), el("td"), el("td"),
+    el("td", { text: `Σ = ${fmt(sum(board.contributions), 4)}` }), el("td", { text: fmt(sum(board.contribution_shares), 4) }));
+  return el("table", { class: "arith arith-norms" }, el("caption", { text: t.norm_arithmetic }), el("thead", {}, headRow),
+    body, el("tfoot", {}, sumRow));
 }
 
 const LABELLED_BARS = 10; // with many keys, the bars are ranked and only the largest ones carry their word

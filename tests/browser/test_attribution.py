@@ -76,7 +76,7 @@ def test_the_arithmetic_and_the_table_give_each_keys_norm_and_contribution(tabs)
     board = view["arithmetic"]
     rows = poll(
         page,
-        """() => { const t = document.querySelector('#arithmetic table');
+        """() => { const t = document.querySelector('#arithmetic table.arith-norms');
           if (!t) return null;
           const heads = [...t.tHead.rows[0].cells].map((c) => c.textContent);
           return [...t.tBodies[0].rows].map((r) =>

@@ -54,8 +54,9 @@ def assert_arithmetic_fits(page, where):
         MULTI_HEAD["params"],
         REAL_MODEL["params"],
         {"source": "walk by river bank", "score": "additive"},
+        {**REAL_MODEL["params"], "attribution": "norm"},  # three more columns: ‖v W_O‖, α‖v W_O‖, share
     ],
-    ids=["translate", "multi-head", "real-model", "additive"],
+    ids=["translate", "multi-head", "real-model", "additive", "real-model-norm"],
 )
 def test_the_arithmetic_fits_at_1280_and_1920(tabs, params, width, height):
     page = tabs(viewport={"width": width, "height": height}).new_page()

@@ -44,6 +44,19 @@ def shows(link, head, step, layer=None):
     return link_head(params) == head and int(params.get("step", 0)) == step and same_layer
 
 
+def norm_rows(page):
+    """The step's weight × value norm table under the arithmetic (attribution=norm) as {column: text}, or []."""
+    return page.evaluate(
+        """() => {
+          const table = document.querySelector('#arithmetic table.arith-norms');
+          if (!table) return [];
+          const heads = [...table.tHead.rows[0].cells].map((c) => c.textContent);
+          return [...table.tBodies[0].rows].map((row) =>
+            Object.fromEntries([...row.cells].map((cell, i) => [i === 0 ? 'key' : heads[i], cell.textContent])));
+        }"""
+    )
+
+
 def shown_view(page):
     """What the opened page shows: its step's query word and head (from the step label), the stage in focus,
     and the arithmetic table's weights (key -> the four digits written)."""
@@ -53,9 +66,9 @@ def shown_view(page):
     for row in arithmetic_rows(page):
         text = row["weight"].split(" ")[0]
         weights.setdefault(row["key"], []).append(float(text))
-        if "share of Σ" in row:  # weight × value norm (Kobayashi et al. 2020): the key's share, its norm
-            shares.setdefault(row["key"], []).append(float(row["share of Σ"]))
-            norms.setdefault(row["key"], []).append(float(row["‖v W_O‖"]))
+    for row in norm_rows(page):  # weight × value norm (Kobayashi et al. 2020): the key's share, its norm
+        shares.setdefault(row["key"], []).append(float(row["share of Σ"]))
+        norms.setdefault(row["key"], []).append(float(row["‖v W_O‖"]))
     return {
         "label": label,
         "query": re.search(r"“(.*?)”", label).group(1),
