@@ -148,11 +148,12 @@ def test_hidden_specials_keep_each_keys_norm_and_words_sum_their_pieces():
     hidden = view_of(model="minilm", source=sentence, layer=2, head=3, attribution="norm", hide_special=True)
     np.testing.assert_allclose(hidden["attribution"]["value_norms"], pieces["attribution"]["value_norms"][1:-1])
     words = view_of(model="minilm", source=sentence, layer=2, head=3, attribution="norm", units="words")
-    # to a word: the sum over its pieces, so each row's total is the pieces' rows' mean total
+    # to a word: the sum over its pieces; from a word: the mean over its pieces. [CLS] is one piece and one word, so
+    # its row keeps the pieces' total
     assert words["tokens"]["keys"][2] == "unbelievable"
     totals = np.asarray(words["attribution"]["contributions"]).sum(axis=1)
     piece_totals = np.asarray(pieces["attribution"]["contributions"]).sum(axis=1)
-    assert np.isclose(totals[0], piece_totals[0], rtol=1e-5)  # [CLS] is one piece and one word
+    assert np.isclose(totals[0], piece_totals[0], rtol=1e-5)
 
 
 # ---------------------------------------------------------------- the translators
