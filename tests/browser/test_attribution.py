@@ -106,3 +106,22 @@ def test_no_switch_where_there_is_no_attention_nor_in_a_frame(tabs):
     page.locator("body[data-ready=true]").wait_for(state="attached")
     expect(page.locator(".attribution-row")).to_be_hidden()  # a frame shows its link's choice
     expect(page.locator("#stage2-title")).to_contain_text("Weight × ‖value‖")
+
+
+def test_a_sentence_view_puts_its_weights_back_beside_the_norms(tabs):
+    """The teaching engine's answer leaves the step's weights out (app/view/fixed.py): the page puts them back, and
+    the norm table writes the same numbers as the view put together."""
+    page = tabs().new_page()
+    open_view(page, {"source": "walk by river bank", "step": "3", "projection": "random", "attribution": "norm"})
+    view = current_view(page)
+    board = view["arithmetic"]
+    rows = poll(
+        page,
+        """() => [...document.querySelectorAll('#arithmetic table.arith-norms tbody tr')].map((r) =>
+          [...r.cells].map((c) => c.textContent))""",
+        lambda r: len(r) == 4,
+    )
+    for j, row in enumerate(rows):
+        assert row[0] == view["tokens"]["keys"][j]
+        assert float(row[1]) == pytest.approx(board["weights"][j], abs=1e-4)
+        assert float(row[3]) == pytest.approx(board["contributions"][j], rel=1e-3)
