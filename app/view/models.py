@@ -18,10 +18,13 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
+import numpy as np
+
 from app.engine.models import e5, minilm, registry
 from app.engine.models import translator as mt
 from app.engine.models.base import TEXT, EncoderModel, ModelRun
 from app.engine.models.registry import MODEL_NAMES, ModelUnavailable, Registry
+from app.engine.models.zeroing import value_zeroing, zeroing_rollout
 
 __all__ = [
     "GOLD",
@@ -40,6 +43,7 @@ __all__ = [
     "translation",
     "translator",
     "using",
+    "zeroing",
 ]
 
 RUNS_KEPT = 2  # a shared link asks for the same sentence again and again; an e5 run at 128 pieces is ~31 MB
@@ -156,7 +160,29 @@ def _run(models: Registry, name: str, text: str) -> ModelRun:
     return models.get_model(name).run(text)
 
 
-run.cache_clear = _run.cache_clear  # tests and the examples' generator forget the runs
+def _forget_runs() -> None:
+    _run.cache_clear()
+    _zeroing.cache_clear()
+
+
+run.cache_clear = _forget_runs  # tests and the examples' generator forget the runs (and what was computed from them)
+
+
+def zeroing(name: str, text: str) -> tuple[np.ndarray, np.ndarray]:
+    """Value zeroing of every layer of the sentence's run (app/engine/models/zeroing.py): the maps (L, n, n) and their
+    rollout (L, n, n). Computed only for a view that asks for it (it costs several runs' worth of the feed-forward)
+    and cached beside the run, with the same key."""
+    return _zeroing(in_use(), name, text)
+
+
+@functools.lru_cache(maxsize=RUNS_KEPT)
+def _zeroing(models: Registry, name: str, text: str) -> tuple[np.ndarray, np.ndarray]:
+    found = _run(models, name, text)
+    maps = value_zeroing(models.get_model(name).params, found.hidden, found.weights, found.v)  # (L, n, n)
+    rollout = zeroing_rollout(maps)  # (L, n, n)
+    for array in (maps, rollout):
+        array.setflags(write=False)  # shared by every request that asks for this sentence
+    return maps, rollout
 
 
 # ---------------------------------------------------------------------------

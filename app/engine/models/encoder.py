@@ -316,12 +316,19 @@ def encoder_layer(
     keys_ready()  # every row's K and V: (H, n, dh) each
     attention_stages(t.q[:, own], t.k, t.v, t.scores[:, own], t.weights[:, own], t.context[:, own])
     merged = t.context[:, own].transpose(1, 0, 2).reshape(m, d)  # (m, d)  heads side by side
+    return after_attention(mine, merged, lp, cfg), t  # (m, d)
+
+
+def after_attention(x: np.ndarray, merged: np.ndarray, lp: LayerParams, cfg: BertConfig) -> np.ndarray:
+    """The rest of a block once its heads have answered, row by row: W_O, the residual, LayerNorm, the
+    feed-forward, the residual, LayerNorm. x (m, d) the block's input rows, merged (m, d) their heads' outputs
+    side by side -> (m, d) the block's output rows. (Value zeroing runs it again on altered heads' outputs.)"""
     attended = dense(merged, lp.w_o, lp.b_o, cfg.round_inputs)  # (m, d)
-    attended += mine
+    attended += x
     x = layer_norm(attended, lp.ln1_g, lp.ln1_b, cfg.eps)  # (m, d)
     ffn_out = feed_forward(x, lp, cfg)  # (m, d)
     ffn_out += x
-    return layer_norm(ffn_out, lp.ln2_g, lp.ln2_b, cfg.eps), t  # (m, d)
+    return layer_norm(ffn_out, lp.ln2_g, lp.ln2_b, cfg.eps)  # (m, d)
 
 
 # --------------------------------------------------------------------------- whole encoder

@@ -1,0 +1,221 @@
+"""Value zeroing (app/engine/models/zeroing.py) against the float64 reference written from the paper
+(tools/reference/value_zeroing.py: the block written out again and run once per zeroed token), on MiniLM
+sentences drawn at random and on e5; and the view computes it only when a view asks for it.
+
+The tolerance, from the arithmetic: the engine's float32 maps differ from the exact ones by their own float32
+error, measured here as |float32 - the same code in float64| (float64 is 2^29 times finer). Each layer output
+row carries a relative error of about 1e-6 (a dozen chained products of up to 1536 terms, u = 6e-8: sqrt(1536) u
+= 2.3e-6 each, partly cancelling); the distances are taken in float64 from those rows, and the zeroed copies
+and the original share the same input and its error, so the normalised maps keep about that relative error:
+1e-6 of numbers below 1. So |float32 - reference| <= |float32 - float64| + |float64 - reference|, the last a
+float64 difference (the engine's erf approximation's, up to 1e-6 through 12 layers), and the goal, 1e-5, holds
+with a margin of about five.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.engine.models import bert, encoder, registry, zeroing
+from app.view import models
+from tools.reference import value_zeroing as reference
+
+GOAL = 1e-5  # issue 40: each measure within 1e-5 of its float64 reference
+# The engine in float64 against the reference in float64: the same formula, but the engine's GELU takes erf from
+# Abramowitz & Stegun 7.1.26 (within 1.5e-7 of it, app/engine/models/encoder.py) where the reference calls math.erf.
+FLOAT64_AGREEMENT = 3e-6  # measured: 2.7e-7 through MiniLM's 6 layers, 1.1e-6 through e5's 12
+
+WORDS = [
+    "the",
+    "a",
+    "river",
+    "bank",
+    "money",
+    "tom",
+    "chased",
+    "jerry",
+    "cat",
+    "sat",
+    "on",
+    "mat",
+    "she",
+    "said",
+    "that",
+    "he",
+    "would",
+    "go",
+    "home",
+    "after",
+    "school",
+    "because",
+    "it",
+    "was",
+    "raining",
+    ",",
+    ".",
+    "!",
+    "?",
+    "and",
+    "but",
+    "I",
+    "you",
+    "we",
+    "they",
+    "quickly",
+    "slowly",
+    "green",
+    "ideas",
+    "sleep",
+    "furiously",
+]
+
+
+class Float64Rows:
+    """A word-embedding table, its rows handed out as float64."""
+
+    def __init__(self, table: bert.EmbeddingRows):
+        self.table, self.shape = table, table.shape
+
+    def rows(self, ids: np.ndarray) -> np.ndarray:
+        return self.table.rows(ids).astype(np.float64)
+
+
+def in_float64(p: bert.BertParams) -> bert.BertParams:
+    """The same weights, upcast (exactly) to float64."""
+    layers = [{f.name: getattr(lp, f.name).astype(np.float64) for f in dataclasses.fields(lp)} for lp in p.layers]
+    return dataclasses.replace(
+        p,
+        word_emb=Float64Rows(p.word_emb),
+        **{name: getattr(p, name).astype(np.float64) for name in ("pos_emb", "type_emb", "emb_ln_g", "emb_ln_b")},
+        layers=tuple(bert.LayerParams(**layer) for layer in layers),
+        mapped_from=None,
+    )
+
+
+def unrounded(p: bert.BertParams) -> bert.BertParams:
+    return dataclasses.replace(p, config=dataclasses.replace(p.config, round_inputs=False))
+
+
+def engine_maps(p: bert.BertParams, ids: list[int]) -> np.ndarray:
+    """The engine's maps (L, n, n) for a run of ``ids`` through ``p`` (float64 weights: every array float64)."""
+    dtype = p.layers[0].w_qkv.dtype
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(encoder, "DTYPE", dtype)  # the arrays encode keeps every intermediate in
+        run = bert.encode(p, ids)
+    return zeroing.value_zeroing(p, run.hidden, run.weights, run.v)
+
+
+def assert_matches_reference(p: bert.BertParams, ids: list[int]) -> None:
+    found = reference.value_zeroing(p, ids)
+    ours, exact = engine_maps(p, ids), engine_maps(in_float64(p), ids)
+    assert np.abs(exact - found["maps"]).max() <= FLOAT64_AGREEMENT
+    float32_error = np.abs(ours - exact).max()
+    difference = np.abs(ours - found["maps"]).max()
+    assert difference <= float32_error + FLOAT64_AGREEMENT, (difference, float32_error)
+    assert difference <= GOAL, difference
+    rollout = zeroing.zeroing_rollout(ours)
+    assert np.abs(rollout - found["rollout"]).max() <= GOAL
+
+
+@pytest.fixture(scope="module")
+def minilm():
+    return registry.default().get_model("minilm")
+
+
+@pytest.fixture(scope="module")
+def e5():
+    return registry.default().get_model("e5")
+
+
+@settings(max_examples=3)
+@given(st.lists(st.sampled_from(WORDS), min_size=1, max_size=14))
+def test_minilm_matches_the_reference_on_random_sentences(minilm, words):
+    assert_matches_reference(minilm.params, minilm.tokenize(" ".join(words)).ids)
+
+
+@pytest.mark.parametrize("text", ["汤姆追逐杰瑞", "walk by the river bank"])
+def test_e5_arithmetic_matches_the_reference(e5, text):
+    """e5's arithmetic without its 8-bit rounding of every product's input (both sides alike): see below."""
+    assert_matches_reference(unrounded(e5.params), e5.tokenize(text).ids)
+
+
+def test_e5_with_its_rounding_is_within_the_rounding_flips(e5):
+    """With e5's 8-bit rounding, float32 and float64 round a few inputs to neighbouring codes (a flip moves an
+    input by a whole 1/127 step of its block's largest number, where float32's error is 1e-7 of it): value zeroing
+    compares outputs that differ little, so the flips show, and in earlier layers move the inputs of later ones.
+    Measured here: the float32 maps are within about 1e-3 (median) of the float64 reference's. The bound: both
+    lie within what rounding itself moves the map (rounded against unrounded reference, r), so within 2 r of
+    each other, and the typical difference stays below the typical r."""
+    ids = e5.tokenize("小猫在河边喝水").ids
+    rounded, plain = reference.value_zeroing(e5.params, ids)["maps"], reference.value_zeroing(unrounded(e5.params), ids)
+    r = np.abs(rounded - plain["maps"])
+    difference = np.abs(engine_maps(e5.params, ids) - rounded)
+    assert difference.max() <= 2 * r.max(), (difference.max(), r.max())
+    assert np.median(difference) <= np.median(r), (np.median(difference), np.median(r))
+
+
+def test_rows_sum_to_one_and_the_unzeroed_layer_is_the_run(minilm):
+    run = minilm.run("I put money in the bank.")
+    maps = zeroing.value_zeroing(minilm.params, run.hidden, run.weights, run.v)  # (L, n, n)
+    n = len(run.ids)
+    assert maps.shape == (6, n, n)
+    assert np.allclose(maps.sum(axis=-1), 1.0, atol=1e-12)
+    assert (maps >= 0).all()
+    again = zeroing.after_attention(  # the rest of the block on the run's own heads' outputs: the run's next layer
+        run.hidden[2], zeroing.heads_side_by_side(run.context[2][None]), minilm.params.layers[2], minilm.params.config
+    )
+    assert np.array_equal(again, run.hidden[3])
+
+
+def test_a_token_nobody_looks_at_changes_nothing():
+    """Zeroing a value with weight 0 everywhere leaves every output as it was: its column is 0."""
+    cfg = bert.BertConfig(1, 2, 64, 128, 10, 16, 1, 1e-12)
+    rng = np.random.default_rng(0)
+    lp = bert.LayerParams(
+        *(rng.normal(size=shape).astype(np.float32) * 0.1 for shape in [(64, 192), (192,), (64, 64), (64,)]),
+        np.ones(64, np.float32), np.zeros(64, np.float32),
+        *(rng.normal(size=shape).astype(np.float32) * 0.1 for shape in [(64, 128), (128,), (128, 64), (64,)]),
+        np.ones(64, np.float32), np.zeros(64, np.float32),
+    )  # fmt: skip
+    params = bert.BertParams(cfg, bert.DenseRows(np.zeros((10, 64), np.float32)), *(None,) * 4, layers=(lp,))
+    x = rng.normal(size=(4, 64)).astype(np.float32)
+    weights = np.full((2, 4, 4), 1 / 3, np.float32)
+    weights[:, :, 2] = 0.0  # nobody looks at token 2
+    v = rng.normal(size=(2, 4, 32)).astype(np.float32)
+    found = zeroing.layer_zeroing(x, weights, v, lp, params)
+    assert (found[:, 2] == 0).all()
+    assert (found[:, [0, 1, 3]] > 0).all()
+
+
+def test_the_rollout_adds_no_residual():
+    maps = np.array([[[0.5, 0.5], [0.0, 1.0]], [[1.0, 0.0], [0.5, 0.5]]])  # (2, 2, 2)
+    expected = np.stack([maps[0], maps[1] @ maps[0]])
+    assert np.allclose(zeroing.zeroing_rollout(maps), expected, atol=1e-15)
+
+
+def test_the_view_caches_it_beside_the_run_and_no_other_view_computes_it(monkeypatch):
+    from app.view.compute import compute_view
+    from app.view.state import State
+
+    calls = []
+    real = models.value_zeroing
+
+    def counting(*args):
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(models, "value_zeroing", counting)
+    models.run.cache_clear()
+    for fields in ({}, {"layer": 3, "head": 2}, {"units": "words"}):
+        compute_view(State(source="walk by the river", model="minilm", **fields))
+    assert calls == []  # model views that did not ask
+    first = models.zeroing("minilm", "walk by the river")
+    second = models.zeroing("minilm", "walk by the river")
+    assert len(calls) == 1 and first is second
+    assert first[0].shape == (6, 6, 6) and not first[0].flags.writeable
+    models.run.cache_clear()
