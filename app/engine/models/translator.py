@@ -494,3 +494,39 @@ def forced(model: Translator, text: str, target: str) -> Translation:
     unknown_target = [w for w in target_words if w not in index]
     extra = {"unknown_target": unknown_target, "state": state}  # the last state: the encoder's and the cached keys
     return Translation(model.name, words, unknown, target_words, steps, total, extra)
+
+
+# ---------------------------------------------------------------------------
+# Leave one out: what each English word is worth to each Chinese word
+# ---------------------------------------------------------------------------
+
+
+def forced_probabilities(model: Translator, source_ids: list[int], target_ids: list[int]) -> np.ndarray:
+    """Teacher forcing: the probability of each of ``target_ids`` (n_target,) given the source and the words before
+    it. -> (n_target,)."""
+    net = model.network
+    state = net.start(source_ids)
+    probabilities = np.empty(len(target_ids))  # (n_target,)
+    y = BOS
+    for i, token_id in enumerate(target_ids):
+        logits, state, _ = net.step(state, y)
+        probabilities[i] = np.exp(log_softmax(logits)[token_id])
+        y = token_id
+    return probabilities
+
+
+def leave_one_out(model: Translator, text: str, target_ids: list[int]) -> np.ndarray:
+    """For each target word, the drop in its probability when each source word in turn is read as <unk>.
+
+    drop[i, j] = p(y_i | y_<i, x) - p(y_i | y_<i, x with x_j -> <unk>), the target words forced in both (teacher
+    forcing on the same translation). Positive: word j helped y_i; negative: y_i was likelier without it; 0 for
+    a word the model already reads as <unk>. One decoding of the whole target per source word (forward passes
+    only). ``target_ids`` (n_target,) -> (n_target, n_source).
+    """
+    _, ids, _ = _prepare(model, text)
+    with_every_word = forced_probabilities(model, ids, target_ids)  # (n_target,)
+    drop = np.empty((len(target_ids), len(ids)))  # (n_target, n_source)
+    for j in range(len(ids)):
+        without_j = ids[:j] + [SOURCE_UNK] + ids[j + 1 :]
+        drop[:, j] = with_every_word - forced_probabilities(model, without_j, target_ids)
+    return drop
