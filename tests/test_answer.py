@@ -22,10 +22,12 @@ VIEWS = {  # every mode, and the branches that change the answer's shape, as the
     "model, MiniLM pieces": "source=the+bank+of+the+river&model=minilm&layer=2&head=4",
     "model, MiniLM words": "source=the+bank+of+the+river&model=minilm&units=words&hide_special=true",
     "model, e5": "source=我们坐在河岸上&model=e5",
+    "model, MiniLM value zeroing": "source=the+bank+of+the+river&model=minilm&attribution=zeroing&layer=3",
     "translate, rnnsearch": "source=Tom+chase+Jerry&model=rnnsearch",
     "translate, rnnsearch forced": "source=Tom+chase+Jerry&target=汤姆+追逐+杰瑞&model=rnnsearch",
     "translate, transformer-mt beam": "source=Tom+chase+Jerry&model=transformer-mt&beam=3&layer=1&head=2",
     "translate, rnnencdec": "source=Tom+chase+Jerry&model=rnnencdec",
+    "translate, rnnencdec leave-one-out": "source=Tom+chase+Jerry&model=rnnencdec&attribution=leave-one-out",
 }
 
 

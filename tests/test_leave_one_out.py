@@ -55,3 +55,22 @@ def test_the_view_caches_it_beside_the_translation():
     first = models.leave_one_out("rnnsearch", "Tom chase Jerry", None, 1)
     assert models.leave_one_out("rnnsearch", "Tom chase Jerry", None, 1) is first
     assert first.shape == (4, 3) and not first.flags.writeable
+
+
+def test_the_answer_carries_it_only_when_asked(client, monkeypatch):
+    calls = []
+    real = mt.leave_one_out
+    monkeypatch.setattr(mt, "leave_one_out", lambda *args: calls.append(args) or real(*args))
+    models.leave_one_out.cache_clear()
+    plain = client.get("/api/attention?source=we+sat+on+the+river+bank&model=transformer-mt").json()
+    assert plain["translation"]["leave_one_out"] is None and calls == []  # a view that did not ask
+    body = client.get("/api/attention?source=we+sat+on+the+river+bank&model=transformer-mt&attribution=leave-one-out")
+    drop = body.json()["translation"]["leave_one_out"]
+    assert len(calls) == 1
+    assert np.array_equal(drop, models.leave_one_out("transformer-mt", "we sat on the river bank", None, 1)[:-1])
+    assert np.array(drop).shape == (len(plain["translation"]["target"]), 6)
+
+
+def test_it_is_refused_outside_the_translators(client):
+    response = client.get("/api/attention?source=walk+by+the+river&model=minilm&attribution=leave-one-out&lang=zh")
+    assert response.status_code == 422 and response.json()["detail"][0]["field"] == "attribution"

@@ -217,5 +217,35 @@ def test_the_view_caches_it_beside_the_run_and_no_other_view_computes_it(monkeyp
     first = models.zeroing("minilm", "walk by the river")
     second = models.zeroing("minilm", "walk by the river")
     assert len(calls) == 1 and first is second
-    assert first[0].shape == (6, 6, 6) and not first[0].flags.writeable
+    assert first.shape == (6, 6, 6) and not first.flags.writeable
     models.run.cache_clear()
+
+
+# --------------------------------------------------------------------------- the view and its JSON twin
+
+
+def test_the_answer_carries_the_layer_in_focus_and_the_rollout_up_to_it(client):
+    body = client.get("/api/attention?source=walk+by+the+river&model=minilm&attribution=zeroing&layer=4").json()
+    maps = models.zeroing("minilm", "walk by the river")  # (6, 6, 6) over every piece, as the view shows them
+    assert np.allclose(body["value_zeroing"]["layer_map"], maps[4], atol=1e-15)
+    assert np.allclose(body["value_zeroing"]["rollout"], zeroing.zeroing_rollout(maps)[4], atol=1e-12)
+    plain = client.get("/api/attention?source=walk+by+the+river&model=minilm&layer=4").json()
+    assert plain["value_zeroing"] is None
+    assert plain["head"] == body["head"]  # the head's own numbers are as they were
+
+
+def test_hidden_specials_share_each_row_among_the_shown_tokens(client):
+    body = client.get("/api/attention?source=walk+by+the+river&model=minilm&attribution=zeroing&hide_special=true")
+    shown = np.array(body.json()["value_zeroing"]["layer_map"])  # (4, 4): [CLS] and [SEP] left out
+    every = models.zeroing("minilm", "walk by the river")[0][1:-1, 1:-1]
+    assert np.allclose(shown, every / every.sum(axis=1, keepdims=True), atol=1e-12)
+
+
+@pytest.mark.parametrize("lang, words", [("en", "zeroing is not available in self-attention"), ("zh", "zeroing 在")])
+def test_other_modes_are_refused_naming_the_field(client, lang, words):
+    response = client.get(f"/api/attention?source=walk+by+the+river&attribution=zeroing&lang={lang}")
+    assert response.status_code == 422
+    assert response.json()["detail"][0]["field"] == "attribution"
+    assert words in response.json()["message"]
+    translator = client.get("/api/attention?source=Tom+chase+Jerry&model=rnnsearch&attribution=zeroing")
+    assert translator.status_code == 422 and translator.json()["detail"][0]["field"] == "attribution"

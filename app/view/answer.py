@@ -163,6 +163,20 @@ class Summaries(BaseModel):
     )
 
 
+class ValueZeroing(BaseModel):
+    layer_map: Matrix = Field(
+        description="Value zeroing (Mohebbi et al. 2023) of layer `layer`: (n, n), row i the cosine distance between "
+        "token i's output of the layer and that output with token j's value vector zeroed in every head (the rest "
+        "of the block run again), each row divided by its sum. One map per layer, not per head. With hide_special "
+        "the rows are divided again over the shown tokens; with units=words summed over a word's pieces as keys, "
+        "averaged as queries."
+    )
+    rollout: Matrix = Field(
+        description="Those maps multiplied from layer 0 up to `layer`, as attention rollout, with no identity added "
+        "for the residual: each map already runs the whole block, residual included."
+    )
+
+
 class GuessedRole(BaseModel):
     word: str = Field(description="A word the lexicon lacks, as written.")
     role: str = Field(description="The role guessed for it: noun, verb, adjective, ...")
@@ -231,6 +245,12 @@ class TranslationFacts(BaseModel):
     context_vector: Vector | None = Field(description="rnnencdec: the one context vector C every step reads.")
     self_attention: DecoderSelfAttention | None = Field(
         description="transformer-mt: the decoder's masked self-attention of the layer and head shown."
+    )
+    leave_one_out: Matrix | None = Field(
+        None,
+        description="(n_queries, n_source) for each word (the rows of `head`), the drop in its probability when each "
+        "English word in turn is read as <unk>, the same Chinese words forced: p(y_i | x) - p(y_i | x without x_j). "
+        "Positive: the word helped; 0 for a word already unknown. Null unless asked (attribution=leave-one-out).",
     )
 
 
@@ -394,6 +414,10 @@ class Answer:
         ),
     ] = None
     summaries: Annotated[Summaries | None, Field(description="Real models: the whole model summarised.")] = None
+    value_zeroing: Annotated[
+        ValueZeroing | None,
+        Field(description="Real models, when the link asks (attribution=zeroing): value zeroing's map and rollout."),
+    ] = None
     translation: Annotated[TranslationFacts | None, Field(description="Translators: what was decoded, and how.")] = None
     sentence_embedding: Annotated[
         list[float] | None,

@@ -25,6 +25,7 @@ from app.engine.attention.summaries import attention_rollout, head_statistics
 from app.engine.models import translator as mt
 from app.engine.models.encoder import output_rows
 from app.engine.models.words import (
+    WordUnits,
     group_pieces,
     merge_attention,
     merge_scores,
@@ -32,6 +33,7 @@ from app.engine.models.words import (
     punctuation_mask,
     unit_punctuation_mask,
 )
+from app.engine.models.zeroing import zeroing_rollout
 from app.engine.text.embed import LEXICON_DIM, MEANING_DIM, column_names, embed_tokens, read_in_context
 from app.engine.text.lexicon import FEATURES, load_lexicon
 from app.engine.text.roles import main_roles, meanings, token_roles
@@ -463,6 +465,7 @@ def model_view(state: State) -> Answer:
     contributions = None  # the pieces' α ‖v W_O‖ are the head's own weights times norms (attribution_of)
     tokens = [run.tokens[i] for i in keep]
     punctuation = punctuation_mask(run)[index]  # (n,)
+    units = None
     if state.units == "words":
         units = group_pieces(run.text, tokens, [run.kinds[i] for i in keep], [run.offsets[i] for i in keep])
         q, k, v, context = (merge_vectors(x, units) for x in (q, k, v, context))  # (L, H, m, d_head)
@@ -492,8 +495,23 @@ def model_view(state: State) -> Answer:
             "statistics": dict(statistics),
             "rollout": attention_rollout(weights)[layer],  # (n, n) through layers 0 .. layer
         },
+        value_zeroing=value_zeroing_of(state, keep, units) if state.attribution == "zeroing" else None,
         sentence_embedding=run.embedding,
     )
+
+
+def value_zeroing_of(state: State, keep: list[int], units: WordUnits | None) -> dict:
+    """Value zeroing of the sentence (cached beside its run) over the tokens shown: the layer in focus's map and the
+    rollout up to it. With hide_special each row is divided again over the shown pieces (their shares of the change
+    among themselves, as stage 2 takes its softmax over them); words merge as attention does (summed over a word's
+    pieces as keys, averaged as queries)."""
+    index = np.array(keep)  # (n,) the pieces shown
+    maps = models.zeroing(state.model, state.source)[:, index][:, :, index]  # (L, n, n)
+    if state.hide_special:
+        maps = maps / maps.sum(axis=-1, keepdims=True)  # (L, n, n) rows sum to 1 again
+    if units is not None:
+        maps = merge_attention(maps[:, None], units)[:, 0]  # (L, m, m)
+    return {"layer_map": maps[state.layer], "rollout": zeroing_rollout(maps)[state.layer]}
 
 
 # ---------------------------------------------------------------------------
@@ -598,6 +616,11 @@ def translation_view(state: State) -> Answer:
             "gold": {"target": gold_target, "alignment": gold_align} if gold_target else None,
             "context_vector": context_vector,
             "self_attention": self_attention,
+            "leave_one_out": (
+                models.leave_one_out(state.model, state.source, state.target, state.beam)[:n_q]  # (n_q, n_source)
+                if state.attribution == "leave-one-out"
+                else None
+            ),
         },
     )
 

@@ -63,6 +63,8 @@ STRINGS = {
         "attribution": "Stage 2 shows",
         "attribution_weights": "weights α",
         "attribution_norm": "weight × ‖value‖ (α‖vW_O‖)",
+        "attribution_zeroing": "value zeroing (one map per layer)",
+        "attribution_leave-one-out": "leave one out (each English word dropped)",
         "units": "Units",
         "units_pieces": "word pieces (what the model reads)",
         "units_words": "words (pieces merged)",
@@ -80,6 +82,13 @@ STRINGS = {
         "rollout": "Attention rollout up to this layer",
         "rollout_help": "Abnar & Zuidema (2020): each layer's heads averaged, the residual added as the identity, "
         "the layers multiplied: how much each word draws on each input token through every path.",
+        "zeroing_note": "Value zeroing of layer {layer} (Mohebbi et al. 2023) in place of the weights: one map per "
+        "layer, not per head. Row i: how far token i's output of the layer moves (cosine distance) when token j's "
+        "value vector is zeroed in every head, the row's shares summing to 1.",
+        "zeroing_rollout": "Value-zeroing rollout up to this layer",
+        "zeroing_rollout_help": "The layers' value-zeroing maps multiplied, with no identity added: each map already "
+        "runs the whole block, residual included.",
+        "mt_loo": "Costs it most if left out",
         "model_note_e5": "multilingual-e5-small, with 4-bit weights: it reads Chinese, English and about 100 "
         "languages. The engine puts “passage: ” before the sentence, as the model expects; its pieces are shown.",
         "live_start": "Start a live class",
@@ -125,6 +134,8 @@ STRINGS = {
         "bright1": "Colour: brighter = a higher score (more similar).",
         "bright2": "Colour: brighter = more weight (0 to 1).",
         "bright2_norm": "Colour: brighter = more put into the output (0 to the largest α‖v W_O‖ of the head).",
+        "stage2_zeroing": "Stage 2 · Value zeroing of the layer",
+        "bright2_zeroing": "Colour: brighter = a larger share of the change in the row's output (0 to the largest).",
         "stage2_norm": "Stage 2 · Weight × ‖value‖",
         "stage2_help_norm": "Shown: α‖v W_O‖, the weight times the length of the key's value after the head's rows "
         "of W_O: how much each word puts into the output (Kobayashi et al. 2020; W_O's bias left out).",
@@ -341,6 +352,8 @@ STRINGS = {
         "attribution": "第二阶段显示",
         "attribution_weights": "权重 α",
         "attribution_norm": "权重 × ‖值‖（α‖vW_O‖）",
+        "attribution_zeroing": "值置零（每层一张图）",
+        "attribution_leave-one-out": "逐词去掉（每次去掉一个英文词）",
         "units": "单位",
         "units_pieces": "词片（模型读到的）",
         "units_words": "词（词片合并）",
@@ -358,6 +371,11 @@ STRINGS = {
         "rollout": "到这一层为止的注意力展开（rollout）",
         "rollout_help": "Abnar 与 Zuidema（2020）：每一层的头取平均，加上残差（单位矩阵），再逐层相乘："
         "每个词通过所有路径从每个输入词元得到多少。",
+        "zeroing_note": "第 {layer} 层的值置零（Mohebbi 等，2023），代替权重：每层一张图，不分头。第 i 行：把词 j 的值向量在"
+        "每个头里都置零时，词 i 在这一层的输出移动多远（余弦距离），每行的份额加起来为 1。",
+        "zeroing_rollout": "到这一层为止的值置零展开",
+        "zeroing_rollout_help": "各层的值置零图相乘，不加单位矩阵：每张图已经跑过整个块，残差也在其中。",
+        "mt_loo": "去掉后它损失最大的词",
         "model_note_e5": "multilingual-e5-small，4 位权重：能读中文、英文等约 100 种语言。"
         "引擎会按模型的要求在句子前加上“passage: ”，这些词片也会显示。",
         "live_start": "开始直播课堂",
@@ -430,6 +448,8 @@ STRINGS = {
         "bright1": "颜色：越亮 = 分数越高（越相似）。",
         "bright2": "颜色：越亮 = 权重越大（0 到 1）。",
         "bright2_norm": "颜色：越亮 = 对输出贡献越大（0 到这个头最大的 α‖v W_O‖）。",
+        "stage2_zeroing": "第二阶段 · 这一层的值置零",
+        "bright2_zeroing": "颜色：越亮 = 在这一行输出的变化中占的份额越大（从 0 到最大）。",
         "stage2_norm": "阶段二 · 权重 × ‖值‖",
         "stage2_help_norm": "显示：α‖v W_O‖，即权重乘以键的值经过这个头在 W_O 中的那几行之后的长度：每个词给输出贡献了多少"
         "（Kobayashi 等，2020；不含 W_O 的偏置）。",

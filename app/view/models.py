@@ -24,7 +24,7 @@ from app.engine.models import e5, minilm, registry
 from app.engine.models import translator as mt
 from app.engine.models.base import TEXT, EncoderModel, ModelRun
 from app.engine.models.registry import MODEL_NAMES, ModelUnavailable, Registry
-from app.engine.models.zeroing import value_zeroing, zeroing_rollout
+from app.engine.models.zeroing import value_zeroing
 
 __all__ = [
     "GOLD",
@@ -169,21 +169,19 @@ def _forget_runs() -> None:
 run.cache_clear = _forget_runs  # tests and the examples' generator forget the runs (and what was computed from them)
 
 
-def zeroing(name: str, text: str) -> tuple[np.ndarray, np.ndarray]:
-    """Value zeroing of every layer of the sentence's run (app/engine/models/zeroing.py): the maps (L, n, n) and their
-    rollout (L, n, n). Computed only for a view that asks for it (it costs several runs' worth of the feed-forward)
-    and cached beside the run, with the same key."""
+def zeroing(name: str, text: str) -> np.ndarray:
+    """Value zeroing of every layer of the sentence's run (app/engine/models/zeroing.py), (L, n, n) over every piece.
+    Computed only for a view that asks for it (it costs several runs' worth of the feed-forward) and cached beside
+    the run, with the same key."""
     return _zeroing(in_use(), name, text)
 
 
 @functools.lru_cache(maxsize=RUNS_KEPT)
-def _zeroing(models: Registry, name: str, text: str) -> tuple[np.ndarray, np.ndarray]:
+def _zeroing(models: Registry, name: str, text: str) -> np.ndarray:
     found = _run(models, name, text)
     maps = value_zeroing(models.get_model(name).params, found.hidden, found.weights, found.v)  # (L, n, n)
-    rollout = zeroing_rollout(maps)  # (L, n, n)
-    for array in (maps, rollout):
-        array.setflags(write=False)  # shared by every request that asks for this sentence
-    return maps, rollout
+    maps.setflags(write=False)  # shared by every request that asks for this sentence
+    return maps
 
 
 # ---------------------------------------------------------------------------

@@ -59,6 +59,8 @@ DEFAULT_STEPS = {"en": 3, "zh": 3}  # and the step a fresh start opens on: bank 
 ATTRIBUTIONS = {
     "weights": EVERY_MODE,  # the attention weights α_ij
     "norm": EVERY_MODE,  # weight × value norm, α_ij ‖v_j W_O[h]‖ (app/engine/attention/norms.py)
+    "zeroing": MODEL,  # value zeroing, one map per layer (app/engine/models/zeroing.py): real models only
+    "leave-one-out": TRANSLATE,  # the translators: each word's probability without each English word
 }
 ATTENDING_MODELS = ("toy", *models.MODEL_NAMES, *(name for name in models.TRANSLATOR_NAMES if name != "rnnencdec"))
 
@@ -336,7 +338,11 @@ class State(BaseModel):
         "weight × value norm (Kobayashi et al. 2020), α_ij · ‖v_j W_O[h]‖, the length of what key j puts into "
         "query i's output (W_O[h]: the head's rows of the output projection; its bias, added whatever the weights, "
         "left out); the answer then carries the whole matrix (`attribution.contributions`). Every answer carries "
-        "the head's ‖v_j W_O[h]‖ per key and the current step's products. Not for rnnencdec, which has no attention.",
+        "the head's ‖v_j W_O[h]‖ per key and the current step's products. Not for rnnencdec, which has no attention. "
+        "zeroing (real models): value zeroing (Mohebbi et al. 2023), one map per layer, not per head: how much each "
+        "token's output of the layer moves when token j's value vector is zeroed (`value_zeroing`). leave-one-out "
+        "(translators): the drop in each word's probability without each English word "
+        "(`translation.leave_one_out`). Both cost extra forward passes and are computed only when asked.",
     )
 
     # ---- how it is shown (view state) -------------------------------------------------------

@@ -294,6 +294,7 @@ function watchSizes() {
     [$("chart-stage3").parentElement, () => drawStage(3)],
     [$("chart-embeddings").parentElement, drawEmbeddings],
     [$("chart-rollout").parentElement, drawRollout],
+    [$("chart-zeroing-rollout").parentElement, drawZeroingRollout],
     [$("bars-panel"), drawBars],
     [$("alignment-panel"), drawAlignment],
     [$("chart-every-head").parentElement, drawEveryHead],
@@ -454,6 +455,7 @@ function stageMatrix(n) {
   const { queries, keys } = view.tokens;
   const head = view.head;
   if (n === 1) return { z: head.scores, rows: queries, cols: keys };
+  if (n === 2 && view.value_zeroing) return { z: view.value_zeroing.layer_map, rows: queries, cols: keys, zmin: 0 }; // per layer
   if (n === 2 && showsNorm(view)) { // weight × value norm: from 0 to the head's largest (the server's numbers)
     const z = view.attribution.contributions;
     return { z, rows: queries, cols: keys, mask: head.mask, zmin: 0, zmax: Math.max(...z.flat()) || 1 };
@@ -481,10 +483,12 @@ function syncAttribution(view) {
   }
   document.querySelector(".attribution-row").hidden = !view.attribution; // rnnencdec: no attention, nothing to switch
   const norm = showsNorm(view);
-  $("stage2-title").textContent = norm ? t.stage2_norm : t.stage2;
+  const zeroing = Boolean(view.value_zeroing); // value zeroing: one map per layer (its note says so under the help)
+  const title = zeroing ? t.stage2_zeroing : norm ? t.stage2_norm : t.stage2;
+  $("stage2-title").textContent = title;
   $("stage2-help").textContent = norm ? t.stage2_help_norm : t.stage2_help;
-  $("scale-note2").textContent = norm ? t.bright2_norm : t.bright2;
-  $("chart-stage2").setAttribute("aria-label", norm ? t.stage2_norm : t.stage2);
+  $("scale-note2").textContent = zeroing ? t.bright2_zeroing : norm ? t.bright2_norm : t.bright2;
+  $("chart-stage2").setAttribute("aria-label", title);
 }
 
 /** Stage n's heatmap at its box's current size (`box` when it was read already). */
@@ -518,9 +522,10 @@ function fillTables() {
   const open = (id) => $(id).closest("details").open;
   if (open("table-stage1") && head.scores) matrixTable($("table-stage1"), { rows: queries, cols: keys, z: head.scores, caption: t.stage1 });
   if (open("table-stage2")) {
-    const norms = view.attribution && { label: t.value_norm, values: view.attribution.value_norms, caption: t.value_norms_caption };
-    const z = showsNorm(view) ? view.attribution.contributions : head.weights;
-    matrixTable($("table-stage2"), { rows: queries, cols: keys, z, mask: head.mask, caption: showsNorm(view) ? t.norm_table : t.stage2, norms });
+    const zeroing = view.value_zeroing; // one map per layer: no head's norms beside it
+    const norms = !zeroing && view.attribution && { label: t.value_norm, values: view.attribution.value_norms, caption: t.value_norms_caption };
+    const caption = zeroing ? $("zeroing-note").textContent : showsNorm(view) ? t.norm_table : t.stage2;
+    matrixTable($("table-stage2"), { ...stageMatrix(2), caption, norms });
   }
   if (open("table-stage3")) matrixTable($("table-stage3"), { rows: queries, cols: outputColumns(head.output[0].length), z: head.output, caption: t.stage3 });
   if (open("table-embeddings") && view.embeddings) {
@@ -535,6 +540,22 @@ function drawRollout(box = boxOf($("chart-rollout"))) {
   const el = $("chart-rollout");
   if (!recordBox(el, box) || !view.summaries) return;
   heatmap(el, { z: view.summaries.rollout, rows: view.tokens.queries, cols: view.tokens.keys, zmin: 0, ...box, height: null, fill: false });
+}
+
+/** Value zeroing's rollout up to the current layer, beside the attention rollout (when the link asks for it). */
+function drawZeroingRollout(box = boxOf($("chart-zeroing-rollout"))) {
+  const view = state.view();
+  const el = $("chart-zeroing-rollout");
+  if (!recordBox(el, box) || !view.value_zeroing) return;
+  heatmap(el, { z: view.value_zeroing.rollout, rows: view.tokens.queries, cols: view.tokens.keys, zmin: 0, ...box, height: null, fill: false });
+}
+
+/** Say on stage 2 when it shows value zeroing (one map per layer) instead of the head's weights. */
+function writeZeroingNote(view) {
+  const zeroing = view.value_zeroing;
+  $("zeroing-note").hidden = !zeroing;
+  $("zeroing-note").textContent = zeroing ? t.zeroing_note.replace("{layer}", String(view.params.layer)) : "";
+  $("zeroing-rollout").hidden = !zeroing;
 }
 
 function drawEmbeddings() {
@@ -608,6 +629,7 @@ function render() {
   $("model-note").textContent = view.model && view.model.name === "minilm" && !hasChinese ? "" : modelNote;
   renderMatrices(view);
   renderTranslation(view, t);
+  writeZeroingNote(view);
   syncGeometryTools(view);
   syncAttribution(view);
   renderSummaries(view, { summary: state.field("summary"), t, onPick: pickHead,
@@ -620,9 +642,10 @@ function render() {
   writeStep(view, state.field("step")); // before the charts: the room they take is settled first
   // Every chart's box is read once the page's words are written and before any chart is drawn: one layout.
   const boxes = { stages: stageBoxes(), step: stepBoxes(), self: boxOf($("chart-self")),
-    rollout: boxOf($("chart-rollout")) };
+    rollout: boxOf($("chart-rollout")), zeroingRollout: boxOf($("chart-zeroing-rollout")) };
   drawSelfAttention(view, boxes.self);
   drawRollout(boxes.rollout);
+  drawZeroingRollout(boxes.zeroingRollout);
   drawStages(boxes.stages);
   drawStep(boxes.step);
   setTimeout(drawEmbeddings, 0); // below the stages: drawn after them

@@ -36,7 +36,9 @@ function renderWords(view, t) {
   const source = facts.source;
   const gold = facts.gold;
   const sameWords = gold && gold.target.join(" ") === facts.target.join(" ");
-  const head = el("tr", {}, ...[t.mt_word, t.mt_probability, t.mt_learned, t.mt_gold].map((text) => el("th", { scope: "col", text })));
+  const drops = facts.leave_one_out; // (n_words, n_source) when the link asks (attribution=leave-one-out)
+  const columns = [t.mt_word, t.mt_probability, t.mt_learned, t.mt_gold, ...(drops ? [t.mt_loo] : [])];
+  const head = el("tr", {}, ...columns.map((text) => el("th", { scope: "col", text })));
   const rows = facts.target.map((word, i) => {
     const learned = facts.learned_alignment ? source[facts.learned_alignment[i]] : "—";
     let goldText = "—";
@@ -45,14 +47,21 @@ function renderWords(view, t) {
       const agrees = facts.learned_alignment && links.includes(facts.learned_alignment[i]);
       goldText = `${links.map((j) => source[j]).join(" ")}${facts.learned_alignment ? (agrees ? " ✓" : " ✗") : ""}`;
     }
-    return el("tr", { "data-step": i }, el("th", { scope: "row", text: word }), el("td", { text: fmtWeight(facts.probabilities[i]) }),
-      el("td", { text: learned }), el("td", { text: goldText }));
+    const cells = [el("td", { text: fmtWeight(facts.probabilities[i]) }), el("td", { text: learned }), el("td", { text: goldText })];
+    if (drops) cells.push(el("td", { class: "loo", text: costliest(drops[i], source) }));
+    return el("tr", { "data-step": i }, el("th", { scope: "row", text: word }), ...cells);
   });
   const caption = el("caption", { text: t.mt_words_caption });
   $("mt-words").replaceChildren(el("table", { class: "data" }, caption, el("thead", {}, head), el("tbody", {}, ...rows)));
   const note = !gold ? t.mt_no_gold : sameWords ? "" : fill(t.mt_gold_other, { target: gold.target.join(" ") });
   $("mt-gold").textContent = note;
   $("mt-gold").hidden = !note;
+}
+
+/** The English word whose removal costs a word the most, with the drop in its probability: "jerry −0.93". */
+function costliest(row, source) {
+  const j = row.indexOf(Math.max(...row));
+  return row[j] > 0 ? `${source[j]} −${fmtWeight(row[j])}` : "—"; // no word's removal lowers it
 }
 
 /**
