@@ -211,3 +211,16 @@ def test_other_modes_are_refused_naming_the_field(client, lang, words):
     assert words in response.json()["message"]
     translator = client.get("/api/attention?source=Tom+chase+Jerry&model=rnnsearch&attribution=zeroing")
     assert translator.status_code == 422 and translator.json()["detail"][0]["field"] == "attribution"
+
+
+@pytest.mark.parametrize("lang, words", [("en", "at most 64 word pieces"), ("zh", "最多算 64 个词片")])
+def test_a_long_sentence_is_refused_zeroing_naming_the_limit(client, lang, words):
+    """Its cost grows with the square of the pieces: a 128-piece e5 sentence would take ~16 s of CPU."""
+    source = "+".join(["river"] * 70)
+    response = client.get(f"/api/attention?source={source}&model=minilm&attribution=zeroing&lang={lang}")
+    assert response.status_code == 422
+    assert response.json()["detail"][0]["field"] == "attribution"
+    assert words in response.json()["message"]
+    assert client.get(f"/api/attention?source={source}&model=minilm").status_code == 200  # the weights are fine
+    page = client.get(f"/?source={source}&model=minilm&attribution=zeroing")  # the page reads it leniently
+    assert page.status_code == 200

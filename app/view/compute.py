@@ -53,6 +53,11 @@ def is_light(state: State) -> bool:
     return state.mode not in ("model", "translate") and len(state.source) + len(state.target or "") <= LIGHT_CHARACTERS
 
 
+# Value zeroing runs n copies of every layer's n rows: its cost grows with the square of the pieces (bench/README.md:
+# 0.15 s of CPU for MiniLM and 0.4 s for e5 at 20 pieces, so about 1.5 s and 4 s at 64, 6 s and 16 s at 128).
+ZEROING_MAX_PIECES = 64
+
+
 def settled(state: State) -> State:
     """What validation leaves to the model, which it never loads (app/view/state.py): a real model's word pieces
     within its limit (the same 422 as any other limit), and the step within the queries its tokenizer gives or
@@ -68,6 +73,15 @@ def settled(state: State) -> State:
                 drop=["model", "layer", "hide_special", "units", "head"],  # a lenient reading keeps the sentence
                 model=info.label,
                 limit=info.max_pieces,
+                count=pieces,
+            )
+        if state.attribution == "zeroing" and pieces > ZEROING_MAX_PIECES:
+            raise invalid(
+                "zeroing_pieces",
+                "value zeroing takes at most {limit} word pieces",
+                "attribution",
+                drop=["attribution"],  # a lenient reading keeps the sentence and shows the weights
+                limit=ZEROING_MAX_PIECES,
                 count=pieces,
             )
         return state.clamped(

@@ -342,7 +342,8 @@ class State(BaseModel):
         "zeroing (real models): value zeroing (Mohebbi et al. 2023), one map per layer, not per head: how much each "
         "token's output of the layer moves when token j's value vector is zeroed (`value_zeroing`). leave-one-out "
         "(translators): the drop in each word's probability without each English word "
-        "(`translation.leave_one_out`). Both cost extra forward passes and are computed only when asked.",
+        "(`translation.leave_one_out`). Both cost extra forward passes and are computed only when asked; value zeroing "
+        "takes at most 64 word pieces (its cost grows with their square).",
     )
 
     # ---- how it is shown (view state) -------------------------------------------------------
