@@ -33,7 +33,7 @@ from app.engine.models.words import (
     punctuation_mask,
     unit_punctuation_mask,
 )
-from app.engine.models.zeroing import zeroing_rollout
+from app.engine.models.zeroing import normalised_rows, zeroing_rollout
 from app.engine.text.embed import LEXICON_DIM, MEANING_DIM, column_names, embed_tokens, read_in_context
 from app.engine.text.lexicon import FEATURES, load_lexicon
 from app.engine.text.roles import main_roles, meanings, token_roles
@@ -522,7 +522,7 @@ def value_zeroing_of(state: State, keep: list[int], units: WordUnits | None) -> 
     index = np.array(keep)  # (n,) the pieces shown
     maps = models.zeroing(state.model, state.source)[:, index][:, :, index]  # (L, n, n)
     if state.hide_special:
-        maps = maps / maps.sum(axis=-1, keepdims=True)  # (L, n, n) rows sum to 1 again
+        maps = normalised_rows(maps)  # (L, n, n) rows sum to 1 again
     if units is not None:
         maps = merge_attention(maps[:, None], units)[:, 0]  # (L, m, m)
     return {"layer_map": maps[state.layer], "rollout": zeroing_rollout(maps)[state.layer]}
