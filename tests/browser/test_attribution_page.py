@@ -40,16 +40,27 @@ def test_zeroing_takes_stage_two_and_its_rollout_sits_beside_attention(page):
     np.testing.assert_allclose(json.loads(chart_z(page, "chart-stage2")), zeroing["layer_map"], atol=1e-9)
     np.testing.assert_allclose(json.loads(chart_z(page, "chart-zeroing-rollout")), zeroing["rollout"], atol=1e-9)
     expect(page.locator("#chart-rollout")).to_be_visible()
+    button = page.locator('#attribution-toggle button[data-attribution="zeroing"]')  # the switch under stage 2
+    expect(button).to_be_visible()
+    expect(button).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#stage2-title")).to_have_text("Stage 2 · Value zeroing of the layer")
+    page.locator('#attribution-toggle button[data-attribution="weights"]').click()
+    poll(page, "() => new URL(location.href).searchParams.get('attribution') === null")
+    expect(page.locator("#zeroing-note")).to_be_hidden()
+    expect(page.locator("#zeroing-rollout")).to_be_hidden()
 
 
 def test_the_chinese_page_says_it_in_chinese(page):
     open_view(page, {"source": SENTENCE, "model": "minilm", "layer": "2", "attribution": "zeroing", "lang": "zh"})
     expect(page.locator("#zeroing-note")).to_contain_text("每层一张图")
+    expect(page.locator("#stage2-title")).to_have_text("第二阶段 · 这一层的值置零")
 
 
 def test_leave_one_out_adds_a_column_to_the_alignment_table(page):
     open_view(page, {"source": "Tom chase Jerry", "model": "rnnsearch"})
     expect(page.locator("#mt-words td.loo")).to_have_count(0)
+    expect(page.locator('#attribution-toggle button[data-attribution="zeroing"]')).to_be_hidden()  # real models only
+    expect(page.locator('#attribution-toggle button[data-attribution="leave-one-out"]')).to_be_visible()
     open_view(page, {"source": "Tom chase Jerry", "model": "rnnsearch", "attribution": "leave-one-out"})
     expect(page.locator("#mt-words th").nth(4)).to_have_text("Costs it most if left out")
     cells = page.locator("#mt-words td.loo")
