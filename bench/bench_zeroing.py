@@ -1,4 +1,4 @@
-"""What value zeroing costs a view (issue 40: a 20-piece sentence, all layers, <= 1 s cold, then from the cache).
+"""What value zeroing costs a view (the goal: a 20-piece sentence, all layers, <= 1 s cold, then from the cache).
 
     .venv/bin/python -m bench.bench_zeroing            # prints a markdown table
     .venv/bin/python -m bench.bench_zeroing --rounds 9

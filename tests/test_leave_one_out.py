@@ -4,7 +4,7 @@ through translator.forced), and what it says on sentences whose answer is known.
 
 Tolerance: both sides are float64 and do the same operations on the same numbers (the engine's decoding, given
 the same ids in the same order), so they agree to the last bit; 1e-12 leaves room for nothing but a different
-computation, far inside issue 40's 1e-5.
+computation, far inside the 1e-5 the other attributions are held to.
 """
 
 from __future__ import annotations

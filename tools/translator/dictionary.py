@@ -1,4 +1,4 @@
-"""The English→Chinese dictionary of the translators, built from real data (issue 37).
+"""The English→Chinese dictionary of the translators, built from real data.
 
     python -m tools.translator.dictionary            # writes app/engine/models/mt/dictionary.tsv and forms.tsv
     python -m tools.translator.dictionary --out DIR  # elsewhere (the slow test builds it twice and compares)

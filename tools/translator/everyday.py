@@ -1,4 +1,4 @@
-"""The trained translators on everyday sentences written by hand (tests/data/everyday_mt.jsonl; issue 37).
+"""The trained translators on everyday sentences written by hand (tests/data/everyday_mt.jsonl).
 
     python -m tools.translator.everyday                 # the three committed models, greedy decoding
     python -m tools.translator.everyday --models rnnsearch --examples 10
