@@ -27,6 +27,7 @@ import hashlib
 import json
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -469,6 +470,19 @@ def _beam_search(model: Translator, state: dict, width: int, max_words: int) -> 
     return steps, score, last
 
 
+def teacher_forced(model: Translator, source_ids: list[int], target_ids: list[int]) -> Iterator[tuple]:
+    """Teacher forcing: the decoder fed <s> and then each of ``target_ids`` in turn, whatever it would have chosen.
+    Yields, for each target word, (its id, the step's logits (n_target_vocab,), the state after the step, the
+    step's attention)."""
+    net = model.network
+    state = net.start(source_ids)
+    y = BOS
+    for token_id in target_ids:
+        logits, state, attention = net.step(state, y)
+        yield token_id, logits, state, attention
+        y = token_id
+
+
 def forced(model: Translator, text: str, target: str) -> Translation:
     """The model made to produce ``target`` (Chinese words separated by spaces).
 
@@ -478,19 +492,14 @@ def forced(model: Translator, text: str, target: str) -> Translation:
     index = {w: i for i, w in enumerate(model.vocabulary.target)}
     target_words = target.split()
     target_ids = [index.get(w, UNK) for w in target_words] + [EOS]
-    net = model.network
-    state = net.start(ids)
     steps = []
     total = 0.0
-    y = BOS
-    for token_id in target_ids:
-        logits, state, attention = net.step(state, y)
+    for token_id, logits, state, attention in teacher_forced(model, ids, target_ids):  # noqa: B007 (state: the last, below)
         step = _record(model, token_id, logits, attention)
         if token_id != EOS:
             step.token = target_words[len(steps)]
         steps.append(step)
         total += float(log_softmax(logits)[token_id])
-        y = token_id
     unknown_target = [w for w in target_words if w not in index]
     extra = {"unknown_target": unknown_target, "state": state}  # the last state: the encoder's and the cached keys
     return Translation(model.name, words, unknown, target_words, steps, total, extra)
@@ -504,14 +513,9 @@ def forced(model: Translator, text: str, target: str) -> Translation:
 def forced_probabilities(model: Translator, source_ids: list[int], target_ids: list[int]) -> np.ndarray:
     """Teacher forcing: the probability of each of ``target_ids`` (n_target,) given the source and the words before
     it. -> (n_target,)."""
-    net = model.network
-    state = net.start(source_ids)
     probabilities = np.empty(len(target_ids))  # (n_target,)
-    y = BOS
-    for i, token_id in enumerate(target_ids):
-        logits, state, _ = net.step(state, y)
+    for i, (token_id, logits, _, _) in enumerate(teacher_forced(model, source_ids, target_ids)):
         probabilities[i] = np.exp(log_softmax(logits)[token_id])
-        y = token_id
     return probabilities
 
 
