@@ -35,7 +35,7 @@ def sentence_of(model: str, pieces: int) -> str:
 
 def timed(state: State, cold: bool) -> tuple[float, float]:
     if cold:
-        models.run.cache_clear()  # the run and its value zeroing
+        models.forget_runs()  # the run and its value zeroing
     wall, cpu = time.perf_counter(), time.process_time()
     compute_view(state)
     return (time.perf_counter() - wall) * 1e3, (time.process_time() - cpu) * 1e3

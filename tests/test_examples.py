@@ -167,7 +167,7 @@ def test_a_worker_quotes_the_file_without_loading_a_model(monkeypatch):
 
     for name in registry.MODEL_NAMES:
         monkeypatch.setitem(registry._LOADERS, name, (refuse, "none"))
-    models.run.cache_clear()
+    models.forget_runs()
     make_examples.clear_caches()
     with contextlib.ExitStack() as slots:
         for name in registry.MODEL_NAMES:

@@ -204,10 +204,10 @@ def model_missing(monkeypatch, tmp_path):
 
     monkeypatch.setattr(minilm, "default_model_dir", lambda: tmp_path)
     registry.reset_for_tests("minilm")
-    models.run.cache_clear()
+    models.forget_runs()
     yield tmp_path
     registry.reset_for_tests("minilm")  # the next test loads the real model again
-    models.run.cache_clear()
+    models.forget_runs()
 
 
 def test_model_api_answers_503_with_a_message(web, model_missing):

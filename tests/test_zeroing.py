@@ -172,7 +172,7 @@ def test_the_view_caches_it_beside_the_run_and_no_other_view_computes_it(monkeyp
         return real(*args)
 
     monkeypatch.setattr(models, "value_zeroing", counting)
-    models.run.cache_clear()
+    models.forget_runs()
     for fields in ({}, {"layer": 3, "head": 2}, {"units": "words"}):
         compute_view(State(source="walk by the river", model="minilm", **fields))
     assert calls == []  # model views that did not ask
@@ -180,7 +180,7 @@ def test_the_view_caches_it_beside_the_run_and_no_other_view_computes_it(monkeyp
     second = models.zeroing("minilm", "walk by the river")
     assert len(calls) == 1 and first is second
     assert first.shape == (6, 6, 6) and not first.flags.writeable
-    models.run.cache_clear()
+    models.forget_runs()
 
 
 # --------------------------------------------------------------------------- the view and its JSON twin

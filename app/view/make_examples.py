@@ -58,12 +58,12 @@ def compute_without_e5_rounding(values: dict[str, dict[str, Any]]) -> dict[str, 
     """
     used = models.in_use()  # the registry the examples ask (outside an app: the default one)
     plain = used.get_model("e5").without_rounding()
-    models.run.cache_clear()
+    models.forget_runs()
     try:
         with used.substituted("e5", plain):
             unrounded = compute_all()
     finally:
-        models.run.cache_clear()
+        models.forget_runs()
     changed = {
         kind: {key: value for key, value in found.items() if value != values[kind][key]}
         for kind, found in unrounded.items()

@@ -36,6 +36,7 @@ __all__ = [
     "available",
     "count_pieces",
     "count_queries",
+    "forget_runs",
     "get",
     "in_use",
     "info",
@@ -161,12 +162,11 @@ def _run(models: Registry, name: str, text: str) -> ModelRun:
     return models.get_model(name).run(text)
 
 
-def _forget_runs() -> None:
+def forget_runs() -> None:
+    """Forget the cached runs and what was computed from them (value zeroing): for the examples' generator and
+    tests that change a model."""
     _run.cache_clear()
     _zeroing.cache_clear()
-
-
-run.cache_clear = _forget_runs  # tests and the examples' generator forget the runs (and what was computed from them)
 
 
 def zeroing(name: str, text: str) -> np.ndarray:
