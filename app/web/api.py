@@ -28,7 +28,7 @@ from app.web.errors import InvalidInput, raise_invalid
 from app.web.headers import query_text
 from app.web.jsonio import JSONBytes, dumps
 from app.web.schema import ArithmeticResponse, CompareResponse, ErrorResponse, FixedResponse
-from app.web.shared import cached
+from app.web.shared import IMMUTABLE_SECONDS, cached
 
 router = APIRouter()
 
@@ -163,10 +163,7 @@ def get_fixed(request: Request, digest: str) -> Response:
         raise_invalid(error, "query")
     if digest != current:
         return Response(body, media_type="application/json", headers={"Cache-Control": "no-cache"})
-    return cached(body, "application/json", max_age=IMMUTABLE, immutable=True)
-
-
-IMMUTABLE = 31_536_000  # a year: the URL changes when the bytes do
+    return cached(body, "application/json", max_age=IMMUTABLE_SECONDS, immutable=True)
 
 
 @router.get(

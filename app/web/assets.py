@@ -28,6 +28,7 @@ from fastapi.responses import Response
 from app.settings import Settings
 from app.web import routes
 from app.web.compression import IDENTITY, choose_encoding
+from app.web.shared import IMMUTABLE_SECONDS
 
 STATIC_DIR = Path(__file__).resolve().parents[2] / "static"
 FULL_PLOTLY = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
@@ -136,7 +137,7 @@ def asset(request: Request, digest: str, name: str) -> Response:
     bodies = encoded_asset(name, request.app.state.settings.frontend_modules)
     encoding = choose_encoding(request.headers.get("accept-encoding"), [c for c in ENCODINGS if c in bodies])
     headers = {
-        "Cache-Control": "public, max-age=31536000, immutable" if digest == current else "no-cache",
+        "Cache-Control": f"public, max-age={IMMUTABLE_SECONDS}, immutable" if digest == current else "no-cache",
         "Vary": "Accept-Encoding",
     }
     if encoding != IDENTITY:

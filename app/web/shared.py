@@ -45,6 +45,9 @@ SLOT_BYTES = 200
 NOT_FOR_304 = (b"content-length", b"content-type", b"content-encoding")
 
 
+IMMUTABLE_SECONDS = 31_536_000  # a year: how long a URL that changes with its bytes may be kept (assets, /api/fixed)
+
+
 def cached(body: bytes, media_type: str, *, max_age: int, vary: str | None = None, immutable: bool = False) -> Response:
     """A response the same parameters always reproduce: a weak ETag from its bytes, public for max_age seconds
     (immutable: under a URL that changes with its bytes)."""
