@@ -54,7 +54,7 @@ def step_arithmetic(head: HeadResult, step: int, *, score: str, temperature: flo
     board["weights"] = weights  # exponential / sum (soft), or 0 and 1 (hard)
     board["weighted_values"] = weights[:, None] * v  # (n_k, d_v) each weight × its value
     board["output"] = head.output[step]  # (d_v,) stage 3: the sum of the weighted values
-    norms = getattr(head, "value_norms", None)  # (n_k,) ‖v_j W_O[h]‖, where the head knows its W_O
+    norms = head.value_norms  # (n_k,) ‖v_j W_O[h]‖, where the head knows its W_O (else None)
     if norms is not None:  # weight × value norm (Kobayashi et al. 2020): what each key puts into the output
         contributions = weights * norms  # (n_k,) α_j ‖v_j W_O[h]‖, norms.weighted_norms of one row
         board["value_norms"] = norms
