@@ -38,8 +38,6 @@ import numpy as np
 
 from app.engine.models.encoder import (  # noqa: F401 (the encoder's names, also bert's for its users)
     DTYPE,
-    EVERY_KEY,
-    GELU_ROWS,
     AttentionTrace,
     BertConfig,
     BertParams,
