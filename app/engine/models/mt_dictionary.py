@@ -29,6 +29,10 @@ SOURCES = ("lexicon", "cedict", "override", "none")
 TAG_ROLES = {"plural": ("noun",), "comparative": ("adjective", "adverb"), "superlative": ("adjective", "adverb")}
 TAG_ROLES["adverb"] = ("adjective",)  # an adjective's manner adverb: carefully = careful + 地
 TAG_ROLES |= dict.fromkeys(("past", "past-participle", "present-3rd", "progressive", "present"), ("verb",))
+# What a translator reads in place of a word beyond its vocabulary: <unk> typed by the word's part of speech and
+# form, so that the sentence around it still parses ("the police caught the <unk:noun>"); Luong et al. 2015.
+UNKNOWN_TOKENS = ("<unk:noun>", "<unk:nouns>", "<unk:verb>", "<unk:verb-s>", "<unk:verb-ed>", "<unk:verb-ing>",
+                  "<unk:adj>", "<unk:adv>", "<unk:adv-ly>")  # fmt: skip
 TAGS = ("base", "past", "past-participle", "present-3rd", "progressive", "present", "plural", "comparative",
         "superlative", "adverb", "form")  # fmt: skip
 
@@ -66,6 +70,30 @@ class Dictionary(NamedTuple):
         sense = next((s for s in senses if s.role in TAG_ROLES.get(tag, ())), senses[0])
         return Reading(lemma, tag, sense.chinese, sense.source, sense.role, sense.measure)
 
+    def unknown_token(self, word: str) -> str:
+        """The typed <unk> a translator reads for a word beyond its vocabulary: the dictionary's role and form
+        (caught -> <unk:verb-ed>, thieves -> <unk:nouns>); for a word the dictionary lacks, its ending
+        (zorbing -> <unk:verb-ing>, else <unk:noun>: most unknown words are names and nouns)."""
+        reading = self.lookup(word)
+        if reading is None:
+            key = word.strip().lower()
+            for ending, token in (("ing", "<unk:verb-ing>"), ("ed", "<unk:verb-ed>"), ("ly", "<unk:adv-ly>")):
+                if key.endswith(ending) and len(key) > len(ending) + 2:
+                    return token
+            return "<unk:nouns>" if key.endswith("s") and not key.endswith("ss") and len(key) > 3 else "<unk:noun>"
+        return _UNKNOWN_BY_READING.get((reading.role, reading.tag)) or _UNKNOWN_BY_ROLE.get(reading.role, "<unk:noun>")
+
+
+_UNKNOWN_BY_ROLE = {"noun": "<unk:noun>", "verb": "<unk:verb>", "adjective": "<unk:adj>", "adverb": "<unk:adv>"}
+_UNKNOWN_BY_READING = {
+    ("noun", "plural"): "<unk:nouns>",
+    ("verb", "present-3rd"): "<unk:verb-s>",
+    ("verb", "past"): "<unk:verb-ed>",
+    ("verb", "past-participle"): "<unk:verb-ed>",
+    ("verb", "progressive"): "<unk:verb-ing>",
+    ("adjective", "adverb"): "<unk:adv-ly>",
+}
+
 
 def _rows(path: Path, columns: list[str]) -> list[list[str]]:
     lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
@@ -101,3 +129,8 @@ def load(directory: Path = DIRECTORY) -> Dictionary:
 def lookup(word: str) -> Reading | None:
     """``load().lookup(word)``: the committed dictionary's reading of a word, or None."""
     return load().lookup(word)
+
+
+def unknown_token(word: str) -> str:
+    """``load().unknown_token(word)``: the typed <unk> a translator reads for a word beyond its vocabulary."""
+    return load().unknown_token(word)
