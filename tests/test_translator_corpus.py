@@ -4,11 +4,12 @@ import random
 
 import pytest
 
+from app.engine.models import mt_dictionary
 from app.engine.text.lexicon import load_lexicon
-from tools.translator import corpus
+from tools.translator import corpus, everyday_grammar
 
 SMALL = {"train": 600, "val": 60, "test": 120}
-SMALL_SHA256 = "70d201076ce1a4ad0f2141ec5362875d7daee29188a456dcce099ae8c838da0d"
+SMALL_SHA256 = "b03c8024f3ca8dad7b1db6dbb36f7070faa6fe35d7677c0f3b73b4879a510e79"
 
 
 @pytest.fixture(scope="module")
@@ -25,12 +26,20 @@ def test_another_seed_gives_other_sentences():
     assert corpus.checksum(corpus.generate(seed=corpus.SEED + 1, sizes=SMALL)) != SMALL_SHA256
 
 
-def test_every_word_is_a_lexicon_word(small):
+def test_both_grammars_are_drawn(small):
+    kinds = [p["grammar"] for p in small["train"]]
+    assert 0.5 < kinds.count("everyday") / len(kinds) < 0.7  # EVERYDAY_SHARE 0.6
+    assert sorted(p["grammar"] for p in small["test"]).count("everyday") == SMALL["test"] // 2
+
+
+def test_every_story_word_is_a_lexicon_word(small):
     """Chinese words as the lexicon lists them; English words found by the lexicon, or forms of the grammar's verbs."""
     lexicon = load_lexicon()
     base = {form: verb[0] for verb in [*corpus.VERBS, corpus.SIT, corpus.PUT, corpus.GO] for form in verb[:4]}
     for pairs in small.values():
         for pair in pairs:
+            if pair["grammar"] != "story":
+                continue
             for word in pair["zh"].split():
                 assert word in lexicon.chinese_words, (word, pair["zh"])
             for word in pair["en"].split():
@@ -62,7 +71,7 @@ def test_splits_share_no_sentence_and_test_holds_unseen_combinations(small):
     assert not english["train"] & english["val"] and not english["train"] & english["test"]
     assert not english["val"] & english["test"]
     for pair in small["test"]:
-        assert any(tuple(c) in held for c in pair["combos"]), pair["en"]
+        assert pair["grammar"] == "everyday" or any(tuple(c) in held for c in pair["combos"]), pair["en"]
     for pair in small["train"] + small["val"]:
         assert not any(tuple(c) in held for c in pair["combos"]), pair["en"]
     assert ("subj-verb", "tom", "chase") not in held
@@ -93,4 +102,89 @@ def test_the_grammar_reorders_as_chinese_does(small):
 
 def test_the_texts_sentence_is_in_training():
     splits = corpus.generate(sizes={"train": 1, "val": 0, "test": 0})
-    assert splits["train"][0] == {"en": "tom chase jerry", "zh": "汤姆 追逐 杰瑞", "align": [[0], [1], [2]]}
+    assert splits["train"][0] == {
+        "en": "tom chase jerry",
+        "zh": "汤姆 追逐 杰瑞",
+        "align": [[0], [1], [2]],
+        "grammar": "story",
+    }
+
+
+def test_read_has_one_tense_where_its_past_looks_like_its_present(small):
+    """ "I read" and "Tom read" (the text's base form) are present (看), never also past (看 了): same form."""
+    story = [p for split in small.values() for p in split if p["grammar"] == "story"]
+    names = {n[0] for n in corpus.NAMES}
+    subjects = names | {"i", "you", "we", "they"}
+    checked = 0
+    for pair in story:
+        en, zh = pair["en"].split(), pair["zh"].split()
+        for i, word in enumerate(en[1:], start=1):
+            if word == "read" and en[i - 1] in subjects:
+                k = next(j for j, links in enumerate(pair["align"]) if i in links and zh[j] == "看")
+                assert zh[k + 1 : k + 2] != ["了"] or en[i - 1] not in subjects, pair
+                checked += 1
+    assert checked
+
+
+# --- the everyday grammar (tools/translator/everyday_grammar.py) -------------------------------------------------
+
+
+def test_everyday_words_are_the_dictionarys(small):
+    """Chinese: a dictionary word (or the story grammar's), a particle, a measure word or <unk>; English: a form the
+    dictionary knows, a grammar word, or a typed <unk>."""
+    dictionary = mt_dictionary.load()
+    chinese = {s.chinese for senses in dictionary.senses.values() for s in senses if s.chinese}
+    chinese |= {s.measure for senses in dictionary.senses.values() for s in senses if s.measure}
+    chinese |= set(everyday_grammar.STORY_CHINESE.values()) | set(load_lexicon().chinese_words)
+    for pair in (p for split in small.values() for p in split if p["grammar"] == "everyday"):
+        for word in pair["zh"].split():
+            assert word == "<unk>" or word in chinese, (word, pair["zh"])
+        for word in pair["en"].split():
+            known = dictionary.lookup(word) is not None or word in mt_dictionary.UNKNOWN_TOKENS
+            grammar = {"'s", "an", "don't", "doesn't", "didn't", "won't", "isn't", "aren't"}
+            weather = {form for verb in everyday_grammar.WEATHER for form in verb[:4]}  # snowing: snow is a noun there
+            assert known or word in grammar | weather, (word, pair)
+
+
+def test_every_unk_stands_for_one_rare_or_dropped_word(small):
+    """Each Chinese <unk> is aligned to exactly one English word, which the models cannot know: a rare word (none of
+    its forms is a common word's) or a typed <unk>; and every rare word's translation is <unk>."""
+    unks = rare = 0
+    for pair in (p for split in small.values() for p in split if p["grammar"] == "everyday"):
+        en, zh = pair["en"].split(), pair["zh"].split()
+        for word, links in zip(zh, pair["align"], strict=True):
+            if word == "<unk>":
+                unks += 1
+                assert len(links) == 1, pair
+                source = en[links[0]]
+                assert source in everyday_grammar.RARE_FORMS or source in mt_dictionary.UNKNOWN_TOKENS, (source, pair)
+        for j, word in enumerate(en):
+            if word in everyday_grammar.RARE_FORMS:
+                rare += 1
+                translations = [zh[i] for i, links in enumerate(pair["align"]) if links == [j]]
+                assert "<unk>" in translations, (word, pair)
+    assert unks > 100 and rare > 50
+
+
+def test_everyday_shapes_translate_as_chinese_does(small):
+    """Spot checks: 很 / 不 with an adjective, 没 for didn't, 吗 at the end of a question, 请 first, 给 X Y, 地."""
+    pairs = [p for split in small.values() for p in split if p["grammar"] == "everyday"]
+    by_shape = {
+        "very": [p for p in pairs if " is very " in f" {p['en']} "],
+        "didn't": [p for p in pairs if "didn't" in p["en"].split() or " did not " in f" {p['en']} "],
+        "question": [p for p in pairs if p["en"].split()[0] in ("do", "does", "did", "is", "are", "can", "will")],
+        "please": [p for p in pairs if p["en"].startswith("please ")],
+        "give": [p for p in pairs if {"give", "gives", "gave"} & set(p["en"].split())],
+    }
+    assert all(by_shape.values()), {k: len(v) for k, v in by_shape.items()}
+    for pair in by_shape["very"]:
+        assert "很" in pair["zh"].split()
+    for pair in by_shape["didn't"]:
+        assert "没" in pair["zh"].split()
+    for pair in by_shape["question"]:
+        assert "吗" in pair["zh"].split(), pair
+    for pair in by_shape["please"]:
+        assert pair["zh"].split()[0] == "请"
+    for pair in by_shape["give"]:
+        zh = pair["zh"].split()
+        assert "给" in zh and (zh[zh.index("给") + 1] == "了") == ("gave" in pair["en"].split()), pair

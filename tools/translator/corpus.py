@@ -34,7 +34,8 @@ import random
 from pathlib import Path
 
 SEED = 20
-SIZES = {"train": 40000, "val": 1000, "test": 2000}
+SIZES = {"train": 80000, "val": 1000, "test": 2000}
+EVERYDAY_SHARE = 0.6  # of the pairs, from everyday_grammar.py; the rest from this module's story grammar
 MAX_EN = 25  # English words per sentence at most
 HELD_OUT_SHARE = 0.12
 
@@ -188,12 +189,15 @@ TIMES = [
 
 
 class En:
-    """One English word; Chinese words point at these objects, so phrases can move freely."""
+    """One English word; Chinese words point at these objects, so phrases can move freely.
 
-    __slots__ = ("word",)
+    ``content``: the dictionary word it writes (everyday_grammar.Word), for the words that may become <unk>."""
+
+    __slots__ = ("word", "content")
 
     def __init__(self, word: str):
         self.word = word
+        self.content = None
 
 
 def zh(word: str, *sources: En) -> tuple[str, tuple[En, ...]]:
@@ -430,8 +434,8 @@ class Grammar:
         verb = {"put": PUT, "sit": SIT, "go": GO}.get(kind) or self.pick(VERBS)
         takes = verb[5] if kind == "verb" else None
         tense = self.pick(["present", "present", "past", "past", "future", "progressive"])
-        if verb[1] == verb[2] and not subject["third"] and tense == "past":
-            tense = "present"  # "I read" / "I put" would be present and past at once: keep it present
+        if verb[0] == verb[2] and tense == "past" and (not subject["third"] or subject["kind"] == "name"):
+            tense = "present"  # "I read" / "Tom read" (the base form) would be present and past at once: present
         if tense == "present" and verb[0] in ("put", "sit"):
             tense = "past"
             if not subject["third"] and verb[0] == "put":
@@ -561,31 +565,47 @@ def held_out_combinations(rng: random.Random) -> set[tuple[str, str, str]]:
 
 
 def generate(seed: int = SEED, sizes: dict | None = None, keep_combos: bool = False) -> dict[str, list[dict]]:
-    """The three splits, each a list of {"en", "zh", "align"}: align[i] = English positions of Chinese word i.
+    """The three splits, each a list of {"en", "zh", "align", "grammar"}: align[i] = English positions of Chinese
+    word i; grammar "story" (this module's) or "everyday" (everyday_grammar.py), EVERYDAY_SHARE of the pairs.
 
-    ``keep_combos``: also "combos", the word combinations of each pair (not written to the files).
+    The test split is half story sentences with a held-out combination, half everyday sentences drawn at random
+    (never in training). ``keep_combos``: also "combos", the word combinations of each pair (not written).
     """
+    from tools.translator import everyday_grammar  # late: it builds on this module's tables
+
     sizes = sizes or SIZES
     rng = random.Random(seed)
     held = held_out_combinations(rng)
     grammar = Grammar(rng)
+    everyday = everyday_grammar.Everyday(rng)
     splits: dict[str, list[dict]] = {"train": [], "val": [], "test": []}
+    test_quota = {"story": sizes["test"] - sizes["test"] // 2, "everyday": sizes["test"] // 2}
     seen: set[str] = set()
     for en, zh_text, align in FIXED:
         seen.add(en)
-        splits["train"].append({"en": en, "zh": zh_text, "align": align} | ({"combos": []} if keep_combos else {}))
+        fixed = {"en": en, "zh": zh_text, "align": align, "grammar": "story"}
+        splits["train"].append(fixed | ({"combos": []} if keep_combos else {}))
     while any(len(splits[name]) < size for name, size in sizes.items()):
-        phrase = grammar.sentence()
+        kind = "everyday" if rng.random() < EVERYDAY_SHARE else "story"
+        if kind == "everyday":
+            phrase = everyday.sentence()
+            everyday_grammar.unknown_words(phrase, rng)
+        else:
+            phrase = grammar.sentence()
         if len(phrase.en) > MAX_EN:
             continue
-        pair = to_pair(phrase)
+        pair = to_pair(phrase) | {"grammar": kind}
         if pair["en"] in seen:
             continue
         seen.add(pair["en"])
-        if any(c in held for c in phrase.combos):
+        if kind == "story" and any(c in held for c in phrase.combos) or kind == "everyday" and rng.random() < 0.05:
             name = "test"
         else:
             name = "val" if len(splits["val"]) < sizes["val"] and rng.random() < 0.05 else "train"
+        if name == "test":
+            if test_quota[kind] == 0:
+                continue
+            test_quota[kind] -= 1
         if len(splits[name]) < sizes[name]:
             if keep_combos:
                 pair["combos"] = sorted({tuple(c) for c in phrase.combos})
@@ -594,7 +614,7 @@ def generate(seed: int = SEED, sizes: dict | None = None, keep_combos: bool = Fa
 
 
 def serialise(pairs: list[dict]) -> bytes:
-    pairs = [{k: p[k] for k in ("en", "zh", "align")} for p in pairs]
+    pairs = [{k: p[k] for k in ("en", "zh", "align", "grammar")} for p in pairs]
     return "".join(json.dumps(p, ensure_ascii=False, separators=(",", ":")) + "\n" for p in pairs).encode("utf-8")
 
 

@@ -1,0 +1,580 @@
+"""The grammar of everyday sentences, over the translators' dictionary (app/engine/models/mt/dictionary.tsv).
+
+corpus.py's story grammar has about 250 words; this one draws its nouns, verbs, adjectives and adverbs from
+the dictionary built from wordfreq, CC-CEDICT and LemmInflect (docs/data-sources.md), in the sentence
+shapes a teacher types, each Chinese word aligned to the English words it translates:
+
+    a copula with an adjective       the river is very long            → 河 很 长
+    negation                         she does not like tea             → 她 不 喜欢 茶     (didn't → 没)
+    yes/no questions                 do you like apples                → 你 喜欢 苹果 吗
+    please-imperatives               please open the window            → 请 打开 窗
+    have / there is                  there is a car in the garden      → 花园 里 有 一 辆 车
+    a noun after the copula          my father is a doctor             → 我的 爸爸 是 一 个 医生
+    ditransitives                    the girl gave her friend a present → 女孩 给 了 她的 朋友 一 件 礼物
+    manner and frequency adverbs     the old man walks slowly          → 老 男人 慢慢 地 走
+    modals                           can you help me                   → 你 能 帮助 我 吗
+    weather                          it will rain tomorrow             → 明天 会 下雨
+    times and places move forward    she drinks coffee every morning   → 她 每 天 早上 喝 咖啡
+
+**The model's vocabulary, and <unk>.** A content word is *common* when the lexicon has it or wordfreq ranks
+its lemma among the first ``VOCABULARY_RANK`` English words; the models read every form of a common word. A
+*rare* word is still drawn (about one content word in seven), but the models never learn it: its English stays
+in the corpus (the model reads it as the typed <unk> of its role, ``mt_dictionary.unknown_token``) and its
+Chinese is ``<unk>``, aligned to it. A share ``DROPOUT`` of the common content words is also written as their
+typed <unk> on both sides. So the models learn to emit <unk> where the source has one, and their attention
+shows which word it stands for: the app puts the dictionary's translation of that word in its place (Luong
+et al. 2015, *Addressing the Rare Word Problem in Neural Machine Translation*).
+
+Pure Python (the app's tests import it through corpus.py).
+"""
+
+from __future__ import annotations
+
+from app.engine.models import mt_dictionary
+from tools.translator import corpus as story
+from tools.translator.corpus import En, Phrase, words, zh
+
+VOCABULARY_RANK = 2000  # a lemma ranked within this many English words (wordfreq) is in the models' vocabulary
+RARE_SHARE = 0.15  # the share of content words drawn from the rare ones
+DROPOUT = 0.05  # the share of common content words written as <unk> on both sides
+UNK = "<unk>"
+
+# Words the grammar itself uses, or that need a construction of their own, are not drawn as plain content words.
+GRAMMAR_WORDS = {
+    "be", "have", "do", "will", "would", "can", "could", "may", "might", "must", "shall", "should", "let", "go",
+    "put", "sit", "give", "tell", "teach", "show", "send", "bring", "rain", "snow", "want", "get", "very", "not",
+    "please", "there", "here", "so", "too", "also", "just", "only", "then", "now", "today", "yesterday",
+    "tomorrow", "always", "usually", "often", "sometimes", "never", "again", "still", "even", "ever", "already",
+}  # fmt: skip
+# Where the dictionary's first sense is not the everyday one (the lexicon's own rows list 感冒 before 冷, the
+# noun's sense of "walk"); the story grammar's words keep its Chinese (corpus.py) in both grammars.
+CHINESE_FIXES = {("cold", "adjective"): "冷", ("walk", "verb"): "走"}
+PERSON_ENDINGS = ("人", "生", "师", "员", "者", "家", "孩", "子", "友", "妈", "爸", "哥", "姐", "弟", "妹")
+PERSON_MEASURES = ("位", "名")
+PARTICLES = {"了", "们", "的", "地", "吗", "很", "不", "没", "会", "正在", "在", "是", "有", "请", "给", "一", "个"}
+
+
+def _story_chinese() -> dict[tuple[str, str], str]:
+    """The Chinese the story grammar gives its own words: both grammars must agree (one translation a word)."""
+    table = {}
+    for singular, _, chinese, _, _ in story.NOUNS:
+        table[(singular, "noun")] = chinese
+    for en, chinese in story.RELATIVES:
+        table[(en, "noun")] = chinese
+    for en, chinese, _ in story.MASS:
+        table[(en, "noun")] = chinese
+    for en, chinese, _, _ in story.ADJECTIVES:
+        table[(en, "adjective")] = chinese
+    for verb in story.VERBS:
+        table[(verb[0], "verb")] = verb[4]
+    for en_words, chinese, _, _ in story.PLACES:
+        if len(en_words) == 1:
+            table[(en_words[0], "noun")] = chinese
+    return table
+
+
+STORY_CHINESE = _story_chinese()
+
+
+class Word:
+    """A content word of the dictionary: its forms, its Chinese, and whether the models learn it."""
+
+    __slots__ = ("lemma", "role", "chinese", "measure", "forms", "common", "person")
+
+    def __init__(self, lemma, role, chinese, measure, forms, common):
+        self.lemma, self.role, self.chinese, self.measure = lemma, role, chinese, measure or "个"
+        self.forms, self.common = forms, common
+        self.person = role == "noun" and (chinese.endswith(PERSON_ENDINGS) or self.measure in PERSON_MEASURES)
+
+    def form(self, tag: str) -> str:
+        return self.forms.get(tag, self.lemma)
+
+
+def _pools() -> dict[str, list[Word]]:
+    dictionary = mt_dictionary.load()
+    forms: dict[str, dict[str, str]] = {}
+    for form, readings in dictionary.forms.items():
+        for lemma, tag in readings:
+            forms.setdefault(lemma, {}).setdefault(tag, form)
+    pools: dict[str, list[Word]] = {"noun": [], "verb": [], "adjective": [], "adverb": []}
+    for lemma, senses in dictionary.senses.items():
+        if lemma in GRAMMAR_WORDS or not lemma.isalpha():
+            continue
+        seen_roles = set()
+        for sense in senses:
+            if sense.role not in pools or sense.role in seen_roles or not sense.chinese:
+                continue
+            seen_roles.add(sense.role)
+            chinese = STORY_CHINESE.get((lemma, sense.role)) or CHINESE_FIXES.get((lemma, sense.role), sense.chinese)
+            if " " in chinese:
+                continue
+            common = sense.source == "lexicon" or (sense.rank is not None and sense.rank <= VOCABULARY_RANK)
+            own = forms.get(lemma, {})
+            if sense.role == "verb" and not all(t in own for t in ("present-3rd", "past", "progressive")):
+                continue
+            if sense.role == "adverb" and not lemma.endswith("ly"):
+                continue  # manner adverbs only (slowly → 慢慢 地); the frequency adverbs have their own table
+            pools[sense.role].append(Word(lemma, sense.role, chinese, sense.measure, own, common))
+    return pools
+
+
+POOLS = _pools()
+COMMON = {role: [w for w in pool if w.common] for role, pool in POOLS.items()}
+RARE = {role: [w for w in pool if not w.common] for role, pool in POOLS.items()}
+# Every English form of a rare word that no common word, and no story word, also writes.
+_COMMON_FORMS = {f for pool in COMMON.values() for w in pool for f in (w.lemma, *w.forms.values())}
+RARE_FORMS = frozenset(
+    f for pool in RARE.values() for w in pool for f in (w.lemma, *w.forms.values()) if f not in _COMMON_FORMS
+)
+
+TIMES = [  # English words, Chinese words (each aligned to the English words but "the", "in", "on"), tenses
+    (("yesterday",), ("昨天",), ("past",)),
+    (("last", "night"), ("昨天", "晚上"), ("past",)),
+    (("last", "week"), ("上个", "星期"), ("past",)),
+    (("today",), ("今天",), ("past", "future", "progressive", "adjective")),
+    (("tomorrow",), ("明天",), ("future",)),
+    (("next", "week"), ("下个", "星期"), ("future",)),
+    (("now",), ("现在",), ("progressive", "adjective")),
+    (("every", "day"), ("每", "天"), ("present",)),
+    (("every", "morning"), ("每", "天", "早上"), ("present",)),
+    (("in", "the", "morning"), ("早上",), ("present", "past", "future")),
+    (("in", "the", "evening"), ("晚上",), ("present", "past", "future")),
+    (("at", "night"), ("晚上",), ("present", "past", "future")),
+    (("on", "monday"), ("星期一",), ("present", "past", "future")),
+    (("on", "friday"), ("星期五",), ("present", "past", "future")),
+    (("on", "sunday"), ("星期天",), ("present", "past", "future")),
+]
+# preposition → Chinese after the place (在 X 里); "at": none
+PLACE_WORDS = {"in": "里", "at": None, "on": "上", "near": "附近", "under": "下面", "behind": "后面"}
+FREQUENCY = [("always", "总是"), ("usually", "通常"), ("often", "经常"), ("sometimes", "有时候")]
+# give X Y → 给 X Y; show X Y → 给 X 看 Y: (base, 3rd, past, -ing, Chinese before X, Chinese after X)
+DITRANSITIVES = [
+    ("give", "gives", "gave", "giving", "给", None),
+    ("send", "sends", "sent", "sending", "给", "寄"),
+    ("show", "shows", "showed", "showing", "给", "看"),
+    ("bring", "brings", "brought", "bringing", "给", "带"),
+    ("tell", "tells", "told", "telling", "告诉", None),
+    ("teach", "teaches", "taught", "teaching", "教", None),
+]
+WEATHER = [("rain", "rains", "rained", "raining", "下雨"), ("snow", "snows", "snowed", "snowing", "下雪")]
+PRONOUNS = story.PRONOUNS + [("it", "it", "its", "它", "它的", True, "is")]
+PLURAL_NUMBERS = story.NUMBERS + [("six", "六"), ("ten", "十")]
+# negation and question helpers: (tense, third person) → English auxiliary
+DO = {("present", True): "does", ("present", False): "do", ("past", True): "did", ("past", False): "did"}
+NOT_FORMS = {"does": "doesn't", "do": "don't", "did": "didn't", "will": "won't", "is": "isn't", "are": "aren't",
+             "can": "can't", "am": "am"}  # fmt: skip
+
+
+class Everyday(story.Grammar):
+    """Sentences of the shapes above; the story grammar's noun phrases, names and pronouns where they fit."""
+
+    # --- words ----------------------------------------------------------------------------
+
+    def content(self, role: str, person: bool | None = None) -> Word:
+        pool = RARE[role] if RARE[role] and self.chance(RARE_SHARE) else COMMON[role]
+        if person is not None:
+            pool = [w for w in pool if w.person == person] or pool
+        return self.pick(pool)
+
+    def content_token(self, word: Word, form: str) -> En:
+        """An English content word; to_pair writes it (or its typed <unk>) and its Chinese (or <unk>)."""
+        token = En(form)
+        token.content = word
+        return token
+
+    def chinese(self, word: Word, token: En) -> tuple[str, tuple[En, ...]]:
+        return zh(word.chinese, token)
+
+    # --- noun phrases ---------------------------------------------------------------------
+
+    def noun_phrase(self, person: bool | None = None, plural: bool | None = None) -> Phrase:
+        if person and self.chance(0.35):
+            return self.name() if self.chance(0.5) else self.pronoun_phrase("subject")
+        noun = self.content("noun", person)
+        plural = self.chance(0.3) if plural is None else plural
+        token = self.content_token(noun, noun.form("plural") if plural else noun.lemma)
+        phrase = Phrase(kind="person" if noun.person else "object", head=noun.lemma, third=not plural, plural=plural)
+        det = self.pick(
+            ["the", "the", "a", "my", "poss", "this", "number"]
+            if not plural
+            else ["the", "number", "these", "my", "some"]
+        )
+        adjective = self.content("adjective") if self.chance(0.25) else None
+        before_en: list[En] = []
+        before_zh: list = []
+        if det == "a":
+            (a,) = before_en = words("an" if (adjective.lemma if adjective else noun.lemma)[0] in "aeiou" else "a")
+            before_zh = [zh("一", a), zh(noun.measure, a, token)]
+        elif det == "number":
+            number, zh_number = self.pick(PLURAL_NUMBERS) if plural else ("one", "一")
+            (n,) = before_en = words(number)
+            before_zh = [zh(zh_number, n), zh(noun.measure, n, token)]
+        elif det in ("this", "these"):
+            (d,) = before_en = words(det)
+            before_zh = [zh("这", d), zh(noun.measure, d, token)] if det == "this" else [zh("这些", d)]
+        elif det == "some":
+            (d,) = before_en = words("some")
+            before_zh = [zh("一些", d)]
+        elif det == "my":
+            _, _, poss, _, zh_poss, _, _ = self.pick(PRONOUNS[:-1])
+            (d,) = before_en = words(poss)
+            before_zh = [zh(zh_poss, d)]
+        elif det == "poss":
+            owner = self.possessor()
+            before_en, before_zh = owner.en, owner.zh
+        else:
+            before_en = words("the")
+        adj_en, adj_zh = [], []
+        if adjective:
+            a = self.content_token(adjective, adjective.lemma)
+            adj_en = [a]
+            adj_zh = [self.chinese(adjective, a)] + ([zh("的", a)] if len(adjective.chinese) > 1 else [])
+        noun_zh = [self.chinese(noun, token)]
+        if plural and noun.person and det in ("the", "my"):
+            noun_zh.append(zh("们", token))
+        phrase.en = before_en + adj_en + [token]
+        phrase.zh = before_zh + adj_zh + noun_zh
+        return phrase
+
+    def pronoun_phrase(self, case: str) -> Phrase:
+        subj, obj, _, zh_word, _, third, be = self.pick(PRONOUNS[:-1])
+        (token,) = words(subj if case == "subject" else obj)
+        return Phrase(
+            [token], [zh(zh_word, token)], head=subj, kind="person", third=third, plural=subj in ("we", "they"), be=be
+        )
+
+    def subject_phrase(self) -> Phrase:
+        roll = self.rng.random()
+        if roll < 0.25:
+            return self.pronoun_phrase("subject")
+        if roll < 0.4:
+            return self.name()
+        return self.noun_phrase()
+
+    def object_phrase_(self) -> Phrase:
+        roll = self.rng.random()
+        if roll < 0.15:
+            return self.pronoun_phrase("object")
+        if roll < 0.25:
+            return self.name()
+        return self.noun_phrase()
+
+    def place_phrase(self) -> tuple[list[En], list]:
+        prep = self.pick(sorted(PLACE_WORDS))
+        noun = self.content("noun", person=False)
+        token = self.content_token(noun, noun.lemma)
+        (p,) = words(prep)
+        det = words(self.pick(["the", "the", "my", "our"]))
+        det_zh = [] if det[0].word == "the" else [zh({"my": "我的", "our": "我们的"}[det[0].word], det[0])]
+        after = PLACE_WORDS[prep]
+        return [p] + det + [token], [zh("在", p)] + det_zh + [self.chinese(noun, token)] + (
+            [zh(after, p)] if after else []
+        )
+
+    def time_phrase(self, tense: str) -> tuple[list[En], list] | None:
+        choices = [t for t in TIMES if tense in t[2]]
+        if not choices:
+            return None
+        en_words, zh_words, _ = self.pick(choices)
+        time_en = words(*en_words)
+        anchors = [w for w in time_en if w.word not in ("the", "in", "on", "at")]
+        return time_en, [zh(w, *anchors) for w in zh_words]
+
+    # --- the verb group -------------------------------------------------------------------
+
+    def subject_be(self, subject: Phrase) -> str:
+        return subject.facts.get("be") or ("are" if subject["plural"] else "is")
+
+    def verb_clause(self, subject: Phrase | None = None) -> Phrase:
+        """subject + (negated / questioned / modal) verb + objects, adverb, place, time."""
+        subject = subject or self.subject_phrase()
+        third = subject["third"]
+        shape = self.pick(["plain"] * 5 + ["not", "not", "question", "question", "can", "want", "ditransitive"])
+        tense = self.pick(["present", "present", "past", "past", "future", "progressive"])
+        if shape == "ditransitive":
+            base, third_form, past, ing, zh_before, zh_after = self.pick(DITRANSITIVES)
+            word = None
+        else:
+            word = self.content("verb")
+            base, third_form, past, ing = (
+                word.lemma,
+                word.form("present-3rd"),
+                word.form("past"),
+                word.form("progressive"),
+            )
+        negated = shape == "not"
+        question = shape == "question"
+        en_before: list[En] = []  # English before the subject (questions)
+        en_verb: list[En] = []  # the English verb group
+        zh_before_verb: list = []  # 不 / 没 / 会 / 正在 / 能 / 想
+        zh_after_verb: list = []  # 了
+        tail_zh: list = []  # 吗
+
+        def verb_token(form: str) -> En:
+            return self.content_token(word, form) if word else En(form)
+
+        if shape in ("can", "want"):
+            modal = words("can") if shape == "can" else words("want" if not third else "wants", "to")
+            if shape == "can" and self.chance(0.4):
+                (modal_token,) = words("can")
+                en_before = [modal_token]
+                v = verb_token(base)
+                en_verb = [v]
+                zh_before_verb = [zh("能", modal_token)]
+                tail_zh = [zh("吗", modal_token)]
+                question = True
+            else:
+                v = verb_token(base)
+                en_verb = modal + [v]
+                zh_before_verb = [zh("能" if shape == "can" else "想", *modal)]
+            tense = "modal"
+        elif tense == "progressive":
+            be_word = self.subject_be(subject)
+            (be,) = words(be_word)
+            v = verb_token(ing)
+            if question:
+                en_before, en_verb = [be], [v]
+                zh_before_verb, tail_zh = [zh("正在", be, v)], [zh("吗", be)]
+            elif negated:
+                if self.chance(0.3) and be_word != "am":
+                    (be,) = words(NOT_FORMS[be_word])
+                    en_verb = [be, v]
+                    zh_before_verb = [zh("没", be), zh("在", be, v)]
+                else:
+                    (not_,) = words("not")
+                    en_verb = [be, not_, v]
+                    zh_before_verb = [zh("没", not_), zh("在", be, v)]
+            else:
+                en_verb = [be, v]
+                zh_before_verb = [zh("正在", be, v)]
+        elif tense == "future":
+            (will,) = words("will")
+            v = verb_token(base)
+            if question:
+                en_before, en_verb = [will], [v]
+                zh_before_verb, tail_zh = [zh("会", will)], [zh("吗", will)]
+            elif negated:
+                if self.chance(0.3):
+                    (wont,) = words("won't")
+                    en_verb = [wont, v]
+                    zh_before_verb = [zh("不", wont), zh("会", wont)]
+                else:
+                    (not_,) = words("not")
+                    en_verb = [will, not_, v]
+                    zh_before_verb = [zh("不", not_), zh("会", will)]
+            else:
+                en_verb = [will, v]
+                zh_before_verb = [zh("会", will)]
+        else:  # present or past
+            if question or negated:
+                aux_word = DO[(tense, third)]
+                v = verb_token(base)
+                if question:
+                    (aux,) = words(aux_word)
+                    en_before, en_verb = [aux], [v]
+                    tail_zh = [zh("吗", aux)]
+                    if tense == "past":
+                        zh_after_verb = [zh("了", aux, v)]
+                else:
+                    if self.chance(0.3):
+                        (aux,) = words(NOT_FORMS[aux_word])
+                        en_verb = [aux, v]
+                        neg_sources = (aux,)
+                    else:
+                        aux, not_ = words(aux_word, "not")
+                        en_verb = [aux, not_, v]
+                        neg_sources = (not_,) if tense == "present" else (aux, not_)
+                    zh_before_verb = [zh("不" if tense == "present" else "没", *neg_sources)]
+            else:
+                v = verb_token(third_form if (tense == "present" and third) else (past if tense == "past" else base))
+                en_verb = [v]
+                if tense == "past":
+                    zh_after_verb = [zh("了", v)]
+        verb_en = en_verb[-1]
+        # objects
+        en_after: list[En] = []
+        zh_verb: list
+        if shape == "ditransitive":
+            receiver = self.object_phrase_() if self.chance(0.6) else self.pronoun_phrase("object")
+            thing = self.noun_phrase(person=False)
+            en_after = receiver.en + thing.en
+            if zh_after:
+                zh_verb = [zh(zh_before, verb_en)] + receiver.zh + [zh(zh_after, verb_en)] + zh_after_verb + thing.zh
+            else:
+                zh_verb = [zh(zh_before, verb_en)] + zh_after_verb + receiver.zh + thing.zh
+        else:
+            zh_verb = [self.chinese(word, verb_en)] + zh_after_verb
+            if self.chance(0.6):
+                obj = self.object_phrase_()
+                en_after = obj.en
+                zh_verb = zh_verb + obj.zh
+        # a manner or frequency adverb, a place, a time
+        zh_adverb: list = []
+        en_frequency: list[En] = []
+        if shape == "plain" and self.chance(0.25):
+            if self.chance(0.5):
+                adverb = self.content("adverb")
+                a = self.content_token(adverb, adverb.lemma)
+                en_after = en_after + [a]
+                zh_adverb = [self.chinese(adverb, a), zh("地", a)]
+            else:
+                adjective = self.content("adjective")
+                form = adjective.forms.get("adverb")
+                if form:
+                    a = self.content_token(adjective, form)
+                    en_after = en_after + [a]
+                    zh_adverb = [self.chinese(adjective, a), zh("地", a)]
+        elif shape == "plain" and tense == "present" and self.chance(0.2):
+            en_word, zh_word = self.pick(FREQUENCY)
+            (f,) = en_frequency = words(en_word)
+            zh_adverb = [zh(zh_word, f)]
+        place_en, place_zh = self.place_phrase() if self.chance(0.3) else ([], [])
+        time = self.time_phrase(tense if tense != "modal" else "future") if self.chance(0.3) else None
+        time_en, time_zh = time or ([], [])
+        time_first = bool(time_en) and not question and self.chance(0.3)
+        en = en_before + subject.en + en_frequency + en_verb + en_after + place_en + ([] if time_first else time_en)
+        if time_first:
+            en = time_en + en
+        # Chinese: (time) subject (time) frequency 不/会/正在 place manner verb 了 object 吗
+        zh_words = (time_zh if time_first else []) + subject.zh + ([] if time_first else time_zh)
+        zh_words += zh_adverb[:1] if en_frequency else []
+        zh_words += zh_before_verb + place_zh + ([] if en_frequency else zh_adverb) + zh_verb + tail_zh
+        return Phrase(en, zh_words)
+
+    def be_clause(self) -> Phrase:
+        """X is (very / not) ADJ → X 很 / 不 ADJ; X is a N → X 是 一 个 N; is X ADJ → X ADJ 吗."""
+        subject = self.subject_phrase()
+        be_word = self.subject_be(subject)
+        tense = "adjective"
+        if self.chance(0.25):
+            be_word = "were" if subject["plural"] or be_word == "are" else "was"
+            tense = "past"
+        question = self.chance(0.2)
+        (be,) = words(be_word)
+        time = self.time_phrase(tense) if self.chance(0.2) else None
+        time_en, time_zh = time or ([], [])
+        if self.chance(0.3) and not subject["plural"]:  # X is a (ADJ) N
+            noun = self.noun_phrase(plural=False)
+            if noun.en and noun.en[0].word in ("the", "my", "this", "one"):
+                noun = self.noun_phrase(plural=False)
+            negated = not question and self.chance(0.2)
+            not_ = words("not") if negated else []
+            en = ([be] + subject.en if question else subject.en + [be] + not_) + noun.en
+            zh_words = subject.zh + time_zh + ([zh("不", *not_)] if negated else []) + [zh("是", be)] + noun.zh
+            if question:
+                zh_words.append(zh("吗", be))
+            return Phrase(en + time_en, zh_words)
+        adjective = self.content("adjective")
+        a = self.content_token(adjective, adjective.lemma)
+        degree = "" if question else self.pick(["", "very", "very", "not", "so", "really"])
+        if question:
+            return Phrase(
+                [be] + subject.en + [a] + time_en, subject.zh + time_zh + [self.chinese(adjective, a), zh("吗", be)]
+            )
+        if degree:
+            (d,) = words(degree)
+            degree_zh = [zh({"very": "很", "not": "不", "so": "很", "really": "真"}[degree], d)]
+            en = subject.en + [be, d, a]
+        else:
+            degree_zh = [zh("很", be)]
+            en = subject.en + [be, a]
+        return Phrase(en + time_en, subject.zh + time_zh + degree_zh + [self.chinese(adjective, a)])
+
+    def have_clause(self) -> Phrase:
+        """X has a N → X 有 一 只 N; there is a N in the P → 在 P 里 有 一 个 N."""
+        if self.chance(0.4):
+            there, be = words("there", "are" if (plural := self.chance(0.3)) else "is")
+            thing = self.noun_phrase(plural=plural)
+            if thing.en[0].word in ("the", "my", "this", "these"):
+                thing = self.noun_phrase(plural=plural)
+            place_en, place_zh = self.place_phrase()
+            return Phrase([there, be] + thing.en + place_en, place_zh + [zh("有", there, be)] + thing.zh)
+        subject = self.subject_phrase()
+        tense = self.pick(["present", "present", "past"])
+        word = "had" if tense == "past" else ("has" if subject["third"] else "have")
+        (have,) = words(word)
+        thing = self.noun_phrase()
+        return Phrase(subject.en + [have] + thing.en, subject.zh + [zh("有", have)] + thing.zh)
+
+    def please_clause(self) -> Phrase:
+        """please open the window → 请 打开 窗; please don't V → 请 不要 V."""
+        (please,) = words("please")
+        word = self.content("verb")
+        v = self.content_token(word, word.lemma)
+        negated = self.chance(0.2)
+        neg_en = words("don't") if negated else []
+        neg_zh = [zh("不要", *neg_en)] if negated else []
+        obj = self.noun_phrase(person=False) if self.chance(0.7) else Phrase()
+        place_en, place_zh = self.place_phrase() if self.chance(0.2) else ([], [])
+        if self.chance(0.3):  # "open the window, please"
+            en = neg_en + [v] + obj.en + place_en + [please]
+        else:
+            en = [please] + neg_en + [v] + obj.en + place_en
+        return Phrase(en, [zh("请", please)] + neg_zh + place_zh + [self.chinese(word, v)] + obj.zh)
+
+    def weather_clause(self) -> Phrase:
+        """it is raining → 正在 下雨; it will snow tomorrow → 明天 会 下雪 (it has no Chinese)."""
+        base, third, past, ing, chinese = self.pick(WEATHER)
+        tense = self.pick(["present", "past", "future", "progressive"])
+        it = En("it")
+        if tense == "progressive":
+            be, v = words("is", ing)
+            en, before = [it, be, v], [zh("正在", be, v)]
+        elif tense == "future":
+            will, v = words("will", base)
+            en, before = [it, will, v], [zh("会", will)]
+        else:
+            (v,) = words(third if tense == "present" else past)
+            en, before = [it, v], []
+        time = self.time_phrase(tense) if self.chance(0.4) else None
+        time_en, time_zh = time or ([], [])
+        after = [zh("了", v)] if tense == "past" else []
+        return Phrase(en + time_en, time_zh + before + [zh(chinese, v)] + after)
+
+    def everyday_clause(self) -> Phrase:
+        roll = self.rng.random()
+        if roll < 0.45:
+            return self.verb_clause()
+        if roll < 0.7:
+            return self.be_clause()
+        if roll < 0.82:
+            return self.have_clause()
+        if roll < 0.94:
+            return self.please_clause()
+        return self.weather_clause()
+
+    def sentence(self) -> Phrase:
+        first = self.everyday_clause()
+        roll = self.rng.random()
+        if roll < 0.8 or first.en[0].word == "please":
+            return first
+        second = self.everyday_clause()
+        if second.en[0].word == "please":
+            return first
+        if roll < 0.87:  # A and B → A B ("and" between clauses has no Chinese word)
+            (and_,) = words("and")
+            return Phrase(first.en + [and_] + second.en, first.zh + second.zh)
+        if roll < 0.94:
+            (but,) = words("but")
+            return Phrase(first.en + [but] + second.en, first.zh + [zh("但是", but)] + second.zh)
+        (because,) = words("because")
+        return Phrase(
+            first.en + [because] + second.en, [zh("因为", because)] + second.zh + [zh("所以", because)] + first.zh
+        )
+
+
+def unknown_words(phrase: Phrase, rng) -> None:
+    """Rare words and a share ``DROPOUT`` of common ones become <unk> in Chinese (and the dropped ones their typed
+    <unk> in English), in place: the Chinese word that translates exactly that one English word."""
+    for token in phrase.en:
+        word = token.content
+        if word is None:
+            continue
+        dropped = word.common and rng.random() < DROPOUT
+        if not (dropped or not word.common):
+            continue
+        if dropped:
+            token.word = mt_dictionary.unknown_token(token.word)
+        for i, (chinese, sources) in enumerate(phrase.zh):
+            if sources == (token,) and chinese == word.chinese and chinese not in PARTICLES:
+                phrase.zh[i] = (UNK, sources)
