@@ -223,6 +223,19 @@ class TranslatorVocabulary(BaseModel):
     max_source_words: int = Field(description="The most English words a sentence may have.")
 
 
+class UnknownReplacement(BaseModel):
+    position: int = Field(description="The target word's position (its row in `head`), where the model wrote <unk>.")
+    source: int | None = Field(
+        description="The English position its attention pointed to (the largest weight; transformer-mt: the mean of "
+        "the last layer's heads); null for rnnencdec, which has no attention to point with."
+    )
+    word: str = Field(description="What the output shows in place of <unk>.")
+    origin: Literal["dictionary", "english", "none"] = Field(
+        description="dictionary: the translators' dictionary's Chinese for that English word; english: the word is "
+        "in no dictionary and is kept in English; none: no attention, <unk> stays."
+    )
+
+
 class TranslationFacts(BaseModel):
     decoding: Literal["greedy", "beam", "forced"] = Field(
         description="greedy or beam: the model translated (empty Target); forced: it was made to produce the Target."
@@ -230,9 +243,20 @@ class TranslationFacts(BaseModel):
     beam: int = Field(description="The beam width (1: greedy or forced).")
     source: list[str] = Field(description="The English words as the model read them (lower case).")
     unknown_source: list[str] = Field(description="English words outside its vocabulary, read as <unk>.")
+    unknown_read_as: list[str] = Field(
+        description="The typed <unk> each word of `unknown_source` is read as, by its role and form in the "
+        "translators' dictionary (caught → <unk:verb-ed>; a word in no dictionary: by its ending)."
+    )
     unknown_target: list[str] = Field(description="Target words outside its vocabulary (forced decoding).")
     vocabulary: TranslatorVocabulary = Field(description="The model's vocabulary and limits.")
     target: list[str] = Field(description="The Chinese words produced (or given), without </s>.")
+    output: list[str] = Field(
+        description="The translation as a reader sees it: `target` with each <unk> replaced (see `replaced`)."
+    )
+    replaced: list[UnknownReplacement] = Field(
+        description="Each <unk> the model wrote, and what stands in its place: the dictionary's word for the English "
+        "word its attention pointed to (Luong et al. 2015). Empty for forced decoding."
+    )
     probabilities: Vector = Field(description="Each word's probability given the words before it.")
     end_probability: float | None = Field(
         description="The probability of </s> after the last word (null: the decoder reached the word limit first)."

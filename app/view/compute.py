@@ -22,6 +22,7 @@ from app.engine.attention.named_heads import PREVIOUS, NamedHead, named_heads
 from app.engine.attention.norms import head_rows, value_norms, weighted_norms
 from app.engine.attention.stages import softmax_weights, weighted_sum
 from app.engine.attention.summaries import attention_rollout, head_statistics
+from app.engine.models import mt_dictionary
 from app.engine.models import translator as mt
 from app.engine.models.encoder import output_rows
 from app.engine.models.words import (
@@ -594,6 +595,10 @@ def translation_view(state: State) -> Answer:
         head = ModelHead(np.zeros((n_q, 0)), c[None, :], c[None, :], None, np.ones((n_q, 1)), np.tile(c, (n_q, 1)))
         keys = [ONE_CONTEXT]
         context_vector = c
+    replaced = {  # position -> the <unk> replacement (none when the Chinese was given: forced decoding)
+        r.position: {"position": r.position, "source": r.source, "word": r.word, "origin": r.origin}
+        for r in (mt.replace_unknown(result) if result.extra["decoding"] != "forced" else [])
+    }
     learned = None if state.model == "rnnencdec" else [int(row.argmax()) for row in head.weights]
     gold_target, gold_align = models.GOLD.get(" ".join(result.source), (None, None))
     vocabulary = models.translator(state.model).vocabulary
@@ -616,6 +621,7 @@ def translation_view(state: State) -> Answer:
             "beam": state.beam if result.extra["decoding"] == "beam" else 1,
             "source": list(result.source),
             "unknown_source": list(result.unknown),
+            "unknown_read_as": [mt_dictionary.unknown_token(word) for word in result.unknown],
             "unknown_target": list(result.extra.get("unknown_target", [])),
             "vocabulary": {
                 "source": sum(vocabulary.knows(w) for w in vocabulary.source),
@@ -623,6 +629,8 @@ def translation_view(state: State) -> Answer:
                 "max_source_words": info.max_pieces,
             },
             "target": list(result.target),
+            "output": [replaced.get(i, {"word": w})["word"] for i, w in enumerate(result.target)],
+            "replaced": list(replaced.values()),
             "probabilities": [s.probability for s in steps] if result.target else [],
             "end_probability": result.steps[-1].probability if result.steps[-1].token_id == mt.EOS else None,
             "log_probability": result.log_probability,

@@ -37,9 +37,17 @@ STRINGS = {
         "mt_beam": "by beam search ({beam} partial translations kept)",
         "mt_forced": "forced to produce the Target",
         "mt_summary": "{model}, {how}: {target} (then the end, p = {end})",
-        "mt_limits": "It knows {source} English and {target} Chinese words, the corpus's grammar only, and at most {max} "
-        "words a sentence; any other word is read as <unk>.",
-        "mt_unknown": "Not in its vocabulary:",
+        "mt_limits": "It knows {source} English and {target} Chinese words, the grammar of its generated corpus, and "
+        "at most {max} words a sentence. Any other word is read as <unk>, and a <unk> it writes is replaced by the "
+        "dictionary's word for the English word its attention points to. Dictionary: CC-CEDICT and wordfreq "
+        "(CC BY-SA 4.0), LemmInflect (MIT).",
+        "mt_unknown": "Read as <unk> (beyond its vocabulary):",
+        "mt_unknown_target": "Chinese words beyond its vocabulary (scored as <unk>):",
+        "mt_replaced": "It wrote <unk> there; 〔 〕 marks what stands in its place, from the dictionary, where attention "
+        "pointed:",
+        "mt_replaced_english": "in no dictionary, kept in English",
+        "mt_replaced_none": "RNNencdec has no attention, so nothing says which English word its <unk> stands for: it "
+        "stays <unk>.",
         "mt_context": "No attention: every step reads the same context vector C ({size} numbers): {vector}. Stage 3 "
         "shows it once per word, the same row every time.",
         "mt_word": "Word",
@@ -332,8 +340,14 @@ STRINGS = {
         "mt_beam": "束搜索（保留 {beam} 个部分译文）",
         "mt_forced": "被强制输出目标句",
         "mt_summary": "{model}，{how}：{target}（然后结束，p = {end}）",
-        "mt_limits": "它认识 {source} 个英文词和 {target} 个中文词，只会语料的语法，每句最多 {max} 个词；其他词读作 <unk>。",
-        "mt_unknown": "不在词表中：",
+        "mt_limits": "它认识 {source} 个英文词和 {target} 个中文词，只会生成语料的语法，每句最多 {max} 个词。其他词读作 "
+        "<unk>；它写出的 <unk> 换成注意力所指英文词在词典中的译文。词典：CC-CEDICT 和 wordfreq（CC BY-SA 4.0）、"
+        "LemmInflect（MIT）。",
+        "mt_unknown": "超出词表、读作 <unk> 的词：",
+        "mt_unknown_target": "超出它中文词表的词（按 <unk> 计分）：",
+        "mt_replaced": "它在这里写了 <unk>；〔 〕 标出替换它的词：注意力指向的英文词在词典中的译文：",
+        "mt_replaced_english": "不在任何词典中，保留英文",
+        "mt_replaced_none": "RNNencdec 没有注意力，无法知道它的 <unk> 代表哪个英文词：保持 <unk>。",
         "mt_context": "没有注意力：每一步都读同一个上下文向量 C（{size} 个数）：{vector}。阶段 3 每个词显示一次，每行都一样。",
         "mt_word": "词",
         "mt_probability": "概率",

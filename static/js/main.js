@@ -620,6 +620,11 @@ function render() {
   const unknownLabel = view.mode === "model" ? t.unknown_model : t.unknown;
   const guesses = (view.guessed_roles || []).map((g) => `${g.word} → ${label(g.role)} (${g.how})`);
   unknown.textContent = view.unknown_tokens.length ? `${unknownLabel} ${view.unknown_tokens.join(", ")}` : "";
+  const mt = view.translation;
+  if (mt) { // a translator's own terms: the typed <unk> each English word is read as (Chinese ones: its panel)
+    const read = mt.unknown_source.map((w, i) => `${w} → ${mt.unknown_read_as[i]}`);
+    unknown.textContent = read.length ? `${t.mt_unknown} ${read.join(", ")}` : "";
+  }
   if (guesses.length) unknown.textContent += ` ${t.guessed} ${guesses.join("; ")}`;
   const readAs = (view.read_as || []).map((r) => `${r.word} → ${r.sense}`);
   if (readAs.length) unknown.textContent += ` ${t.read_as} ${readAs.join("; ")}`;

@@ -17,17 +17,31 @@ export function renderTranslation(view, t) {
   document.body.classList.toggle("has-self-attention", Boolean(facts && facts.self_attention));
   if (!facts) return;
   const model = view.model.label;
-  const produced = facts.target.length ? facts.target.join(" ") : "∅";
+  const replaced = new Map(facts.replaced.map((r) => [r.position, r]));
+  const shown = (word, i) => (replaced.has(i) && replaced.get(i).origin !== "none" ? `〔${facts.output[i]}〕` : word);
+  const produced = facts.target.length ? facts.target.map(shown).join(" ") : "∅";
   const how = facts.decoding === "forced" ? t.mt_forced : facts.decoding === "beam" ? fill(t.mt_beam, { beam: facts.beam }) : t.mt_greedy;
   const end = facts.end_probability === null ? "—" : fmtWeight(facts.end_probability);
   $("mt-summary").textContent = fill(t.mt_summary, { model, how, target: produced, end });
   const limits = fill(t.mt_limits, { source: facts.vocabulary.source, target: facts.vocabulary.target, max: facts.vocabulary.max_source_words });
-  const unknown = [...facts.unknown_source, ...facts.unknown_target];
-  $("mt-limits").textContent = unknown.length ? `${limits} ${t.mt_unknown} ${unknown.join(", ")}` : limits;
+  $("mt-limits").textContent = facts.unknown_target.length ? `${limits} ${t.mt_unknown_target} ${facts.unknown_target.join(", ")}` : limits;
+  $("mt-replaced").textContent = replacedNote(facts, t);
+  $("mt-replaced").hidden = !facts.replaced.length;
   renderWords(view, t);
   const c = facts.context_vector;
   $("mt-context").hidden = !c;
   if (c) $("mt-context").textContent = fill(t.mt_context, { size: c.length, vector: fmtVector(c, 3, null, 8) });
+}
+
+/** Each <unk> the model wrote, and what stands in its place: "〔小偷〕 ← thief". */
+function replacedNote(facts, t) {
+  if (!facts.replaced.length) return "";
+  if (facts.replaced.every((r) => r.origin === "none")) return t.mt_replaced_none;
+  const items = facts.replaced.map((r) => {
+    const from = `〔${r.word}〕 ← ${facts.source[r.source]}`;
+    return r.origin === "english" ? `${from} (${t.mt_replaced_english})` : from;
+  });
+  return `${t.mt_replaced} ${items.join("; ")}`;
 }
 
 /** One row per produced word: its probability, where the head shown looks most, and the corpus's gold link. */
@@ -49,7 +63,8 @@ function renderWords(view, t) {
     }
     const cells = [el("td", { text: fmtWeight(facts.probabilities[i]) }), el("td", { text: learned }), el("td", { text: goldText })];
     if (drops) cells.push(el("td", { class: "loo", text: costliest(drops[i], source) }));
-    return el("tr", { "data-step": i }, el("th", { scope: "row", text: word }), ...cells);
+    const r = facts.replaced.find((x) => x.position === i && x.origin !== "none");
+    return el("tr", { "data-step": i }, el("th", { scope: "row", text: r ? `${word} → 〔${r.word}〕` : word }), ...cells);
   });
   const caption = el("caption", { text: t.mt_words_caption });
   $("mt-words").replaceChildren(el("table", { class: "data" }, caption, el("thead", {}, head), el("tbody", {}, ...rows)));

@@ -10,9 +10,16 @@ No PyTorch: the app's numpy translators (app/engine/models/translator.py). For e
     content right          share of sentences whose every content word is translated: for each English content
                            word of the sentence, one of its reference Chinese words is among the output's words
                            (anywhere: word order is not judged)
-    invented               a Chinese content word in the output (the lexicon calls it a noun, verb or adjective;
-                           是 and 了 are grammar) that is in neither the reference translation nor the
-                           counterparts of the sentence's content words: the sentences with one, and how many
+    invented               a Chinese content word in the output (the lexicon or the translators' dictionary
+                           calls it a noun, verb or adjective; GRAMMAR's words are the grammar's) that is in
+                           neither the reference translation nor the counterparts of the sentence's content
+                           words: the sentences with one, and how many
+    from the dictionary    the <unk> the model wrote, replaced by the dictionary's word for the English word its
+                           attention pointed to (translator.replace_unknown), as the page shows it; "kept" counts
+                           the <unk> left as they are (a word in no dictionary stays English; RNNencdec has no
+                           attention to point with)
+
+The output judged is what a reader sees: translator.output_words, every <unk> replaced.
 
 The set is for measuring, never for tuning the grammar or the models (tests/data/README.md).
 """
@@ -29,7 +36,13 @@ from app.engine.text.lexicon import LEXICON_PATH
 
 SET_PATH = Path(__file__).resolve().parents[2] / "tests/data/everyday_mt.jsonl"
 CONTENT_ROLES = {"noun", "verb", "adjective"}
-GRAMMAR = {"是", "了"}  # rows of role verb in the lexicon that are grammar here: the copula and the past marker
+# Chinese words with a verb sense that the grammar writes for no content word: the copula, the past marker, 在 (at,
+# and the progressive 在), 会 (will), 能 (can), 想 (want to), 有 (there is), 给 (the ditransitives' 给 X Y).
+# The particles, place words (里 上 边) and function words the grammars write (的 地 们 很) and every measure
+# word are not content words either, though some are also a noun's Chinese in the dictionary (的 as "target").
+GRAMMAR = {"是", "了", "在", "会", "能", "想", "有", "给", "的", "地", "得", "们", "吗", "很", "不", "没", "请", "正在",
+           "一", "这", "那", "这些", "那些", "一些", "因为", "所以", "但是", "不要", "真", "里", "上", "边", "附近",
+           "下面", "后面"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -58,13 +71,16 @@ def read_set(path: Path = SET_PATH) -> list[Item]:
 
 
 def chinese_content_words() -> set[str]:
-    """Chinese words the lexicon gives a noun, verb or adjective sense, less the grammar words."""
+    """Chinese words the lexicon or the dictionary gives a noun, verb or adjective sense, less the grammar words."""
     words = set()
     for line in LEXICON_PATH.read_text(encoding="utf-8").splitlines():
         columns = line.split("\t")
         if len(columns) == 4 and not line.startswith("#") and columns[2] in CONTENT_ROLES:
             words.update(word for word in columns[1].split("|") if word != "-")
-    return words - GRAMMAR
+    for senses in mt_dictionary.load().senses.values():
+        words.update(s.chinese for s in senses if s.role in CONTENT_ROLES and s.chinese)
+    measures = {s.measure for senses in mt_dictionary.load().senses.values() for s in senses if s.measure}
+    return words - GRAMMAR - measures
 
 
 def score(item: Item, output: list[str], knows, content_words: set[str]) -> Score:
@@ -87,6 +103,8 @@ class Report:
     content_right: float
     sentences_inventing: int
     invented_words: int
+    from_dictionary: int  # <unk> replaced by the dictionary's word
+    kept: int  # <unk> kept (in English, or as <unk> without attention)
     examples: tuple[tuple[str, str, tuple[str, ...]], ...]  # (English, output, invented words)
 
 
@@ -94,8 +112,13 @@ def evaluate(name: str, items: list[Item], examples: int = 5) -> Report:
     model = translator.load(name)
     content_words = chinese_content_words()
     scores, outputs = [], []
+    from_dictionary = kept = 0
     for item in items:
-        output = translator.translate(model, item.en).target
+        result = translator.translate(model, item.en)
+        output = translator.output_words(result)
+        replaced = translator.replace_unknown(result)
+        from_dictionary += sum(r.origin == "dictionary" for r in replaced)
+        kept += sum(r.origin != "dictionary" for r in replaced)
         scores.append(score(item, output, model.vocabulary.knows, content_words))
         outputs.append(output)
     words = sum(s.words for s in scores)
@@ -110,6 +133,8 @@ def evaluate(name: str, items: list[Item], examples: int = 5) -> Report:
         sum(s.content_right for s in scores) / len(items),
         len(inventing),
         sum(len(s.invented) for s in scores),
+        from_dictionary,
+        kept,
         tuple(inventing[:examples]),
     )
 
@@ -117,13 +142,13 @@ def evaluate(name: str, items: list[Item], examples: int = 5) -> Report:
 def table(reports: list[Report]) -> str:
     lines = [
         "| model | sentences | words known (model) | known (model ∪ dictionary) | every content word right "
-        "| sentences with an invented word | invented words |",
-        "|---|---|---|---|---|---|---|",
+        "| sentences with an invented word | invented words | <unk> from the dictionary | <unk> kept |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in reports:
         lines.append(
             f"| {r.model} | {r.sentences} | {r.known:.1%} | {r.known_with_dictionary:.1%} | {r.content_right:.1%} "
-            f"| {r.sentences_inventing} | {r.invented_words} |"
+            f"| {r.sentences_inventing} | {r.invented_words} | {r.from_dictionary} | {r.kept} |"
         )
     for r in reports:
         lines.append(f"\n{r.model}, invented words (first {len(r.examples)}):\n")

@@ -35,12 +35,14 @@ import numpy as np
 
 from app.engine.attention.norms import head_rows
 from app.engine.attention.stages import additive_scores, scaled_dot_scores, softmax_weights, weighted_sum
+from app.engine.models import mt_dictionary
 
 DIRECTORY = Path(__file__).parent / "mt"
 MAX_SOURCE_WORDS = 30  # the corpus has sentences of up to 25 words; longer input is refused
 MAX_TARGET_WORDS = 40
 PAD, BOS, EOS, UNK = 0, 1, 2, 3  # target vocabulary
 SOURCE_UNK = 1
+SOURCE_SPECIALS = ("<pad>", "<unk>", *mt_dictionary.UNKNOWN_TOKENS)  # <unk> typed by role and form
 # name -> its weights file and what the page calls it
 MODELS = {
     "rnnencdec": {"file": "rnnencdec.npz", "label": "RNNencdec (no attention)"},
@@ -86,10 +88,15 @@ class Vocabulary:
         object.__setattr__(self, "_source_index", {w: i for i, w in enumerate(self.source)})
 
     def source_id(self, word: str) -> int:
-        return self._source_index.get(word, SOURCE_UNK)
+        """The word's id; for a word beyond the vocabulary, its typed <unk>'s (caught -> <unk:verb-ed>)."""
+        return self._source_index[word] if word in self._source_index else self.unknown_id(word)
+
+    def unknown_id(self, word: str) -> int:
+        """The id of the <unk> this word is read as when it is unknown (leave-one-out reads a known word so)."""
+        return self._source_index.get(mt_dictionary.unknown_token(word), SOURCE_UNK)
 
     def knows(self, word: str) -> bool:
-        return word in self._source_index and self._source_index[word] >= 2
+        return word in self._source_index and word not in SOURCE_SPECIALS
 
 
 def read_vocabulary(directory: Path = DIRECTORY, verify: bool = True) -> Vocabulary:
@@ -506,6 +513,59 @@ def forced(model: Translator, text: str, target: str) -> Translation:
 
 
 # ---------------------------------------------------------------------------
+# Unknown words: an emitted <unk> replaced by the dictionary's word for the source word attention points to
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """What stands in the output for an emitted <unk> (Luong et al. 2015, Jean et al. 2015).
+
+    origin: "dictionary" (the dictionary's Chinese for the source word attention pointed to), "english" (that
+    word is in no dictionary: kept in English), "none" (rnnencdec: no attention to point with, <unk> stays)."""
+
+    position: int  # the target word's position in Translation.target
+    source: int | None  # the English position with the largest weight; None without attention
+    word: str  # what the output shows
+    origin: str
+
+
+def pointer_weights(attention: Attention) -> np.ndarray:
+    """The weights that say where a target word looked: RNNsearch's a_i (n_source,); the Transformer's last
+    layer, the mean of its heads (n_source,), the alignment train.py measures."""
+    weights = attention.weights  # (n_source,) or (layers, heads, n_source)
+    return weights if weights.ndim == 1 else weights[-1].mean(axis=0)
+
+
+def replace_unknown(translation: Translation) -> list[Replacement]:
+    """One Replacement per <unk> in the output, in order."""
+    replacements = []
+    for i, step in enumerate(translation.steps[: len(translation.target)]):
+        if step.token_id != UNK:
+            continue
+        if step.attention is None:
+            replacements.append(Replacement(i, None, "<unk>", "none"))
+            continue
+        j = int(np.argmax(pointer_weights(step.attention)))
+        source = translation.source[j]
+        reading = mt_dictionary.lookup(source)
+        if reading is not None and reading.chinese:
+            chinese = reading.chinese + ("地" if reading.tag == "adverb" else "")
+            replacements.append(Replacement(i, j, chinese, "dictionary"))
+        else:
+            replacements.append(Replacement(i, j, source, "english"))
+    return replacements
+
+
+def output_words(translation: Translation) -> list[str]:
+    """The target with every <unk> replaced (replace_unknown): what a reader of the translation sees."""
+    words = list(translation.target)
+    for r in replace_unknown(translation):
+        words[r.position] = r.word
+    return words
+
+
+# ---------------------------------------------------------------------------
 # Leave one out: what each English word is worth to each Chinese word
 # ---------------------------------------------------------------------------
 
@@ -520,7 +580,7 @@ def forced_probabilities(model: Translator, source_ids: list[int], target_ids: l
 
 
 def leave_one_out(model: Translator, text: str, target_ids: list[int]) -> np.ndarray:
-    """For each target word, the drop in its probability when each source word in turn is read as <unk>.
+    """For each target word, the drop in its probability when each source word in turn is read as its typed <unk>.
 
     drop[i, j] = p(y_i | y_<i, x) - p(y_i | y_<i, x with x_j -> <unk>), the target words forced in both (teacher
     forcing on the same translation). Positive: word j helped y_i; negative: y_i was likelier without it; 0 for
@@ -530,7 +590,8 @@ def leave_one_out(model: Translator, text: str, target_ids: list[int]) -> np.nda
     _, ids, _ = _prepare(model, text)
     with_every_word = forced_probabilities(model, ids, target_ids)  # (n_target,)
     drop = np.empty((len(target_ids), len(ids)))  # (n_target, n_source)
+    words = source_words(text)
     for j in range(len(ids)):
-        without_j = ids[:j] + [SOURCE_UNK] + ids[j + 1 :]
+        without_j = ids[:j] + [model.vocabulary.unknown_id(words[j])] + ids[j + 1 :]
         drop[:, j] = with_every_word - forced_probabilities(model, without_j, target_ids)
     return drop

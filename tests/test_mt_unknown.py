@@ -1,0 +1,92 @@
+"""Words beyond a translator's vocabulary: read as a typed <unk>, and an emitted <unk> replaced by the dictionary's
+word for the English word attention points to (app/engine/models/translator.py, mt_dictionary.py)."""
+
+import numpy as np
+import pytest
+
+from app.engine.models import mt_dictionary
+from app.engine.models import translator as mt
+
+
+@pytest.mark.parametrize(
+    ("word", "token"),
+    [
+        ("thief", "<unk:noun>"),
+        ("thieves", "<unk:nouns>"),  # plural, by lemminflect's forms
+        ("caught", "<unk:verb-ed>"),  # irregular past
+        ("rises", "<unk:verb-s>"),
+        ("repairing", "<unk:verb-ing>"),
+        ("carefully", "<unk:adv-ly>"),  # careful + the manner adverb's -ly
+        ("zorbing", "<unk:verb-ing>"),  # in no dictionary: by its ending
+        ("zorbed", "<unk:verb-ed>"),
+        ("lisa", "<unk:noun>"),
+        ("zorbs", "<unk:nouns>"),
+        ("glass", "<unk:noun>"),  # a dictionary word ending in -ss is no plural
+    ],
+)
+def test_a_word_beyond_the_vocabulary_is_read_as_its_typed_unk(word, token):
+    assert mt_dictionary.unknown_token(word) == token
+    assert token in mt_dictionary.UNKNOWN_TOKENS
+
+
+def test_the_vocabulary_reads_unknown_words_as_their_typed_unk():
+    vocabulary = mt.Vocabulary([*mt.SOURCE_SPECIALS, "the", "police"], ["<pad>", "<s>", "</s>", "<unk>"])
+    index = {w: i for i, w in enumerate(vocabulary.source)}
+    assert vocabulary.source_id("police") == index["police"]
+    assert vocabulary.source_id("caught") == index["<unk:verb-ed>"]
+    assert vocabulary.source_id("thief") == index["<unk:noun>"]
+    assert vocabulary.knows("police") and not vocabulary.knows("thief") and not vocabulary.knows("<unk:noun>")
+    old = mt.Vocabulary(["<pad>", "<unk>", "the"], ["<pad>", "<s>", "</s>", "<unk>"])  # no typed <unk>: plain <unk>
+    assert old.source_id("thief") == mt.SOURCE_UNK
+
+
+def _translation(source, tokens, weights):
+    """A Translation whose steps wrote ``tokens`` (a word, or None for <unk>) with the given attention weights."""
+    steps = []
+    for token, w in zip(tokens, weights, strict=True):
+        token_id = mt.UNK if token is None else 10
+        attention = None if w is None else mt.Attention(scores=np.log(np.asarray(w)), weights=np.asarray(w))
+        steps.append(mt.Step(token or "<unk>", token_id, 0.9, np.zeros(20), attention))
+    steps.append(mt.Step("</s>", mt.EOS, 0.9, np.zeros(20), None))
+    target = [s.token for s in steps[:-1]]
+    return mt.Translation("rnnsearch", source, [], target, steps, -1.0, {})
+
+
+def test_an_unk_is_replaced_by_the_dictionary_word_of_the_source_word_attention_points_to():
+    source = ["the", "police", "caught", "the", "thief"]
+    t = _translation(
+        source, ["警察", "抓住", "了", None], [[0.1, 0.6, 0.1, 0.1, 0.1]] * 3 + [[0.05, 0.05, 0.1, 0.1, 0.7]]
+    )
+    (r,) = mt.replace_unknown(t)
+    assert r == mt.Replacement(position=3, source=4, word="小偷", origin="dictionary")
+    assert mt.output_words(t) == ["警察", "抓住", "了", "小偷"]
+    moved = _translation(source, [None], [[0.05, 0.7, 0.1, 0.1, 0.05]])  # attention on police: 警察, its word
+    assert mt.output_words(moved) == ["警察"]
+
+
+def test_a_word_in_no_dictionary_is_kept_in_english_and_rnnencdec_keeps_its_unk():
+    t = _translation(
+        ["i", "like", "zorbing"], ["我", "喜欢", None], [[0.8, 0.1, 0.1], [0.1, 0.8, 0.1], [0.1, 0.2, 0.7]]
+    )
+    assert mt.replace_unknown(t)[0] == mt.Replacement(2, 2, "zorbing", "english")
+    no_attention = _translation(["i", "like", "zorbing"], ["我", None], [None, None])
+    assert mt.replace_unknown(no_attention) == [mt.Replacement(1, None, "<unk>", "none")]
+    assert mt.output_words(no_attention) == ["我", "<unk>"]
+
+
+def test_a_manner_adverb_gets_its_de():
+    t = _translation(["he", "walks", "carefully"], [None], [[0.1, 0.1, 0.8]])
+    assert mt.output_words(t) == [mt_dictionary.lookup("careful").chinese + "地"]
+
+
+def test_the_transformer_points_with_the_mean_of_its_last_layers_heads():
+    """Layer 0 looks at "the"; in the last layer one head of two looks at "the" a little more than at "thief", the
+    other firmly at "thief": the mean points at thief (a single head's argmax, or the first layer's, would not)."""
+    weights = np.array(
+        [
+            [[0.9, 0.05, 0.05], [0.9, 0.05, 0.05]],  # layer 0
+            [[0.5, 0.1, 0.4], [0.1, 0.1, 0.8]],  # layer 1 (last): mean [0.3, 0.1, 0.6]
+        ]
+    )  # (layers, heads, n_source)
+    t = _translation(["the", "old", "thief"], [None], [weights])
+    assert mt.replace_unknown(t)[0].source == 2 and mt.output_words(t) == ["小偷"]
