@@ -48,6 +48,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.engine.text import lexicon
 from app.engine.text.roles import ENDINGS, FUNCTION_ROLE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -97,13 +98,11 @@ class Sense:
 
 def lexicon_rows(path: Path = LEXICON) -> list[tuple[str, str, str]]:
     """(english, first Chinese word or "-", role) of every lexicon row with an English word, in file order."""
-    rows = []
-    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip() and line[0] != "#"]
-    for line in lines[1:]:  # the header first
-        en, zh, role, _ = line.split("\t")
-        if en != "-":
-            rows.append((en.strip().lower(), zh.split("|")[0].strip(), role))
-    return rows
+    return [
+        (row.en, row.chinese[0] if row.chinese else "-", row.role)
+        for row in lexicon.lexicon_rows(path)
+        if row.en != "-"
+    ]
 
 
 def read_overrides(path: Path = OVERRIDES) -> dict[str, tuple[str, str, str]]:

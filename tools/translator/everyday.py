@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.engine.models import mt_dictionary, translator
-from app.engine.text.lexicon import LEXICON_PATH
+from app.engine.text.lexicon import lexicon_rows
 
 SET_PATH = Path(__file__).resolve().parents[2] / "tests/data/everyday_mt.jsonl"
 CONTENT_ROLES = {"noun", "verb", "adjective"}
@@ -73,10 +73,9 @@ def read_set(path: Path = SET_PATH) -> list[Item]:
 def chinese_content_words() -> set[str]:
     """Chinese words the lexicon or the dictionary gives a noun, verb or adjective sense, less the grammar words."""
     words = set()
-    for line in LEXICON_PATH.read_text(encoding="utf-8").splitlines():
-        columns = line.split("\t")
-        if len(columns) == 4 and not line.startswith("#") and columns[2] in CONTENT_ROLES:
-            words.update(word for word in columns[1].split("|") if word != "-")
+    for row in lexicon_rows():
+        if row.role in CONTENT_ROLES:
+            words.update(row.chinese)
     for senses in mt_dictionary.load().senses.values():
         words.update(s.chinese for s in senses if s.role in CONTENT_ROLES and s.chinese)
     measures = {s.measure for senses in mt_dictionary.load().senses.values() for s in senses if s.measure}

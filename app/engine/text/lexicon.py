@@ -12,6 +12,7 @@ import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -93,12 +94,20 @@ def parse_features(text: str, line_number: int) -> np.ndarray:
     return vector
 
 
-@functools.cache
-def load_lexicon(path: Path = LEXICON_PATH) -> Lexicon:
-    senses = {}  # word -> list of sense vectors
-    roles = {}  # word -> list of sense roles (one-hot)
-    labelled = {}  # English word -> list of (sense vector, its first Chinese word, its role)
-    english, chinese = set(), set()
+class Row(NamedTuple):
+    """One row of lexicon.tsv, checked: its English word ("-": none), Chinese words, role and feature text."""
+
+    line_number: int
+    en: str  # lower case; "-" for a Chinese-only row
+    chinese: tuple[str, ...]  # the Chinese alternatives, "-" and blanks left out
+    role: str
+    features: str
+
+
+def lexicon_rows(path: Path = LEXICON_PATH) -> list[Row]:
+    """Every row of the lexicon, in file order, after the header; the one reader of the file (load_lexicon, the
+    translators' dictionary and their everyday measure all read it here). Raises ValueError naming the line."""
+    rows = []
     header_seen = False
     for line_number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip() or line.startswith("#"):
@@ -114,15 +123,24 @@ def load_lexicon(path: Path = LEXICON_PATH) -> Lexicon:
         en, zh, role, features = columns
         if role not in ROLE_NAMES:
             raise ValueError(f"lexicon.tsv line {line_number}: unknown role {role!r}")
-        vector = parse_features(features, line_number)
-        en = en.strip().lower()
+        chinese = tuple(w.strip() for w in zh.split("|") if w.strip() and w.strip() != "-")
+        rows.append(Row(line_number, en.strip().lower(), chinese, role, features))
+    return rows
+
+
+@functools.cache
+def load_lexicon(path: Path = LEXICON_PATH) -> Lexicon:
+    senses = {}  # word -> list of sense vectors
+    roles = {}  # word -> list of sense roles (one-hot)
+    labelled = {}  # English word -> list of (sense vector, its first Chinese word, its role)
+    english, chinese = set(), set()
+    for row in lexicon_rows(path):
+        vector = parse_features(row.features, row.line_number)
+        en, role = row.en, row.role
         words = [en] if en != "-" else []
         english.update(words)
-        for word in zh.split("|"):
-            word = word.strip()
-            if word and word != "-":
-                words.append(word)
-                chinese.add(word)
+        words += row.chinese
+        chinese.update(row.chinese)
         for word in words:
             senses.setdefault(word, []).append(vector)
             roles.setdefault(word, []).append(role_vector(role))
