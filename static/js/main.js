@@ -611,24 +611,27 @@ function applyScreen() {
   fitArithmetic();
 }
 
+/** The notes on words the lexicon or the model lacks: each a sentence of its own, on a line of its own. */
+function writeUnknown(view) {
+  const unknownLabel = view.mode === "model" ? t.unknown_model : t.unknown;
+  const mt = view.translation; // a translator's own terms: the typed <unk> each English word is read as (Chinese ones: its panel)
+  const unknown = mt ? [t.mt_unknown, mt.unknown_source.map((w, i) => `${w} → ${mt.unknown_read_as[i]}`), ", "]
+    : [unknownLabel, view.unknown_tokens, ", "];
+  const guesses = (view.guessed_roles || []).map((g) => `${g.word} → ${label(g.role)} (${g.how})`);
+  const readAs = (view.read_as || []).map((r) => `${r.word} → ${r.sense}`);
+  const notes = [unknown, [t.guessed, guesses, "; "], [t.read_as, readAs, "; "]]
+    .filter(([, items]) => items.length).map(([name, items, between]) => `${name} ${items.join(between)}${t.sentence_end}`);
+  const lines = notes.flatMap((text, i) => [...(i ? [" "] : []), el("span", { class: "unknown-note", text })]);
+  $("unknown").replaceChildren(...lines); // the space between two notes keeps their text apart where it is read as text
+  $("unknown").hidden = !notes.length;
+}
+
 function render() {
   const view = state.view();
   applyScreen();
   document.body.classList.toggle("has-heads", Boolean(view.overview));
   document.body.classList.toggle("has-embeddings", Boolean(view.embeddings));
-  const unknown = $("unknown");
-  const unknownLabel = view.mode === "model" ? t.unknown_model : t.unknown;
-  const guesses = (view.guessed_roles || []).map((g) => `${g.word} → ${label(g.role)} (${g.how})`);
-  unknown.textContent = view.unknown_tokens.length ? `${unknownLabel} ${view.unknown_tokens.join(", ")}` : "";
-  const mt = view.translation;
-  if (mt) { // a translator's own terms: the typed <unk> each English word is read as (Chinese ones: its panel)
-    const read = mt.unknown_source.map((w, i) => `${w} → ${mt.unknown_read_as[i]}`);
-    unknown.textContent = read.length ? `${t.mt_unknown} ${read.join(", ")}` : "";
-  }
-  if (guesses.length) unknown.textContent += ` ${t.guessed} ${guesses.join("; ")}`;
-  const readAs = (view.read_as || []).map((r) => `${r.word} → ${r.sense}`);
-  if (readAs.length) unknown.textContent += ` ${t.read_as} ${readAs.join("; ")}`;
-  unknown.hidden = !unknown.textContent;
+  writeUnknown(view);
   const hasChinese = /[\u3400-\u9fff]/.test(view.params.source || "");
   const modelNote = view.model ? t[`model_note_${view.model.name}`] || "" : "";
   $("model-note").textContent = view.model && view.model.name === "minilm" && !hasChinese ? "" : modelNote;

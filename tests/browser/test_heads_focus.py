@@ -5,8 +5,10 @@ sentence, and every head's row for the word is drawn side by side; choosing a he
 link, and one button goes back.
 """
 
+import pytest
 from playwright.sync_api import expect
 
+from app.view.i18n import STRINGS
 from tests.browser.harness import count_draws, current_view, draws, open_view, poll, url_params
 
 SENTENCE = "the boy fell because he was tired"  # written for the tests, in no preset
@@ -80,6 +82,23 @@ def test_words_the_lexicon_lacks_are_listed_with_their_guessed_roles(page):
     open_view(page, {"source": "the zorbling cat quizzically blorped"})
     expect(page.locator("#unknown")).to_contain_text("zorbling → verb (ending -ing)")
     expect(page.locator("#unknown")).to_contain_text("quizzically → adverb (ending -ly)")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_unknown_word_notes_self_attention_each_a_sentence_on_its_own_line(page, lang):
+    """Two notes about the same unknown word ran together ("…hashed vectors): mat Not in the lexicon; role guessed:
+    …"): each is now a sentence of its own, ended in the page's language, on a line of its own."""
+    strings = STRINGS[lang]
+    open_view(page, {"source": "the cat sat on the mat", "lang": lang})
+    notes = page.locator("#unknown")
+    expect(notes).to_be_visible()
+    lines = [line for line in notes.inner_text().split("\n") if line.strip()]
+    assert len(lines) == 2, lines
+    assert lines[0].startswith(strings["unknown"]) and "mat" in lines[0], lines
+    assert lines[1].startswith(strings["guessed"]) and "mat → " in lines[1], lines
+    assert all(line.endswith(strings["sentence_end"]) for line in lines), lines
+    text = notes.text_content()  # read as one text (a screen reader, a copy): the sentences stay apart
+    assert f"mat{strings['sentence_end']} {strings['guessed']}" in text, text
 
 
 def test_a_translation_reads_bank_in_its_sentence_in_chinese(page):
