@@ -137,3 +137,24 @@ def test_the_stretch_moves_the_panel_and_stage_2_together(tabs):
     page.locator("#geometry-score").select_option("scaled_dot")
     poll(page, "location.search", lambda search: "score" not in search)  # scaled_dot, the default
     expect(page.locator("#score")).to_have_value("scaled_dot")  # the form says the same
+
+
+HAND = {"q": "1,0;0,1", "k": "1,0;0,1;1,1", "v": "1,2;3,4;5,6", "score": "dot", "query_labels": "q1,q2",
+        "key_labels": "a,b,c"}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_geometry_panel_exercise_score_label_agrees_with_its_select(tabs, lang):
+    """The score knob's label named the scaled dot product while its select showed "dot product": the label now names
+    the control, and the choice is the select's, in both languages."""
+    page = tabs(viewport=PROJECTOR).new_page()
+    open_view(page, {**HAND, "lang": lang})
+    knob = page.locator(".geometry-knob[data-knob=score]")
+    expect(page.locator("#geometry-score")).to_have_value("dot")
+    label = knob.evaluate("(label) => label.firstChild.textContent.trim()")
+    form_label = page.locator("label[for=score]").inner_text().strip()
+    assert label == form_label, (label, form_label)  # the form's own words: "Score function (stage 1)"
+    assert "√" not in label and "scaled" not in label and "缩放" not in label, label
+    page.locator("#geometry-score").select_option("scaled_dot")
+    poll(page, "location.search", lambda search: "score=dot" not in search)
+    assert knob.evaluate("(label) => label.firstChild.textContent.trim()") == form_label
