@@ -257,7 +257,8 @@ STRINGS = {
         "alignment_help": "Line thickness follows the weight: the classic translation-alignment picture.",
         "geometry": "Queries and keys in one plane",
         "geometry_help": "Each word twice: its query (● circle) and its key (◆ diamond). A key the current query points "
-        "towards, and a long one, has a large q·k; each line's width is its weight.",
+        "towards, and a long one, has a large q·k; each line's width is its weight. The words written are the current "
+        "query's and those of the keys listed beside; the table names every point.",
         "geometry_query": "query",
         "geometry_key": "key",
         "geometry_exact": "The typed vectors themselves (2 numbers each): nothing is projected.",
@@ -274,6 +275,7 @@ STRINGS = {
         "geometry_score": "score",
         "geometry_weight": "weight",
         "geometry_more": "and {count} more keys with smaller weights",
+        "geometry_points": "Every point of the plane (the picture writes the words it has room for)",
         "geometry_stretch": "Vector lengths × {stretch}: every q·k × {square}.",
         "embeddings": "Input vectors",
         "embeddings_help": "Each word's vector; similar words have similar rows, so their dot product is large.",
@@ -573,7 +575,7 @@ STRINGS = {
         "alignment_help": "线条粗细表示权重：经典的翻译对齐图。",
         "geometry": "同一平面上的查询和键",
         "geometry_help": "每个词出现两次：它的查询（● 圆点）和它的键（◆ 菱形）。当前查询指向的键、以及更长的键，q·k 更大；"
-        "每条线的粗细是它的权重。",
+        "每条线的粗细是它的权重。图上写出的是当前查询和旁边列出的键；表格列出每个点。",
         "geometry_query": "查询",
         "geometry_key": "键",
         "geometry_exact": "就是输入的向量本身（每个 2 个数）：没有投影。",
@@ -589,6 +591,7 @@ STRINGS = {
         "geometry_score": "分数",
         "geometry_weight": "权重",
         "geometry_more": "还有 {count} 个权重更小的键",
+        "geometry_points": "平面上的每个点（图上只写得下一部分词）",
         "geometry_stretch": "向量长度 × {stretch}：每个 q·k × {square}。",
         "embeddings": "输入向量",
         "embeddings_help": "每个词的向量；相似的词行也相似，所以点积大。",

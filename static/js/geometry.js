@@ -1,13 +1,15 @@
 // The geometry panel: the head's queries (● circles) and keys (◆ diamonds) as points in one plane, the server's
 // plane (view.geometry: its axes, its basis, how much it keeps), a line from the current query to every key as
 // wide as its weight, and beside it the numbers of those lines (q·k, score, weight) as text: a classroom has no
-// hover. A step redraws only this figure; the plane, the stretch and the temperature are the server's.
+// hover. The words written are the current query's and those of the keys the table lists (the strongest), placed so
+// that none covers another word or a point (placement.js), with a leader line when a word sits away from its point;
+// the other points are named in the table of every point ("Show as a table"), never only on hover. A step redraws only this figure; the plane, the stretch and the temperature are the server's.
 import { fmt, fmtWeight, textUnits } from "./format.js";
 import { el } from "./panels.js";
+import { placeLabels } from "./placement.js";
 
 const CONFIG = { displayModeBar: false, responsive: false };
-const MANY_LABELS = 16; // above this many keys only the current query and the strongest keys are labelled
-const STRONGEST = 5;
+const HALO = 3; // px: the paper-coloured outline that keeps a word legible where a line passes under it
 const MAX_LINE = 14; // px: the width of a line of weight 1 (at 16 px type; it grows with the type)
 
 /** Plotly reads <b>, <a href>, &entities; in labels as markup: user words must be shown as typed. */
@@ -74,11 +76,10 @@ export function drawGeometry(chart, table, { view, step, box, t, label, rows = 8
   const c = colours(box.dark);
   const font = box.font;
   const { queries: queryWords, keys: keyWords } = view.tokens;
-  const many = keyWords.length > MANY_LABELS;
   const lines = linesOf(view, step);
   const order = ranked(lines);
   fillTable(table, { view, lines, order, rows, t });
-  chart.geometryStep = { view, step, lines, order, c, font, many };
+  chart.geometryStep = { view, step, lines, order, c, font, rows };
   const key = `${box.key}|${box.dark}|${font}`;
   if (chart.steady && chart.steady.view === view && chart.steady.key === key && chart._fullLayout) {
     drawLines(chart);
@@ -86,14 +87,12 @@ export function drawGeometry(chart, table, { view, step, box, t, label, rows = 8
   }
   const size = Math.round(font * 0.75);
   const data = [
-    { type: "scatter", mode: "markers+text", name: t.geometry_key, x: g.keys.map((p) => p[0]), y: g.keys.map((p) => p[1]),
+    { type: "scatter", mode: "markers", name: t.geometry_key, x: g.keys.map((p) => p[0]), y: g.keys.map((p) => p[1]),
       marker: { symbol: "diamond", size, color: c.key, line: { width: 1, color: c.paper } },
-      text: keyWords.map((w) => (many ? "" : plain(w))), textposition: "bottom center",
-      textfont: { size: Math.round(font * 0.8), color: c.key }, hoverinfo: "text", hovertext: keyWords.map(plain), cliponaxis: false },
-    { type: "scatter", mode: "markers+text", name: t.geometry_query, x: g.queries.map((p) => p[0]), y: g.queries.map((p) => p[1]),
+      hoverinfo: "text", hovertext: keyWords.map(plain), cliponaxis: false },
+    { type: "scatter", mode: "markers", name: t.geometry_query, x: g.queries.map((p) => p[0]), y: g.queries.map((p) => p[1]),
       marker: { symbol: "circle-open", size, color: c.query, line: { width: 2 } },
-      text: queryWords.map((w) => (many ? "" : plain(w))), textposition: "top center",
-      textfont: { size: Math.round(font * 0.8), color: c.query }, hoverinfo: "text", hovertext: queryWords.map(plain), cliponaxis: false },
+      hoverinfo: "text", hovertext: queryWords.map(plain), cliponaxis: false },
   ];
   const fixed = ranges(g);
   const axis = (name, range) => ({ title: { text: plain(label(name)), font: { size: Math.round(font * 0.8), color: c.ink }, standoff: 2 },
@@ -125,41 +124,80 @@ function svg(tag, attributes, text) {
   return node;
 }
 
-/** The current step's layer under the points: a line to every key (the widest last, on top), the query's ring and word. */
+/** Width in px of `text` at `size` px in the layer's font (a canvas measures it as the SVG will draw it). */
+let measurer = null;
+function textWidth(text, size, weight, family) {
+  measurer = measurer || document.createElement("canvas").getContext("2d");
+  measurer.font = `${weight} ${size}px ${family}`;
+  return measurer.measureText(text).width;
+}
+
+/**
+ * The current step's pictures: under the points a line to every key (the widest last, on top) and the query's ring;
+ * over them the words, placed by placement.js so that none overlaps another word, a point or a leader line.
+ */
 function drawLines(chart) {
   const s = chart.geometryStep;
   const layout = chart._fullLayout;
   const layer = chart.parentElement.querySelector("svg.geometry-layer");
-  if (!s || !layout || !layer) return;
-  const { view, step, lines, order, c, font, many } = s;
+  const words = chart.parentElement.querySelector("svg.geometry-labels");
+  if (!s || !layout || !layer || !words) return;
+  const { view, step, lines, order, c, font, rows } = s;
   const g = view.geometry;
-  const { l, t } = layout._size;
+  const { l, t, w, h } = layout._size;
   const px = (point) => [l + layout.xaxis.l2p(point[0]), t + layout.yaxis.l2p(point[1])];
-  layer.setAttribute("width", String(layout.width));
-  layer.setAttribute("height", String(layout.height));
+  for (const svgLayer of [layer, words]) {
+    svgLayer.setAttribute("width", String(layout.width));
+    svgLayer.setAttribute("height", String(layout.height));
+  }
   const [hx, hy] = px(g.queries[step]);
   const widest = Math.max(...lines.weights.filter((_, j) => lines.mask[j]));
   const parts = [];
+  const drawn = []; // the lines as segments, for the words to keep off
   for (const j of [...order].reverse()) {
     const [kx, ky] = px(g.keys[j]);
     const visible = lines.mask[j];
+    const width = visible ? 0.5 + (MAX_LINE * font * lines.weights[j]) / 16 : 1;
+    drawn.push({ x1: hx, y1: hy, x2: kx, y2: ky, width });
     parts.push(svg("line", { x1: hx, y1: hy, x2: kx, y2: ky, stroke: c.line, "stroke-linecap": "round",
-      "stroke-width": visible ? 0.5 + (MAX_LINE * font * lines.weights[j]) / 16 : 1, "stroke-dasharray": visible ? "" : "3 4",
+      "stroke-width": width, "stroke-dasharray": visible ? "" : "3 4",
       "stroke-opacity": visible && lines.weights[j] === widest ? 0.95 : 0.55, "data-key": j }));
   }
-  parts.push(svg("circle", { cx: hx, cy: hy, r: Math.round(font * 0.6), fill: c.query, stroke: c.line, "stroke-width": 3 }));
-  const word = (x, y, text, colour, size, weight) =>
-    svg("text", { x, y, fill: colour, "font-size": size, "font-weight": weight, "text-anchor": "middle", class: "geometry-word" }, text);
-  if (many) { // long sentences: only the strongest keys have their word written
-    for (const j of order.slice(0, STRONGEST)) {
-      const [kx, ky] = px(g.keys[j]);
-      parts.push(word(kx, ky + font * 1.3, view.tokens.keys[j], c.key, Math.round(font * 0.8), 400));
-    }
-  }
-  // above the word Plotly writes by every query (few words), or where that word would be (many)
-  parts.push(word(hx, hy - font * (many ? 1.1 : 2.0), view.tokens.queries[step], c.query, font, 700));
+  const ring = Math.round(font * 0.6);
+  parts.push(svg("circle", { cx: hx, cy: hy, r: ring, fill: c.query, stroke: c.line, "stroke-width": 3 }));
   layer.replaceChildren(...parts);
   layer.dataset.step = String(step);
+
+  // The words, most important first: the current query's, then the keys the table lists, the largest weight first.
+  const marker = Math.round(font * 0.75) / 2 + 1; // px: a point's radius (Plotly's marker size is its width)
+  const small = Math.round(font * 0.8);
+  const family = getComputedStyle(words).fontFamily;
+  const wanted = [{ kind: "query", index: step, size: font, weight: 700, r: ring + 1.5 }];
+  for (const j of order.slice(0, rows)) wanted.push({ kind: "key", index: j, size: small, weight: 400, r: marker });
+  const labels = wanted.map((item, id) => {
+    const text = view.tokens[item.kind === "key" ? "keys" : "queries"][item.index];
+    const [x, y] = px(g[item.kind === "key" ? "keys" : "queries"][item.index]);
+    return { ...item, id, text, x, y, w: textWidth(text, item.size, item.weight, family) + 2 * HALO,
+      h: Math.ceil(item.size * 1.25), above: item.kind === "query" };
+  });
+  const points = [...g.keys, ...g.queries].map((point) => {
+    const [x, y] = px(point);
+    return { x: x - marker, y: y - marker, w: 2 * marker, h: 2 * marker };
+  });
+  points.push({ x: hx - ring - 1.5, y: hy - ring - 1.5, w: 2 * ring + 3, h: 2 * ring + 3 });
+  const placed = placeLabels(labels, { points, lines: drawn, bounds: { x: l, y: t, w, h } });
+  const texts = [];
+  for (const { id, box, leader } of placed) {
+    const label = labels[id];
+    const colour = label.kind === "key" ? c.key : c.query;
+    if (leader) texts.push(svg("line", { ...leader, stroke: colour, "stroke-width": 1, class: "geometry-leader" }));
+    texts.push(svg("text", { x: box.x + HALO, y: box.y + box.h / 2, fill: colour, "font-size": label.size,
+      "font-weight": label.weight, "dominant-baseline": "central", stroke: c.paper, "stroke-width": HALO,
+      "stroke-linejoin": "round", "paint-order": "stroke", class: "geometry-word", "data-kind": label.kind,
+      "data-index": label.index, "data-current": String(label.id === 0) }, label.text));
+  }
+  words.replaceChildren(...texts);
+  words.dataset.step = String(step);
 }
 
 /** The current query's lines as text: the strongest `rows` keys, then how many more. */

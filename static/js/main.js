@@ -528,6 +528,11 @@ function fillTables() {
     matrixTable($("table-stage2"), { ...stageMatrix(2), caption, norms });
   }
   if (open("table-stage3")) matrixTable($("table-stage3"), { rows: queries, cols: outputColumns(head.output[0].length), z: head.output, caption: t.stage3 });
+  if (open("table-geometry") && view.geometry) { // every point of the plane, the words the picture had no room for too
+    const g = view.geometry;
+    const rows = [...queries.map((word) => `${word} (${t.geometry_query})`), ...keys.map((word) => `${word} (${t.geometry_key})`)];
+    matrixTable($("table-geometry"), { rows, cols: g.axes.map(label), z: [...g.queries, ...g.keys], caption: t.geometry_points });
+  }
   if (open("table-embeddings") && view.embeddings) {
     const { rows, cols, z } = embeddingMatrix();
     matrixTable($("table-embeddings"), { rows, cols, z, caption: t.embeddings });

@@ -19,7 +19,8 @@ READ = """() => {
   const chart = document.getElementById('chart-geometry');
   const rows = [...document.querySelectorAll('#geometry-lines tbody tr')].map((tr) =>
     [...tr.cells].map((cell) => cell.textContent));
-  const texts = [...document.querySelectorAll('#chart-geometry .textpoint text, .geometry-layer text')]
+  const texts = [...document.querySelectorAll(
+      '#chart-geometry .textpoint text, .geometry-layer text, .geometry-labels text')]
     .map((t) => ({ text: t.textContent,
     size: parseFloat(getComputedStyle(t).fontSize), box: t.getBoundingClientRect().toJSON() }));
   const plot = chart.querySelector('.bglayer rect, .plot') ? chart.getBoundingClientRect().toJSON() : null;
@@ -158,3 +159,65 @@ def test_geometry_panel_exercise_score_label_agrees_with_its_select(tabs, lang):
     page.locator("#geometry-score").select_option("scaled_dot")
     poll(page, "location.search", lambda search: "score=dot" not in search)
     assert knob.evaluate("(label) => label.firstChild.textContent.trim()") == form_label
+
+
+# Every word the panel writes over its plane (whoever draws it: Plotly's text beside a marker, or the page's layers),
+# every marker Plotly drew, and the keys the table beside the plane lists, all as boxes on the screen.
+LABELS = """() => {
+  const box = (node) => node.getBoundingClientRect().toJSON();
+  const words = [...document.querySelectorAll(
+      '#chart-geometry .textpoint text, #geometry-panel .geometry-layer text, #geometry-panel .geometry-labels text')]
+    .filter((node) => node.textContent.trim()).map((node) => ({ text: node.textContent, box: box(node) }));
+  const points = [...document.querySelectorAll('#chart-geometry .scatterlayer .point')].map(box);
+  const listed = [...document.querySelectorAll('#geometry-lines tbody th')].map((th) => th.textContent);
+  return { words, points, listed, step: document.getElementById('geometry-lines').dataset.step,
+           drawn: document.querySelector('#geometry-panel svg.geometry-layer').dataset.step };
+}"""
+MINILM = {"source": "the cat sat on the mat because it was tired", "model": "minilm", "layer": "5", "head": "11"}
+
+
+def apart(a, b, slack=0.5):
+    """Two screen boxes that do not overlap (they may touch, within `slack` px)."""
+    return (
+        a["right"] <= b["left"] + slack
+        or b["right"] <= a["left"] + slack
+        or a["bottom"] <= b["top"] + slack
+        or b["bottom"] <= a["top"] + slack
+    )
+
+
+@pytest.mark.parametrize(
+    ("screen", "params"),
+    [
+        ("real_model_normal", {**MINILM, "step": "0"}),
+        ("real_model_normal_mat", {**MINILM, "step": "6"}),
+        ("real_model_presentation", {**MINILM, "step": "6", "present": "true"}),
+        ("exercise_normal", HAND),
+        ("exercise_slide", {**HAND, "present": "true", "slide": str(SLIDE)}),
+    ],
+)
+def test_geometry_panel_words_never_overlap(tabs, screen, params):
+    """MiniLM's layer 5 head 11 on one sentence drew eight words on one spot; an exercise drew q1 on a and c under its
+    line. Now no word covers another word or a point, the current query and its strongest key are written, and the
+    table under the plane names every point."""
+    page = tabs(viewport=PROJECTOR).new_page()
+    open_view(page, params)
+    page.locator("#geometry-panel").scroll_into_view_if_needed()
+    step = params.get("step", "0")
+    shown = poll(page, LABELS, lambda r: r["step"] == step and r["drawn"] == step and r["points"])
+    view = current_view(page)
+    words = shown["words"]
+    texts = [w["text"] for w in words]
+    assert view["tokens"]["queries"][int(step)] in texts, texts  # the current query
+    assert shown["listed"][0] in texts, (shown["listed"], texts)  # its strongest key
+    for i, a in enumerate(words):
+        for b in words[i + 1 :]:
+            assert apart(a["box"], b["box"]), (screen, a, b)
+        for point in shown["points"]:
+            assert apart(a["box"], point, slack=1), (screen, a, point)
+    if screen.endswith("normal"):  # the table alternative: every query and every key, with its place in the plane
+        page.locator("#geometry-panel details.table summary").click()
+        rows = poll(page, "[...document.querySelectorAll('#table-geometry tbody th')].map((th) => th.textContent)")
+        assert len(rows) == len(view["tokens"]["queries"]) + len(view["tokens"]["keys"])
+        for word in view["tokens"]["queries"] + view["tokens"]["keys"]:
+            assert any(row.startswith(word + " ") for row in rows), (word, rows)
