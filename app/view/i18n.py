@@ -275,6 +275,9 @@ STRINGS = {
         "geometry_score": "score",
         "geometry_weight": "weight",
         "geometry_more": "and {count} more keys with smaller weights",
+        "geometry_knobs_trained": "The vector lengths, the temperature and the score function are offered on the teaching "
+        "engine and the exercises only: a trained model's stage 2 is the softmax it computes itself, and changing them "
+        "would draw a head the model does not have.",
         "geometry_points": "Every point of the plane (the picture writes the words it has room for)",
         "geometry_stretch": "Vector lengths × {stretch}: every q·k × {square}.",
         "embeddings": "Input vectors",
@@ -591,6 +594,8 @@ STRINGS = {
         "geometry_score": "分数",
         "geometry_weight": "权重",
         "geometry_more": "还有 {count} 个权重更小的键",
+        "geometry_knobs_trained": "向量长度、温度和相似度函数只在教学引擎和练习中提供：训练好的模型，阶段二就是它自己算出的 "
+        "softmax，改动它们画出的将是一个模型并没有的头。",
         "geometry_points": "平面上的每个点（图上只写得下一部分词）",
         "geometry_stretch": "向量长度 × {stretch}：每个 q·k × {square}。",
         "embeddings": "输入向量",

@@ -246,7 +246,7 @@ export function wireGeometryTools({ setPlane }) {
   score.addEventListener("change", () => setForm("score", score.value));
 }
 
-/** The knobs show the view's own settings; those that do not apply to it are hidden (a real model has neither). */
+/** The knobs show the view's own settings; those that do not apply to it are hidden, and a trained model's view says why. */
 export function syncGeometryTools(view) {
   const engine = view.mode !== "model" && view.mode !== "translate"; // the trained models have their own settings
   const params = view.params;
@@ -254,6 +254,7 @@ export function syncGeometryTools(view) {
   for (const button of document.querySelectorAll("#plane-toggle button")) {
     button.setAttribute("aria-pressed", String(view.geometry !== null && button.dataset.plane === view.geometry.plane));
   }
+  document.getElementById("geometry-knob-note").hidden = engine; // a trained model: the page says why there are none
   for (const knob of document.querySelectorAll(".geometry-knob")) {
     const name = knob.dataset.knob;
     knob.hidden = !engine || (name === "temperature" && params.hard);

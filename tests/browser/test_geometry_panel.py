@@ -221,3 +221,19 @@ def test_geometry_panel_words_never_overlap(tabs, screen, params):
         assert len(rows) == len(view["tokens"]["queries"]) + len(view["tokens"]["keys"])
         for word in view["tokens"]["queries"] + view["tokens"]["keys"]:
             assert any(row.startswith(word + " ") for row in rows), (word, rows)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_geometry_panel_real_model_says_why_it_offers_no_stretch_or_temperature(tabs, lang):
+    """The stretch, the temperature and the score are the teaching engine's: a real model's view hides them and says
+    why, in the page's language; a teaching-engine view offers them and has no such note."""
+    page = tabs(viewport=PROJECTOR).new_page()
+    open_view(page, {**MINILM, "lang": lang})
+    note = page.locator("#geometry-knob-note")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("向量长度" if lang == "zh" else "vector lengths")
+    expect(page.locator("#geometry-stretch")).to_be_hidden()
+    expect(page.locator("#geometry-temperature")).to_be_hidden()
+    open_view(page, {**BANK, "lang": lang})
+    expect(page.locator("#geometry-stretch")).to_be_visible()
+    expect(note).to_be_hidden()
