@@ -251,7 +251,13 @@ export function alignment(slot, { queries, keys, weights, step, font = 15, heigh
   words(queries, qx, queryOnTop ? yTop : yBottom, true);
   words(keys, kx, queryOnTop ? yBottom : yTop, false);
   slot.replaceChildren(root);
-  if (width > slot.clientWidth) slot.scrollLeft = Math.max(0, qx[step] - slot.clientWidth / 2);
+  const scrolls = width > slot.clientWidth;
+  if (scrolls) slot.scrollLeft = Math.max(0, qx[step] - slot.clientWidth / 2);
+  // a picture wider than its box scrolls: the keyboard reaches it too (a region with a name, in the tab order)
+  for (const [name, value] of [["tabindex", "0"], ["role", "region"], ["aria-label", label]]) {
+    if (scrolls) slot.setAttribute(name, value);
+    else slot.removeAttribute(name);
+  }
 }
 
 export function toCsv(rows, cols, z) {
