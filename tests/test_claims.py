@@ -57,6 +57,9 @@ def test_a_false_claim_fails():
         check(state, Claim("top", step=3, key="river", at_least=0.9999999))
     with pytest.raises(ClaimFailed):
         check(state, Claim("one_hot"))
+    with pytest.raises(ClaimFailed, match="below 0.95"):  # bank puts 0.999 on river: saturated
+        check(state, Claim("top", step=3, key="river", below=0.95))
+    assert check(preset_state("bank-tree"), Claim("top", step=5, key="river", below=0.95))["weight"] < 0.95
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

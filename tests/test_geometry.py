@@ -202,3 +202,20 @@ def test_a_longer_query_and_key_saturate_the_softmax(vectors, stretch):
         assert moved.max() >= plain.max() - 4 * EPS
     else:
         assert moved.max() <= plain.max() + 4 * EPS
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_fresh_start_opens_on_a_row_the_stretch_and_the_temperature_change(lang):
+    """The first thing a teacher tries on the page as it opens, the panel's vector lengths (or temperature), moves the
+    current row's weights by at least 0.1 both ways: the row is not saturated already."""
+    from app.view.compute import compute_view
+    from app.view.state import DEFAULT_SOURCES, DEFAULT_STEPS
+
+    opening = {"source": DEFAULT_SOURCES[lang], "step": DEFAULT_STEPS[lang]}
+
+    def row(**settings):
+        return np.asarray(compute_view(State(**opening, **settings))["head"]["weights"][opening["step"]])
+
+    shown = row()
+    for moved in (row(stretch=2), row(stretch=0.5), row(temperature=2)):
+        assert np.abs(moved - shown).max() >= 0.1, (shown.round(3), moved.round(3))

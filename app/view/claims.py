@@ -25,7 +25,8 @@ class ClaimFailed(AssertionError):
 class Claim:
     """One statement about a view's weights (stage 2).
 
-    top        at `step`, the largest weight is on the key `key`, and it is at least `at_least`
+    top        at `step`, the largest weight is on the key `key`, and it is at least `at_least` (and, with `below`
+               under 1, below `below`: not saturated)
     max_above  at `step`, the largest weight is at least `at_least` (a saturated softmax)
     max_below  at every step, every weight is below `below` (no saturation)
     flat       every weight is within `within` of 1 / (number of visible keys)
@@ -74,6 +75,8 @@ def check(state: State, claim: Claim) -> dict[str, object]:
         found["pairs"] = " ".join(f"({key}, {weight:.2f})" for key, weight in zip(keys, row, strict=True))
         if keys[best] != claim.key or row[best] < claim.at_least:
             raise ClaimFailed(f"step {claim.step}: expected {claim.key} >= {claim.at_least}, got {found}")
+        if claim.below < 1.0 and row[best] >= claim.below:
+            raise ClaimFailed(f"step {claim.step}: expected {claim.key} below {claim.below}, got {found}")
         return found
     if claim.kind == "max_above":
         largest = float(weights[claim.step].max())

@@ -65,6 +65,22 @@ PRESETS = [
         "claims": (Claim("top", step=3, key="river", at_least=0.5),),
     },
     {
+        "id": "bank-tree",
+        "title": {"en": "we sat on the river bank under a tree", "zh": "we sat on the river bank under a tree（河岸）"},
+        "lesson": {
+            "en": "The page opens here. The head asks which word tells bank what it means: bank looks at {key0} "
+            "({weight0}), so it means 河岸. In the panel “Queries and keys in one plane”, "
+            "drag the vector lengths up and watch the weight go all to river (the softmax saturates), or down and "
+            "watch it spread.",
+            "zh": "页面从这里开始。这个头问“哪个词告诉 bank 它的意思”：bank 最关注 {key0}（{weight0}），"
+            "所以它是“河岸”。在“同一平面上的查询和键”面板里，把向量长度往上拖，权重会全部落到 river 上"
+            "（softmax 饱和）；往下拖，权重会分散开。",
+        },
+        # not saturated (below 0.95): the opening row is where a teacher first tries the stretch, which must show
+        "params": {"source": "we sat on the river bank under a tree", "step": "5"},
+        "claims": (Claim("top", step=5, key="river", at_least=0.5, below=0.95),),
+    },
+    {
         "id": "money-bank",
         "title": {"en": "I put money in the bank", "zh": "I put money in the bank（银行）"},
         "lesson": {

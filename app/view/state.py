@@ -51,8 +51,11 @@ MAX_MATRIX = 32  # exercise: at most 32 rows and 32 columns
 MAX_ENTRY = 1e6  # exercise: |entry| at most this
 MAX_LABEL = 40  # exercise: characters of a row name
 DEFAULT_SOURCE = "walk by river bank"
-DEFAULT_SOURCES = {"en": DEFAULT_SOURCE, "zh": "小猫在河边喝水"}  # the page's default sentence per language
-DEFAULT_STEPS = {"en": 3, "zh": 3}  # and the step a fresh start opens on: bank (looks at river), 喝 (who drinks)
+# The page's default sentence per language, and the step a fresh start opens on: bank (looks at river, a little at
+# tree: the example "bank-tree"), 喝水. Each a row the softmax has not saturated, so the first thing a teacher tries,
+# the panel's vector lengths or temperature, visibly changes its weights (tests/test_claims.py checks both).
+DEFAULT_SOURCES = {"en": "we sat on the river bank under a tree", "zh": "小猫在河边喝水"}
+DEFAULT_STEPS = {"en": 5, "zh": 3}
 
 
 # What stage 2 can show of a head, and the modes each measure exists in: one line a measure.

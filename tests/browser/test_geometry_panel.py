@@ -237,3 +237,17 @@ def test_geometry_panel_real_model_says_why_it_offers_no_stretch_or_temperature(
     open_view(page, {**BANK, "lang": lang})
     expect(page.locator("#geometry-stretch")).to_be_visible()
     expect(note).to_be_hidden()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_geometry_panel_fresh_start_stretch_changes_the_current_row(tabs, lang):
+    """The page as it opens (no parameters): the first thing a teacher tries, the panel's vector lengths, changes the
+    weights of the current row (before, bank already put 1.0 on river and nothing moved)."""
+    page = tabs(viewport={"width": 1600, "height": 1000}).new_page()
+    open_view(page, {"lang": lang})
+    table = "[...document.querySelectorAll('#geometry-lines tbody tr')].map((tr) => tr.cells[3].textContent)"
+    before = poll(page, table)
+    page.locator("#geometry-stretch").fill("2")
+    poll(page, "location.search", lambda search: "stretch=2" in search)
+    after = poll(page, table, lambda weights: weights != before)
+    assert abs(float(after[0]) - float(before[0])) >= 0.1, (before, after)
