@@ -8,7 +8,8 @@
    `attention-geometry` mark (goal: 50 ms), with the head fixed (head=0: the step needs no new view) and
    following the word (no head: a step whose word asks another head is then fetched and drawn again; the first
    mark after the key is the step's own drawing), at 1600×1000 and as slide 7 at 1280×720;
-3. with --before DIR: the whole step (every panel) here and in another checkout, alternating in one run.
+3. with --before DIR: the whole step (every panel) here and in another checkout, alternating in one run, then
+   the geometry panel's own drawing of a step, the same way.
 
     .venv/bin/python -m bench.bench_geometry --page-only
     .venv/bin/python -m bench.bench_geometry --before /tmp/before   # git archive <commit> | tar -x -C /tmp/before
@@ -93,10 +94,12 @@ def step_times(browser, url, viewport, count=STEPS):
 
 
 def before_and_after(before_dir):
-    """The whole step (every panel) of the 64-token view, head=0, in this checkout and in `before_dir`, alternating."""
+    """The whole step (every panel) of the 64-token view, head=0, in this checkout and in `before_dir`, alternating;
+    then the geometry panel's own drawing of a step (its start to drawn: the lines and the words placed), the same."""
     source = " ".join((WORDS * 5)[:64])
     query = urlencode({"source": source, "head": 0})
     found = {"before": [], "after": []}
+    panel = {"before": [], "after": []}
     with (
         LiveServer(env={"ACCESS_LOG": "0"}, app_dir=before_dir) as old,
         LiveServer(env={"ACCESS_LOG": "0"}) as new,
@@ -111,9 +114,14 @@ def before_and_after(before_dir):
         for _ in range(3):
             for name, server in (("before", old), ("after", new)):
                 found[name] += step_times(browser, f"{server.base}/?{query}", {"width": 1600, "height": 1000}, 8)
+        for _ in range(3):
+            for name, server in (("before", old), ("after", new)):
+                panel[name] += steps(browser, f"{server.base}/?{query}", {"width": 1600, "height": 1000}, 8)[1]
         browser.close()
     for name, times in found.items():
         print(f"3. 64 tokens, 8 heads, head=0, 1600x1000, {name}: arrow key to the step drawn {summary(times)}")
+    for name, times in panel.items():
+        print(f"   {name}: the geometry panel's own drawing of the step {summary(times)}")
 
 
 def main():
