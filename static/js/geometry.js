@@ -65,9 +65,9 @@ function ranges(g) {
 }
 
 /**
- * Draw the plane into `chart` and the current step's numbers into `table`. Plotly draws the points, their words
- * and the axes once per view and box; a step redraws only the layer under them (the lines, the current query's
- * ring and word: drawLines) and the table, so stepping never waits for Plotly.
+ * Draw the plane into `chart` and the current step's numbers into `table`. Plotly draws the points and the axes
+ * once per view and box; a step redraws only the layer under them (the lines, the current query's ring), the words
+ * over them (drawLines) and the table, so stepping never waits for Plotly.
  * box: {width, height (a budget or null), font, dark, key}; label: a feature's name in the page's language.
  * Returns null when the step was drawn at once, or Plotly's promise when the plane itself was (re)drawn.
  */
