@@ -625,7 +625,8 @@ function writeUnknown(view) {
   const guesses = (view.guessed_roles || []).map((g) => `${g.word} → ${label(g.role)} (${g.how})`);
   const readAs = (view.read_as || []).map((r) => `${r.word} → ${r.sense}`);
   const notes = [unknown, [t.guessed, guesses, "; "], [t.read_as, readAs, "; "]]
-    .filter(([, items]) => items.length).map(([name, items, between]) => `${name} ${items.join(between)}${t.sentence_end}`);
+    .filter(([, items]) => items.length) // a full-width colon （：） needs no space after it
+    .map(([name, items, between]) => `${name}${name.endsWith("：") ? "" : " "}${items.join(between)}${t.sentence_end}`);
   const lines = notes.flatMap((text, i) => [...(i ? [" "] : []), el("span", { class: "unknown-note", text })]);
   $("unknown").replaceChildren(...lines); // the space between two notes keeps their text apart where it is read as text
   $("unknown").hidden = !notes.length;

@@ -97,6 +97,7 @@ def test_unknown_word_notes_self_attention_each_a_sentence_on_its_own_line(page,
     assert lines[0].startswith(strings["unknown"]) and "mat" in lines[0], lines
     assert lines[1].startswith(strings["guessed"]) and "mat → " in lines[1], lines
     assert all(line.endswith(strings["sentence_end"]) for line in lines), lines
+    assert "： " not in notes.inner_text(), lines  # no space after a full-width colon
     text = notes.text_content()  # read as one text (a screen reader, a copy): the sentences stay apart
     assert f"mat{strings['sentence_end']} {strings['guessed']}" in text, text
 
