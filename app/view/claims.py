@@ -37,12 +37,16 @@ class Claim:
                disagree
     weight_and_norm  at `step`, the largest weight and the largest share of weight × value norm are both on `key`,
                each at least `at_least`: they agree
+    replaced   at `step`, a translator wrote <unk>, its attention's largest weight (at least `at_least`) is on the
+               English word `key`, and the output shows the dictionary's word for it in place of the <unk>
     `head` picks a head other than the view's own; without it, a claim about a step is checked on the head
     the page shows at that step (the link's head, or the head the step's word asks). `layer` picks a real model's
     layer other than the view's own.
     """
 
-    kind: Literal["top", "max_above", "max_below", "flat", "one_hot", "causal", "weight_not_norm", "weight_and_norm"]
+    kind: Literal[
+        "top", "max_above", "max_below", "flat", "one_hot", "causal", "weight_not_norm", "weight_and_norm", "replaced"
+    ]
     step: int | None = None
     key: str | None = None
     at_least: float = 0.0
@@ -115,6 +119,17 @@ def check(state: State, claim: Claim) -> dict[str, object]:
         agree = int(row.argmax()) == j == int(shares.argmax()) and min(row[j], shares[j]) >= claim.at_least
         if claim.kind == "weight_and_norm" and not agree:
             raise ClaimFailed(f"step {claim.step}: expected the largest weight and share on {claim.key}: {found}")
+        return found
+    if claim.kind == "replaced":
+        facts = view["translation"]
+        replacement = next((r for r in facts["replaced"] if r["position"] == claim.step), None)
+        row = weights[claim.step]  # (n_k,)
+        found = {"query": queries[claim.step], "key": keys[int(row.argmax())], "weight": float(row.max())}
+        found["word"] = replacement["word"] if replacement else None
+        if not replacement or replacement["origin"] != "dictionary" or keys[replacement["source"]] != claim.key:
+            raise ClaimFailed(f"step {claim.step}: expected a <unk> replaced from {claim.key}, got {replacement}")
+        if found["key"] != claim.key or found["weight"] < claim.at_least:
+            raise ClaimFailed(f"step {claim.step}: expected {claim.key} >= {claim.at_least}, got {found}")
         return found
     raise ValueError(f"unknown claim {claim.kind!r}")
 
