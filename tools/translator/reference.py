@@ -10,8 +10,8 @@ transformer-mt: the cross-attention (layers, heads, n_source) and the decoder's 
 teacher-forced pass over the whole output with the causal mask, not step by step with a cache,
 so the numpy KV cache is checked against a different computation.
 
-Writes tests/fixtures/translator/cases.json and <model>.npz (float64), which tests/test_translator.py
-compares with app/engine/models/translator.py (no torch there).
+Writes tests/fixtures/translator/cases.json and <model>.npz (float64; every LOGIT_STRIDE-th logit), which
+tests/test_translator.py compares with app/engine/models/translator.py (no torch there).
 """
 
 import argparse
@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from tools.translator.train import BOS, EOS, SETTINGS, build
+from tools.translator.train import BOS, EOS, SETTINGS, build, source_id
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "tests" / "fixtures" / "translator"
@@ -31,7 +31,10 @@ SENTENCES = [
     "we sat on the river bank",
     "the cat that chased jerry ate three delicious cakes in the kitchen yesterday because the boys are singing",
     "tom chased a zebra",  # zebra is not in the vocabulary
+    "the police caught the thief yesterday",  # thief is beyond it too: read as <unk:noun>, written as <unk>
 ]
+LOGIT_STRIDE = 8  # every 8th column of the logits is kept (the target vocabulary has some 1,600 words; the chosen
+# words are compared by id): the fixtures stay small, and a wrong output row or bias still shows in the columns kept
 
 
 def load_model(name, weights_dir, n_src, n_tgt):
@@ -105,7 +108,8 @@ def main():
     cases = {"torch": torch.__version__, "numpy": np.__version__, "sentences": [], "models": {}}
     for text in SENTENCES:
         words = text.split()
-        cases["sentences"].append({"text": text, "words": words, "ids": [s_index.get(w, 1) for w in words]})
+        cases["sentences"].append({"text": text, "words": words, "ids": [source_id(s_index, w) for w in words]})
+    cases["logit_stride"] = LOGIT_STRIDE
     for name in args.models:
         model = load_model(name, args.weights, len(vocab["source"]), len(vocab["target"]))
         arrays = {}
@@ -113,6 +117,7 @@ def main():
         for k, case in enumerate(cases["sentences"]):
             run = run_transformer(model, case["ids"]) if name == "transformer-mt" else run_rnn(model, case["ids"])
             outputs.append({"ids": run["ids"], "tokens": [vocab["target"][i] for i in run["ids"]]})
+            run["logits"] = run["logits"][:, ::LOGIT_STRIDE]  # (steps, n_target / LOGIT_STRIDE)
             for key in ("logits", "weights", "self_weights"):
                 if key in run:
                     arrays[f"{k}.{key}"] = run[key].astype(np.float64)
