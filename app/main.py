@@ -81,16 +81,17 @@ async def lifespan(app: FastAPIOffline) -> AsyncIterator[None]:
 def with_http_layers(routes_app: ASGIApp, settings: Settings) -> ASGIApp:
     """The app behind the HTTP layers every request meets, each one idea in a module of its own:
 
-    AccessLog, Guard, SharedAnswers, Compression, then the routes: every request is logged as it was
-    answered, checked and guarded (security headers, limits, slow readers) before anything is
+    AccessLog, Guard, SharedAnswers, Compression, LightViews, then the routes: every request is logged as
+    it was answered, checked and guarded (security headers, limits, slow readers) before anything is
     computed for it, answered from what was already computed when it can be, and compressed only
-    when computed, so that what is shared is the compressed bytes.
+    when computed, so that what is shared is the compressed bytes. LightViews answers the typed sentence's
+    JSON (GET /api/attention computed in line) itself, the same bytes as its route, without FastAPI's layers.
 
     They wrap the FastAPI app from outside, so they also see the 500 that its ServerErrorMiddleware
     (always its outermost layer) writes for an unexpected exception: it gets the security headers too.
     """
     # RESPONSE_CACHE_MB=0 and COALESCE=0 (benchmarks): every request computed.
-    app: ASGIApp = Compression(routes_app)
+    app: ASGIApp = Compression(api.LightViews(routes_app))
     app = SharedAnswers(app, max_bytes=settings.response_cache_mb * 1024 * 1024, single_flight=settings.coalesce)
     app = Guard(app, send_timeout=settings.send_timeout)
     return AccessLog(app) if settings.access_log else app

@@ -16,6 +16,7 @@ from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 from pydantic import ValidationError
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.view.answer import Answer
 from app.view.compare import compare_view
@@ -24,8 +25,8 @@ from app.view.fixed import answer_apart, settings_of, settings_query, shared_par
 from app.view.links import comparison_from_query, state_from_query, state_from_values
 from app.view.state import COMPARE_SPECS, PANES, SPECS, Comparison, State
 from app.web import routes
-from app.web.errors import InvalidInput, raise_invalid
-from app.web.headers import query_text
+from app.web.errors import InvalidInput, invalid_answer, raise_invalid
+from app.web.headers import query_text, request_language
 from app.web.jsonio import JSONBytes, dumps
 from app.web.schema import ArithmeticResponse, CompareResponse, ErrorResponse, FixedResponse
 from app.web.shared import IMMUTABLE_SECONDS, cached
@@ -130,6 +131,42 @@ async def get_attention(request: Request) -> Response:
     Responses are deterministic, so they carry an ETag and may be cached; If-None-Match gives 304.
     """
     return cached(await computed(state_of(request), view_json), "application/json", max_age=3600)
+
+
+class LightViews:
+    """The API's most asked answer on a short path: GET /api/attention for a view computed in line (`is_light`: a
+    typed sentence or an exercise), answered before FastAPI's routing, dependency and exception layers, which cost
+    this answer about as much as its arithmetic. The same bytes and headers as `get_attention`'s (its `cached`).
+
+    Everything else goes to the routes (`app`, the FastAPI app) as before: other paths and methods (HEAD too), a
+    real model or translator, a long sentence, and an unexpected failure. So `get_attention` stays the route that
+    /openapi.json declares and that answers every such case; a bad link's 422 is written here as its handler
+    writes it (errors.on_invalid_input)."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "GET" and scope["path"] == routes.API_ATTENTION:
+            answer = light_answer(scope)
+            if answer is not None:
+                return await answer(scope, receive, send)
+        await self.app(scope, receive, send)
+
+
+def light_answer(scope: Scope) -> Response | None:
+    """get_attention's answer to a link whose view is light, or the 422 that names what is wrong with it, as
+    on_invalid_input writes it; None when the routes answer (a view for a worker thread, or an unexpected failure:
+    the routes fail again, and their outermost layer writes the 500 and logs it)."""
+    try:
+        state = state_from_query(query_text(scope))
+        if not is_light(state):
+            return None
+        return cached(view_json(state), "application/json", max_age=3600)
+    except ValidationError as error:
+        return invalid_answer(error.errors(include_url=False), "query", request_language(Request(scope)))
+    except Exception:  # the routes answer it again, as they answer every failure
+        return None
 
 
 @router.get(
