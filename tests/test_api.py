@@ -491,6 +491,25 @@ def test_share_path_round_trips(client, params):
     assert again.content == first.content
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "",
+        "source=walk+by+river+bank",
+        "source=walk+by+river+bank&step=2&lang=zh&plane=embedding&attribution=norm",  # view state after the rest
+        "source=the+cat&target=le+chat&heads=2&temperature=0.5&head=1&stage=3",
+        "step=1&stage=2&q=1,0;0,1&k=1,0;0,1&v=1;2&key_labels=a,b",
+        "lang=zh",  # view state alone
+    ],
+)
+def test_the_share_path_and_the_query_written_at_once_are_those_written_apart(query):
+    """A view's answer writes both links from one reading of the fields (compute.link_fields)."""
+    from app.view.links import state_from_query
+
+    state = state_from_query(query)
+    assert state.share_path_and_query() == (state.share_path(), state.query_string(view=False))
+
+
 @pytest.mark.parametrize("labels", [["a,b", "c"], [" padded ", "c"]])
 def test_labels_either_round_trip_or_are_rejected(client, labels):
     """A label the link cannot carry faithfully must be refused; otherwise the link reproduces the view."""

@@ -110,12 +110,8 @@ def compute_view(state: State) -> dict:
 
 def link_fields(state: State) -> dict:
     """The fields every answer opens with: the canonical parameters and links of the view, and its mode."""
-    return {
-        "params": state.model_dump(mode="json"),
-        "share_path": state.share_path(),
-        "query": state.query_string(view=False),
-        "mode": state.mode,
-    }
+    share_path, query = state.share_path_and_query()
+    return {"params": state.model_dump(mode="json"), "share_path": share_path, "query": query, "mode": state.mode}
 
 
 def geometry_of(state: State, answer: Answer) -> dict | None:

@@ -437,6 +437,14 @@ class State(BaseModel):
         query = self.query_string()
         return f"{base}?{query}" if query else base
 
+    def share_path_and_query(self) -> tuple[str, str]:
+        """share_path() and query_string(view=False) from one reading of the fields (a view's answer has both):
+        the canonical order writes what is computed first, so the share link is that query, then the view state."""
+        pairs = link_pairs(self)
+        computed = encode_pairs([pair for pair in pairs if not SPECS[pair[0]].view])
+        query = "&".join(part for part in (computed, encode_pairs([p for p in pairs if SPECS[p[0]].view])) if part)
+        return (f"/?{query}" if query else "/"), computed
+
     # ---- rules between fields ---------------------------------------------------------------
 
     @model_validator(mode="after")
@@ -540,7 +548,12 @@ def link_pairs(values: BaseModel, *, view: bool = True, prefix: str = "") -> lis
 
 def link_query(values: BaseModel, *, view: bool = True) -> str:
     """The canonical link's query string: one view (or one comparison), one URL."""
-    return urlencode(link_pairs(values, view=view), quote_via=quote_plus, safe=",;:")
+    return encode_pairs(link_pairs(values, view=view))
+
+
+def encode_pairs(pairs: list[tuple[str, str]]) -> str:
+    """(name, text) pairs percent-encoded as the canonical link writes them."""
+    return urlencode(pairs, quote_via=quote_plus, safe=",;:")
 
 
 def link_text(value: Any) -> str:
@@ -566,6 +579,8 @@ def check_modes(state: State, mode: str) -> None:
     """Each parameter keeps its default where it does not apply; choices and requirements are honoured."""
     for spec in SPECS.values():
         value = getattr(state, spec.name)
+        if value == spec.default and not spec.control.choice_requires:
+            continue  # nothing to check: a default, which rules nothing out
         if spec.applies(mode):
             for other, allowed in spec.control.choice_requires.get(value, {}).items():
                 if getattr(state, other) not in allowed:
