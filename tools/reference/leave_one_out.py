@@ -1,10 +1,12 @@
 """The translators' leave-one-out in float64, written from its definition, for the tests to check
 app/engine/models/translator.py's ``leave_one_out`` against.
 
-    drop[i, j] = p(y_i | y_<i, x) - p(y_i | y_<i, x with word j replaced by <unk>)
+    drop[i, j] = p(y_i | y_<i, x) - p(y_i | y_<i, x with word j replaced by its typed <unk>)
 
 Straight from the text, one decoding per replaced word: the English sentence is written again with word j
-replaced by a word the model does not know (so it reads <unk> there), and the translation is forced through
+replaced by the placeholder the corpus writes for an unknown word of its kind (chase -> <unk:verb>, as
+mt_dictionary.unknown_token names it; the translators read the placeholder as one word), and, for a word the
+model already reads as unknown, by itself. The translation is forced through
 ``translator.forced``, the decoding tests/test_translator.py checks against PyTorch, which hands back each word's
 probability. Nothing of the engine's leave-one-out is used.
 
@@ -17,21 +19,19 @@ import sys
 
 import numpy as np
 
+from app.engine.models import mt_dictionary
 from app.engine.models import translator as mt
-
-NOT_A_WORD = "zzzqqq"  # no translator knows it: read as <unk>
 
 
 def leave_one_out(model: mt.Translator, text: str, target: list[str]) -> np.ndarray:
     """(n_target + 1, n_source): the target words, then </s>."""
     words = mt.source_words(text)
-    if model.vocabulary.knows(NOT_A_WORD):
-        raise ValueError(f"{NOT_A_WORD} is a word of the vocabulary")
     forced = " ".join(target)
     before = [step.probability for step in mt.forced(model, " ".join(words), forced).steps]
     drop = np.zeros((len(before), len(words)))
     for j in range(len(words)):
-        replaced = words[:j] + [NOT_A_WORD] + words[j + 1 :]
+        unknown = mt_dictionary.unknown_token(words[j]) if model.vocabulary.knows(words[j]) else words[j]
+        replaced = words[:j] + [unknown] + words[j + 1 :]
         after = [step.probability for step in mt.forced(model, " ".join(replaced), forced).steps]
         for i in range(len(before)):
             drop[i, j] = before[i] - after[i]

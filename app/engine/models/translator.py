@@ -1,7 +1,8 @@
 """Three trained English→Chinese translators, run in numpy through the engine's stage functions.
 
 The weights were trained by tools/translator/train.py on the generated corpus of
-tools/translator/corpus.py (about 250 English and 160 Chinese words; sentences of up to 25 words),
+tools/translator/corpus.py (the story grammar and everyday sentences over the dictionary's common words: about
+3,500 English and 1,600 Chinese words; sentences of up to 25 words),
 and are committed in ``mt/`` as float32 ``.npz``, each pinned by size and sha256 (checked on load).
 
     rnnencdec       the encoder squeezes the sentence into ONE context vector c; every step uses it
@@ -52,10 +53,10 @@ MODELS = {
 VOCAB_FILE = "vocab.json"
 # file -> (size in bytes, sha256): the committed files, checked on every load
 PINNED = {
-    "rnnencdec.npz": (1825690, "9cf85813af5e9573392a732998905ecbb8ff76db134b629971572d0c0e1705bc"),
-    "rnnsearch.npz": (1958018, "949839ca803cdc9498cfb77e85a9e7155c122728213e511ade4830a1d9713e3f"),
-    "transformer-mt.npz": (2976706, "6d6e1fe0dfecdfa0d86ed933fb68c3f55a244fdf0ac9228541fba07ad4b2cd6c"),
-    "vocab.json": (3811, "fe8132dd78e4db788a8ad404269268b9f8f7230fe11300a9ea3df1318220dd78"),
+    "rnnencdec.npz": (5578174, "23654262d73e1abb97f6ee2f71e2570ff7c5f1b567bb6f524899ce250f6d2292"),
+    "rnnsearch.npz": (5710502, "077bade80e22cc80403cd62fb62e24fa9205c1d17ebbb76c6b89238be003dc96"),
+    "transformer-mt.npz": (6122982, "a6276bc3c51969d17eb788d4ab2acf8d28b19bfd97e4b2fab0c4e226c6555dae"),
+    "vocab.json": (51725, "aadc7cdad749b47f94efd01313263b2a10c6e8cd1296051271d1af98e4f63e55"),
 }
 
 
@@ -398,10 +399,14 @@ def load(name: str, directory: Path = DIRECTORY, verify: bool = True) -> Transla
 
 
 def source_words(text: str) -> list[str]:
-    """Lower-case words as the corpus writes them: "Tom's mother." -> ['tom', "'s", 'mother']."""
+    """Lower-case words as the corpus writes them: "Tom's mother." -> ['tom', "'s", 'mother'].
+
+    The corpus's own placeholders for unknown words (<unk>, <unk:noun>, ...) are read as one word each, so a
+    test sentence from the corpus is read exactly as training read it.
+    """
     text = text.lower().replace("’", "'")
     text = re.sub(r"(\w)'s\b", r"\1 's", text)
-    return re.findall(r"'s|[a-z0-9]+(?:'[a-z]+)?", text)
+    return re.findall(r"<unk(?::[a-z-]+)?>|'s|[a-z0-9]+(?:'[a-z]+)?", text)
 
 
 def _prepare(model: Translator, text: str) -> tuple[list[str], list[int], list[str]]:
