@@ -11,9 +11,12 @@ No PyTorch: the app's numpy translators (app/engine/models/translator.py). For e
                            word of the sentence, one of its reference Chinese words is among the output's words
                            (anywhere: word order is not judged)
     invented               a Chinese content word in the output (the lexicon or the translators' dictionary
-                           calls it a noun, verb or adjective; GRAMMAR's words are the grammar's) that is in
-                           neither the reference translation nor the counterparts of the sentence's content
-                           words: the sentences with one, and how many
+                           calls it a noun, verb or adjective; GRAMMAR's words are the grammar's) that translates
+                           no word of the sentence: in neither the reference translation, nor the counterparts of
+                           its content words, nor any sense the dictionary gives one of its English words (short
+                           -> 短 where the reference says 矮 is the wrong sense, not an invention; it is not
+                           right either), nor joined with the word beside it into one of the reference's words
+                           (每 天 for 每天): the sentences with one, and how many
     from the dictionary    the <unk> the model wrote, replaced by the dictionary's word for the English word its
                            attention pointed to (translator.replace_unknown), as the page shows it; "kept" counts
                            the <unk> left as they are (a word in no dictionary stays English; RNNencdec has no
@@ -82,6 +85,14 @@ def chinese_content_words() -> set[str]:
     return words - GRAMMAR - measures
 
 
+def dictionary_senses(word: str) -> set[str]:
+    """Every Chinese word the dictionary gives the English word, in every sense of every lemma it may be a form of."""
+    dictionary = mt_dictionary.load()
+    key = word.strip().lower().replace("’", "'")
+    lemmas = {lemma for lemma, _ in dictionary.forms.get(key, ())} | {key}
+    return {s.chinese for lemma in lemmas for s in dictionary.senses.get(lemma, ()) if s.chinese}
+
+
 def score(item: Item, output: list[str], knows, content_words: set[str]) -> Score:
     """One sentence: its words known (knows(word) -> bool), its content words right, the words invented."""
     words = translator.source_words(item.en)
@@ -89,7 +100,14 @@ def score(item: Item, output: list[str], knows, content_words: set[str]) -> Scor
     with_dictionary = sum(knows(word) or mt_dictionary.lookup(word) is not None for word in words)
     right = all(any(zh in output for zh in alternatives) for alternatives in item.content.values())
     allowed = set(item.zh) | {zh for alternatives in item.content.values() for zh in alternatives}
-    invented = tuple(word for word in output if word in content_words and word not in allowed)
+    senses = {zh for word in words for zh in dictionary_senses(word)}
+    joined = {i for i in range(len(output) - 1) if output[i] + output[i + 1] in item.zh}
+    beside = joined | {i + 1 for i in joined}  # the words that make a reference word together
+    invented = tuple(
+        word
+        for i, word in enumerate(output)
+        if word in content_words and word not in allowed and word not in senses and i not in beside
+    )
     return Score(len(words), known, with_dictionary, right, invented)
 
 
