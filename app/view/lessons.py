@@ -257,6 +257,26 @@ LESSONS = [
         "preset": "norm-cls",
         "more": ["real-model"],
     },
+    {
+        "title": {"en": "17. A word the translator does not know", "zh": "17. 翻译模型不认识的词"},
+        "text": {
+            "en": "A trained translator knows a fixed list of words (here about 3,500 English and 1,600 Chinese). A "
+            "word beyond it is read as <unk>, typed by what it looks like (<unk:noun>, <unk:verb-ed>...), and the "
+            "model was trained to write <unk> where its translation goes, never to invent another word. What "
+            "should stand there? Luong et al. and Jean et al. (2015) follow the attention: the <unk> is replaced by "
+            "the dictionary's translation of the source word it looks at most. Writing the <unk> for enemy, "
+            "RNNsearch looks at {key0} ({weight0}), and the page writes 〔{word0}〕, marked as taken from the "
+            "dictionary. When attention points at the wrong word, the wrong word is copied: the second example. A "
+            "word in no dictionary stays in English.",
+            "zh": "训练好的翻译模型只认识一张固定的词表（这里约 3,500 个英文词、1,600 个中文词）。表外的词被读成 <unk>，"
+            "并按它的样子分类（<unk:noun>、<unk:verb-ed>……）；模型训练时学会在它的译文该出现的位置写 <unk>，"
+            "而不是编造另一个词。那里该写什么？Luong 等和 Jean 等（2015）顺着注意力找：用词典里注意力最关注的那个源词的"
+            "译法代替 <unk>。为 enemy 写 <unk> 时，RNNsearch 最关注 {key0}（{weight0}），页面写出〔{word0}〕，"
+            "并注明取自词典。注意力指错了词，复制的也就是错的词：见第二个例子。任何词典都没有的词保留英文。",
+        },
+        "preset": "mt-unknown",
+        "more": ["mt-unknown-wrong"],
+    },
 ]
 
 PRESET_TITLES = {preset["id"]: preset["title"] for preset in PRESETS}
@@ -388,14 +408,16 @@ TRANSLATOR_TEXT = {
 }
 LIMITS_TEXT = {
     "en": "What they were trained on: {pairs} generated sentence pairs, {source} English and {target} Chinese words of "
-    "the lexicon, a small grammar (names, nouns with measure words, adjectives, possessives, relative clauses, "
-    "places and times before the verb, 把, but and because), at most 25 words a sentence. What they cannot translate: "
-    "any other word (read as <unk>, and replaced by some known word), any other construction (questions, negation, "
-    "longer sentences), and anything outside that small world. Of the 21–25-word test sentences the small "
+    "the dictionary, the story's grammar (names, nouns with measure words, adjectives, possessives, relative clauses, "
+    "places and times before the verb, 把, but and because) and everyday sentences (very, not, will, questions, "
+    "please, time words in front, gave someone something), at most 25 words a sentence. What they cannot translate: "
+    "any other word (read as <unk>, written <unk> and replaced from the dictionary where attention points, lesson "
+    "17), any other construction (longer sentences, phrasal verbs such as get up), and anything outside that world. Of the 21–25-word test sentences the small "
     "Transformer translates {transformer_long} exactly, RNNsearch {search_long}.",
     "zh": "它们学过的：{pairs} 个生成的句对，词表中的 {source} 个英文词和 {target} 个中文词，一套小语法（人名、带量词的名词、"
-    "形容词、所有格、关系从句、放到动词前的地点和时间、把字句、but 和 because），每句最多 25 个词。它们不会翻译的："
-    "任何其他的词（读作 <unk>，并换成某个认识的词）、任何其他句式（疑问、否定、更长的句子），以及这个小世界之外的一切。"
+    "形容词、所有格、关系从句、放到动词前的地点和时间、把字句、but 和 because）和日常句子（很、不、会、疑问、请、"
+    "放在句首的时间词、给某人某物），每句最多 25 个词。它们不会翻译的：任何其他的词（读作 <unk>，写成 <unk>，"
+    "再按注意力所指的词从词典里取译法，见第 17 课）、任何其他句式（更长的句子、get up 这样的短语动词），以及这个世界之外的一切。"
     "21–25 个词的测试句子，小 Transformer 完全译对 {transformer_long}，RNNsearch {search_long}。",
 }
 

@@ -435,9 +435,9 @@ PRESETS = [
         "lesson": {
             "en": "Made to produce 我 在 图书馆 看 书 (the place moves before the verb in Chinese), RNNsearch's 图书馆 "
             "looks at {key0} ({weight0}) at the end of the English sentence, and 看 back at {key1} ({weight1}): "
-            "the lines cross. Each word's probability is in the table: the model itself would write 看 了 书.",
+            "the lines cross. Each word's probability is in the table.",
             "zh": "强制它输出 我 在 图书馆 看 书（中文里地点移到动词之前）：RNNsearch 的“图书馆”看英文句末的 {key0}"
-            "（{weight0}），“看”回头看 {key1}（{weight1}）：连线交叉。表中有每个词的概率：模型自己会写 看 了 书。",
+            "（{weight0}），“看”回头看 {key1}（{weight1}）：连线交叉。表中有每个词的概率。",
         },
         "params": {
             "source": "I read books in the library",
@@ -446,6 +446,41 @@ PRESETS = [
             "step": "2",
         },  # fmt: skip
         "claims": (Claim("top", step=2, key="library", at_least=0.5), Claim("top", step=3, key="read", at_least=0.5)),
+    },
+    {
+        "id": "mt-unknown",
+        "title": {
+            "en": "Trained: a word it does not know (enemy)",
+            "zh": "训练出的模型：一个它不认识的词（enemy）",
+        },
+        "lesson": {
+            "en": "enemy is not among RNNsearch's words: it reads <unk:noun> there and writes <unk> where the noun "
+            "goes. Writing that <unk> it looks most at {key0} ({weight0}), so the page puts the dictionary's word "
+            "for {key0} in its place, 〔{word0}〕, marked: from the dictionary, where attention pointed.",
+            "zh": "enemy 不在 RNNsearch 的词表里：它在那里读到 <unk:noun>，并在名词该出现的位置写出 <unk>。写这个 <unk> "
+            "时它最关注 {key0}（{weight0}），所以页面用词典里 {key0} 的译法代替它：〔{word0}〕，并注明：来自词典，"
+            "取自注意力所指的词。",
+        },
+        "params": {"source": "the police caught the enemy yesterday", "model": "rnnsearch", "step": "4"},
+        "claims": (Claim("replaced", step=4, key="enemy", at_least=0.5),),
+    },
+    {
+        "id": "mt-unknown-wrong",
+        "title": {
+            "en": "Trained: two unknown words, attention points at the wrong one",
+            "zh": "训练出的模型：两个不认识的词，注意力指错了",
+        },
+        "lesson": {
+            "en": "enemy and crowd are both unknown, and both read as the same <unk:noun>. RNNsearch writes 敌人 for "
+            "the first, then a second <unk>, but writing it looks most at {key0} ({weight0}), not at crowd: the "
+            "dictionary gives 〔{word0}〕, crowd is lost, and the sentence goes wrong from there. Copying through "
+            "attention is only as good as the place attention points to.",
+            "zh": "enemy 和 crowd 都不认识，两者都读成同一个 <unk:noun>。RNNsearch 先为第一个写出“敌人”，再写第二个 "
+            "<unk>，可这时它最关注的是 {key0}（{weight0}），不是 crowd：词典给出〔{word0}〕，crowd 丢了，"
+            "句子从这里开始出错。借注意力复制词，只能和注意力所指的位置一样好。",
+        },
+        "params": {"source": "the enemy and the crowd ate the cake", "model": "rnnsearch", "step": "1"},
+        "claims": (Claim("replaced", step=1, key="ate", at_least=0.3),),
     },
     {
         "id": "mt-transformer",
