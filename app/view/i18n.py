@@ -25,7 +25,8 @@ STRINGS = {
         "beam": "Beam width",
         "beam_1": "1 (greedy)",
         "model_note_rnnsearch": "RNNsearch was trained here, from scratch, on a generated corpus of English→Chinese "
-        "sentences (about 250 English and 160 Chinese words, up to 25 words a sentence). It attends with the additive "
+        "sentences (about 3,500 English and 1,600 Chinese words, up to 25 words a sentence; a word beyond them is "
+        "written <unk> and replaced from the dictionary where attention points). It attends with the additive "
         "score vᵀ tanh(W s + U h): the query is its decoder state, the keys and values the encoder's vectors.",
         "model_note_transformer-mt": "A small Transformer (2 + 2 layers, 4 heads) trained here on the same generated "
         "corpus. The stages show one head of the decoder's cross-attention; below, its masked self-attention over the "
@@ -335,8 +336,8 @@ STRINGS = {
         "model": "模型",
         "beam": "束宽",
         "beam_1": "1（贪心）",
-        "model_note_rnnsearch": "RNNsearch 是在这里从零训练的，语料是生成的英译中句子（约 250 个英文词、160 个中文词，"
-        "每句最多 25 个词）。它用加性打分 vᵀ tanh(W s + U h)：查询是解码器状态，键和值是编码器的向量。",
+        "model_note_rnnsearch": "RNNsearch 是在这里从零训练的，语料是生成的英译中句子（约 3,500 个英文词、1,600 个中文词，"
+        "每句最多 25 个词；表外的词写成 <unk>，再按注意力所指的词从词典里取译法）。它用加性打分 vᵀ tanh(W s + U h)：查询是解码器状态，键和值是编码器的向量。",
         "model_note_transformer-mt": "一个小 Transformer（2 + 2 层，4 个头），用同一份生成语料训练。三个阶段显示解码器"
         "交叉注意力的一个头；下面是它对已生成词的掩码自注意力。",
         "model_note_rnnencdec": "RNNencdec 没有注意力：编码器把整句压成一个向量 C，解码器每一步都读同一个 C。长句装不下。",
