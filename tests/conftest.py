@@ -20,14 +20,16 @@ from pathlib import Path
 # own threads busy-wait for a core: the e5 reference tests took 5x the CPU time with two of them.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+import pytest
+
+from tests.support import examples
+
 # Python may keep what it compiles, even where PYTHONDONTWRITEBYTECODE is set (scripts/test unsets it for the
 # same reason): pytest keeps each test module with its asserts rewritten in tests/__pycache__ (gitignored), and
 # Python the app's modules in app/__pycache__. Without them every process of every run rewrote and compiled
 # them all again: collecting the fast loop took 5.4 s of each worker's CPU, 1.8 s with them. Set here, before
 # the test modules and the app are imported; the cached files are checked against their source each time.
 sys.dont_write_bytecode = False
-
-import pytest
 
 # schemathesis builds its cases while pytest collects, and hypothesis then parses the source of a 200 KB
 # schemathesis module to name a lambda. On CPython 3.11.7 that parse once failed as "SystemError: AST
@@ -197,6 +199,17 @@ def pytest_runtest_logfinish(nodeid, location):
 
 def pytest_configure(config):
     CONFIG[:] = [config]
+    examples.FAST_LOOP = leaves_out_slow_tests(config)
+
+
+def leaves_out_slow_tests(config):
+    """Whether this run's -m deselects a test marked slow (and nothing else): the fast loop's does."""
+    expression = config.getoption("markexpr")
+    if not expression:
+        return False
+    from _pytest.mark.expression import Expression  # pytest's own reading of -m, as in pytest_ignore_collect
+
+    return not Expression.compile(expression).evaluate(lambda name, **kwargs: name == "slow")
 
 
 @pytest.fixture(scope="session")

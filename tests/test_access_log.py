@@ -13,6 +13,7 @@ from app.main import create_app
 from app.settings import Settings
 from app.web.accesslog import MAX_FIELD_CHARS, JsonLines, access_log
 from tests.support.asgi import call, http_scope, run_async
+from tests.support.examples import examples
 from tests.support.live_server import AppServer
 from tests.test_hardening import exchange
 
@@ -56,7 +57,7 @@ any_text = st.text(st.characters(codec="utf-8"), max_size=300)  # control charac
 header_names = st.sampled_from([b"user-agent", b"referer", b"accept-language", b"x-forwarded-for", b"cookie"])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     path=any_text.map(lambda text: "/" + text),
     query=st.binary(max_size=300),

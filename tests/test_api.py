@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from app.engine.text.embed import sinusoidal_positions
 from app.engine.text.lexicon import FEATURES, ROLES
 from app.view.state import State
+from tests.support.examples import examples
 from tests.support.views import whole
 
 SENTENCE = "walk by river bank"
@@ -677,7 +678,7 @@ def test_malformed_json_is_a_422_about_the_body(client):
     assert "JSON" in message
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.text(max_size=40),
     st.text(max_size=10),

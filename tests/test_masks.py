@@ -6,8 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.engine.attention.masks import aligned_positions, attention_mask
+from tests.support.examples import examples
 
-PROPERTY = settings(max_examples=200, deadline=None)
+PROPERTY = settings(max_examples=examples(200), deadline=None)
 
 
 def test_global_mask_sees_everything():

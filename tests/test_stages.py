@@ -25,6 +25,7 @@ from app.engine.attention.stages import (
     softmax_weights,
     weighted_sum,
 )
+from tests.support.examples import examples
 
 E = math.e
 Q = np.array([[1.0, 0.0]])  # one query
@@ -32,7 +33,7 @@ K = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])  # three keys
 V = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])  # three values
 ALL = np.ones((1, 3), dtype=bool)
 
-PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # ---------------------------------------------------------------------------
 # Stage 1

@@ -12,6 +12,7 @@ from hypothesis.extra.numpy import arrays
 
 from app.engine.attention.summaries import HEAD_STATISTICS, attention_rollout, head_statistics
 from app.engine.models import registry, words
+from tests.support.examples import examples
 
 
 @st.composite
@@ -23,7 +24,7 @@ def stacks(draw):
 
 
 @given(stacks(), st.floats(0.0, 1.0))
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 def test_rollout_rows_sum_to_one(weights, residual):
     rollout = attention_rollout(weights, residual)
     assert rollout.shape == (weights.shape[0], weights.shape[-1], weights.shape[-1])
@@ -74,7 +75,7 @@ def test_uniform_attention_has_entropy_ln_n_and_one_token_has_zero():
 
 
 @given(stacks())
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 def test_statistics_are_within_their_bounds(weights):
     n = weights.shape[-1]
     stats = head_statistics(weights, punctuation=np.arange(n) % 2 == 0)

@@ -10,6 +10,7 @@ from hypothesis.extra.numpy import arrays
 
 from app.engine.models import registry, words
 from app.engine.models.base import PREFIX, SPECIAL, TEXT
+from tests.support.examples import examples
 
 # --------------------------------------------------------------------------- merging, by hand
 
@@ -68,7 +69,7 @@ def attention_and_units(draw):
 
 
 @given(attention_and_units())
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 def test_merged_rows_still_sum_to_one(case):
     weights, membership = case
     units = units_of(membership)
@@ -81,7 +82,7 @@ def test_merged_rows_still_sum_to_one(case):
 
 
 @given(attention_and_units())
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 def test_one_piece_per_word_changes_nothing(case):
     weights, _ = case
     n = weights.shape[-1]
