@@ -7,6 +7,7 @@ import { fmt, textUnits } from "./format.js";
 export const MANY = 24; // above this many rows or columns a heatmap is large: no values, thinned labels
 const MIN_VALUE_FONT = 10; // px: values smaller than this are left to the data table
 const MIN_PROJECTED_FONT = 14; // px: the same in presentation mode, read from the back of a room
+const MIN_GAPPED_CELL = 4; // px: columns narrower than this are drawn without a gap between them
 
 /** A cell's value in at most two decimals (0.0076 → 0.01, 6.812 → 6.81): when the usual digits do not fit. */
 const compact = (x) => String(Number(x.toFixed(Math.abs(x) >= 10 ? 1 : 2)));
@@ -46,11 +47,12 @@ const widest = (labels, font) => Math.max(2, ...labels.map((label) => textUnits(
  * the cells. `height` is a budget (null: as tall as the cells need); `fill` lets the cells grow to it.
  * `dims` names a column axis of unnamed dimensions (d0, d1...): it is summarised by numbers, not labelled.
  */
-function geometry({ rows, cols, width, height, fill, font, dims, valueWidth, minValueFont = MIN_VALUE_FONT }) {
+function geometry({ rows, cols, width, height, fill, font, dims, valueWidth, scaleLabels = [], minValueFont = MIN_VALUE_FONT }) {
   const many = rows.length > MANY || cols.length > MANY;
   const thin = (count, cell, need) => (count > MANY ? niceStride(Math.ceil(need / cell)) : 1); // thinned only when many
   const left = Math.min(width * 0.3, widest(rows, font) + 18);
-  const colorbar = font * 3.6 + 12; // room for the colour scale and its numbers
+  // room for the colour scale and its numbers (drawScale: a bar and its labels in 0.8 of the type, 8 px from the cells)
+  const colorbar = Math.max(font * 3.6 + 12, 8 + font * 0.8 * (1.6 + Math.max(...scaleLabels.map((s) => textUnits(s)), 0)) + 4);
   const plotWidth = Math.max(40, width - left - colorbar);
   const cellW = plotWidth / cols.length;
   const summarise = Boolean(dims) && cols.length > 16;
@@ -73,7 +75,7 @@ function geometry({ rows, cols, width, height, fill, font, dims, valueWidth, min
   const strideY = thin(rows.length, cellH, font * 1.2);
   const valueFont = Math.floor(Math.min(font * 0.85, cellH / 1.3, (cellW - 6) / valueWidth)); // smaller in small cells
   const values = !many && valueFont >= minValueFont;
-  return { left, right: colorbar, bottom, top, cellH, angle, summarise, strideX, strideY, values, valueFont, height: rows.length * cellH + bottom + top };
+  return { left, right: colorbar, bottom, top, cellW, cellH, angle, summarise, strideX, strideY, values, valueFont, height: rows.length * cellH + bottom + top };
 }
 
 /**
@@ -108,10 +110,16 @@ export function heatmap(el, { z, rows, cols, step = null, mask = null, zmin, zma
   const widthOf = (text) => (text ? Math.max(2, ...text.flat().map((s) => textUnits(s))) : Infinity);
   const minValueFont = dark ? MIN_PROJECTED_FONT : MIN_VALUE_FONT;
   let text = texts((x) => fmt(x, 2));
-  let g = geometry({ rows, cols, width, height, fill, font, dims, valueWidth: widthOf(text), minValueFont });
+  let [low, high] = [Infinity, -Infinity]; // the visible cells' range, as Plotly reads it when zmin or zmax is not given
+  z.forEach((row, i) => row.forEach((x, j) => {
+    if (Number.isFinite(x) && !(mask && !mask[i][j])) [low, high] = [Math.min(low, x), Math.max(high, x)];
+  }));
+  [low, high] = [zmin ?? low, zmax ?? high];
+  const scaleLabels = [high, (low + high) / 2, low].map((x) => fmt(x, 2)); // drawScale's numbers
+  let g = geometry({ rows, cols, width, height, fill, font, dims, valueWidth: widthOf(text), scaleLabels, minValueFont });
   if (few && !g.values) { // two decimals take less room than two significant digits (0.0076, 2.6e-5)
     const shorter = texts(compact);
-    const h = geometry({ rows, cols, width, height, fill, font, dims, valueWidth: widthOf(shorter), minValueFont });
+    const h = geometry({ rows, cols, width, height, fill, font, dims, valueWidth: widthOf(shorter), scaleLabels, minValueFont });
     if (h.values) [text, g] = [shorter, h];
   }
   const marks = g.values || !mask ? null : hiddenMarks(mask, g, font, width, cols.length, minValueFont);
@@ -119,7 +127,8 @@ export function heatmap(el, { z, rows, cols, step = null, mask = null, zmin, zma
   const data = [{
     type: "heatmap", z: shown, x: cols.map((_, j) => j), y: rows.map((_, i) => i),
     zmin, zmax, colorscale: COLORSCALE, hoverongaps: false,
-    xgap: g.cellH >= 12 ? 1 : 0, ygap: g.cellH >= 12 ? 1 : 0, // thin cells: gaps would hide the pattern
+    // thin cells: gaps would hide the pattern (256 columns in 200 px were grey with a few coloured lines)
+    xgap: g.cellH >= 12 && g.cellW >= MIN_GAPPED_CELL ? 1 : 0, ygap: g.cellH >= 12 ? 1 : 0,
     showscale: false, // drawn by drawScale; the exported image has Plotly's own colour bar
     colorbar: { thickness: Math.round(font * 0.8), tickfont: { size: Math.round(font * 0.8), color: t.ink } },
     hovertemplate: "%{customdata}<extra></extra>",
