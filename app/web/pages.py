@@ -65,13 +65,17 @@ def script_json(value: object) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def available_models() -> dict[str, dict]:
-    """The real models that load here, with their shape (a missing one is left out, the page says why)."""
+def available_models(lang: str) -> dict[str, dict]:
+    """The real models that load here, with their shape and their name in the page's language (a missing one is
+    left out, the page says why)."""
     found = {}
     for name in (*models.MODEL_NAMES, *models.TRANSLATOR_NAMES):
         if models.available(name):
             info = models.info(name)
-            found[name] = {"label": info.label, "n_layers": info.n_layers, "n_heads": info.n_heads}
+            label = STRINGS[lang].get(f"model_label_{name}", info.label)
+            found[name] = {"label": label, "n_layers": info.n_layers, "n_heads": info.n_heads}
+            if name in models.TRANSLATOR_NAMES:  # the layer and head the form opens it on (models.opening_head)
+                found[name]["opens"] = dict(zip(("layer", "head"), models.opening_head(name), strict=True))
     return found
 
 
@@ -143,7 +147,7 @@ def render_page(
         "params": [spec.page_facts() for spec in LINK_ORDER],
         "routes": routes.public_paths(),
         "presets": presets_for(lang),
-        "models": available_models(),
+        "models": available_models(lang),
         "embed": embed,
         "follow": follow,
     }

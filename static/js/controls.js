@@ -35,10 +35,14 @@ export function applyMode(mode) {
   for (let pass = 0; pass < 2; pass++) applyModeOnce(mode); // a changed choice may meet or break a requirement
 }
 
+/** The model's layer and head selects: not offered when the model has one layer (or one head) to choose from. */
+const NUMBERED = ["layer", "head"];
+
 function applyModeOnce(mode) {
   document.body.className = document.body.className.replace(/\bmode-\w+/, "").trim() + ` mode-${mode}`;
   for (const node of form().querySelectorAll("[data-param]")) {
-    const applies = modesOf(node).includes(mode);
+    const single = NUMBERED.includes(node.dataset.param) && node.querySelector("select").options.length <= 1;
+    const applies = modesOf(node).includes(mode) && !single;
     const met = requirementsMet(node);
     node.hidden = !applies;
     node.classList.toggle("unmet", applies && !met);
@@ -81,19 +85,36 @@ export function fill(params, mode, models) {
   const radio = mode === "translate" ? "cross" : mode; // the translators are offered in encoder-decoder mode
   const modeRadio = form().querySelector(`input[name="_mode"][value="${radio}"]`);
   if (modeRadio) modeRadio.checked = true;
-  const layer = form().elements.namedItem("layer");
-  if (layer && models[params.model]) layerOptions(layer, models[params.model].n_layers);
+  modelChoices(params.model, models);
   for (const node of form().querySelectorAll("[data-param]")) {
     const name = node.dataset.param;
     const control = form().elements.namedItem(name);
     if (control && name in params) setValue(control, params[name]);
   }
+  const head = form().elements.namedItem("head");
+  if (head && params.head === null) head.value = "0"; // a translator's head 0 when the link names none
   syncMirrors();
   applyMode(mode);
 }
 
-/** The layer choices of a model (its own number of layers, from the page data). */
-export function layerOptions(select, count) {
+/**
+ * The layer and head choices of `model` (its own numbers of layers and heads, from the page data); `opening`: set
+ * to the layer and head it opens on (a translator's, chosen on the server by app/view/models.py's opening_head).
+ */
+export function modelChoices(model, models, { opening = false } = {}) {
+  const facts = models[model];
+  if (!facts) return;
+  const [layer, head] = NUMBERED.map((name) => form().elements.namedItem(name));
+  if (layer) numberedOptions(layer, facts.n_layers);
+  if (head) numberedOptions(head, facts.n_heads);
+  if (opening && facts.opens) {
+    if (layer) layer.value = String(facts.opens.layer);
+    if (head) head.value = String(facts.opens.head);
+  }
+}
+
+/** Numbered choices 0 .. count - 1 (a model's layers, or its heads), keeping the chosen one when it is still there. */
+function numberedOptions(select, count) {
   if (select.options.length === count) return;
   const current = Math.min(Number(select.value) || 0, count - 1);
   select.replaceChildren(

@@ -106,6 +106,8 @@ function pickHead(layer, head) {
   query.set("head", String(head));
   const layerBox = document.getElementById("layer");
   if (layerBox) layerBox.value = String(layer);
+  const headBox = document.getElementById("head");
+  if (headBox) headBox.value = String(head);
   recompute(query, { push: true });
 }
 
@@ -733,15 +735,15 @@ function wire() {
     if (event.target.name === "_mode" || event.target.id === "preset") return; // an example opens its own link
     if (event.target.dataset.mirrors) controls.syncMirrors(event.target);
     else controls.syncMirrors();
+    if (event.target.name === "model") { // its own layers and heads; a translator opens on its best-aligned head
+      controls.modelChoices(event.target.value, page.models, { opening: true });
+      state.setFields({ head: null }); // the previous model's head is not this one's (the Transformer's is in the form)
+    }
     if (event.target.tagName === "SELECT") controls.applyMode(controls.activeMode()); // a choice may meet a requirement
     scheduleRecompute(event);
   });
   form.addEventListener("change", (event) => {
     if (event.target.name === "_mode") onModeChange();
-    if (event.target.name === "model") {
-      const layer = document.getElementById("layer");
-      if (layer && page.models[event.target.value]) controls.layerOptions(layer, page.models[event.target.value].n_layers);
-    }
   });
   form.addEventListener("submit", (event) => {
     event.preventDefault();
