@@ -168,8 +168,8 @@ def test_stretch_is_in_the_link_and_plane_needs_named_heads(client):
     for bad in ("0", "11", "nan"):
         response = client.get("/api/attention", params={"source": "walk", "stretch": bad})
         assert response.status_code == 422 and "stretch" in response.text, bad
-    assert client.get("/api/attention", params={"source": "walk", "slide": "7"}).status_code == 200
-    assert client.get("/api/attention", params={"source": "walk", "slide": "8"}).status_code == 422
+    assert client.get("/api/attention", params={"source": "walk", "slide": "8"}).status_code == 200
+    assert client.get("/api/attention", params={"source": "walk", "slide": "9"}).status_code == 422
 
 
 def test_stretch_multiplies_the_vectors_and_the_scores_by_its_square(client):

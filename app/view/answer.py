@@ -47,7 +47,8 @@ class Head(BaseModel):
     mask: list[list[bool]] = Field(description="(n_queries, n_keys) true where the query may see the key.")
     weights: Matrix | None = Field(
         description="Stage 2: (n_queries, n_keys) attention weights; each row sums to 1. Null in a sentence view's "
-        "answer when `focus.rows` holds every head's."
+        "answer when `focus.rows` holds every head's. rnnencdec has no attention: one key, C, read whole at every "
+        "step ([[1], [1], ...]), which its page shows as no weights at all."
     )
     output: Matrix = Field(description="Stage 3: (n_queries, d_v) weighted sum of the values.")
     parameters: dict[str, Matrix | Vector] | None = Field(

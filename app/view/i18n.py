@@ -1,5 +1,7 @@
 """The page's words in English and Chinese. The template and the scripts read the same table."""
 
+from app.engine.text.embed import position_names
+
 
 def check_same_words(name: str, table: dict[str, dict[str, str]]) -> None:
     """A table of words by language names the same words in every language, or ValueError names what is missing
@@ -9,6 +11,9 @@ def check_same_words(name: str, table: dict[str, dict[str, str]]) -> None:
     if missing:
         raise ValueError(f"{name}: words missing, by language: {missing}")
 
+
+# The position code's columns (sin0, cos0, ... as app/engine/text/embed.py names them) in Chinese: 位置正弦0, 位置余弦0
+POSITION_NAMES_ZH = {name: f"位置{'正弦' if name.startswith('sin') else '余弦'}{name[3:]}" for name in position_names()}
 
 STRINGS = {
     "en": {
@@ -25,8 +30,8 @@ STRINGS = {
         "beam": "Beam width",
         "beam_1": "1 (greedy)",
         "model_note_rnnsearch": "RNNsearch was trained here, from scratch, on a generated corpus of English→Chinese "
-        "sentences (about 3,500 English and 1,600 Chinese words, up to 25 words a sentence; a word beyond them is "
-        "written <unk> and replaced from the dictionary where attention points). It attends with the additive "
+        "sentences (about 3,500 English and 1,600 Chinese words; it takes at most {max} words a sentence; a word beyond "
+        "them is written <unk> and replaced from the dictionary where attention points). It attends with the additive "
         "score vᵀ tanh(W s + U h): the query is its decoder state, the keys and values the encoder's vectors.",
         "model_note_transformer-mt": "A small Transformer (2 + 2 layers, 4 heads) trained here on the same generated "
         "corpus. The stages show one head of the decoder's cross-attention; below, its masked self-attention over the "
@@ -67,7 +72,20 @@ STRINGS = {
         "more per word produced; nothing earlier is recomputed.",
         "mt_no_attention": "RNNencdec has no attention, so there is no arithmetic of weights: every step reads the "
         "same vector C.",
+        "mt_stage2_none": "Stage 2 · No weights",
+        "mt_stage2_none_help": "RNNencdec has no attention, so there are no weights: no step chooses among the English "
+        "words. Every step reads the whole sentence as one vector C.",
+        "mt_stage3_none": "Stage 3 · The one vector C, at every step",
+        "mt_stage3_none_help": "Each row is C itself ({size} numbers), the same row for every Chinese word: nothing is "
+        "weighted or summed.",
+        "mt_words_caption_one": "Each Chinese word: how probable the model found it, where its attention looks most, "
+        "and the word the corpus aligns it with",
+        "mt_words_caption_none": "Each Chinese word: how probable the model found it, and the word the corpus aligns it "
+        "with (without attention it looks at no English word in particular)",
         "model_toy": "teaching engine",
+        "model_label_rnnencdec": "RNNencdec (no attention)",
+        "model_label_rnnsearch": "RNNsearch (additive attention)",
+        "model_label_transformer-mt": "Transformer (4 heads)",
         "colon": ": ",
         "sentence_end": ".",
         "attribution": "Stage 2 shows",
@@ -318,6 +336,7 @@ STRINGS = {
         "mt_chart_caption": "Test sentences translated exactly, by English length (held-out test set, greedy decoding)",
         "mt_chart_x": "English words in the sentence",
         "mt_chart_y": "translated exactly",
+        "mt_chart_table": "The chart's numbers, as a table",
         "mt_english": "English",
         "mt_corpus": "The corpus's translation",
         "mt_sentences": "sentences",
@@ -337,7 +356,8 @@ STRINGS = {
         "beam": "束宽",
         "beam_1": "1（贪心）",
         "model_note_rnnsearch": "RNNsearch 是在这里从零训练的，语料是生成的英译中句子（约 3,500 个英文词、1,600 个中文词，"
-        "每句最多 25 个词；表外的词写成 <unk>，再按注意力所指的词从词典里取译法）。它用加性打分 vᵀ tanh(W s + U h)：查询是解码器状态，键和值是编码器的向量。",
+        "每句最多 {max} 个词；表外的词写成 <unk>，再按注意力所指的词从词典里取译法）。它用加性打分 vᵀ tanh(W s + U h)："
+        "查询是解码器状态，键和值是编码器的向量。",
         "model_note_transformer-mt": "一个小 Transformer（2 + 2 层，4 个头），用同一份生成语料训练。三个阶段显示解码器"
         "交叉注意力的一个头；下面是它对已生成词的掩码自注意力。",
         "model_note_rnnencdec": "RNNencdec 没有注意力：编码器把整句压成一个向量 C，解码器每一步都读同一个 C。长句装不下。",
@@ -367,7 +387,16 @@ STRINGS = {
         "mt_cache_title": "缓存的键",
         "mt_cache": "在“{word}”这一步，缓存里有 {rows} 个键（和同样多的值），每个 {width} 个数：每生成一个词多一行，之前的不再重算。",
         "mt_no_attention": "RNNencdec 没有注意力，所以没有权重的算术：每一步读同一个向量 C。",
+        "mt_stage2_none": "阶段二 · 没有权重",
+        "mt_stage2_none_help": "RNNencdec 没有注意力，所以没有权重：没有哪一步在英文词之间做选择。每一步都把整句读作一个向量 C。",
+        "mt_stage3_none": "阶段三 · 同一个向量 C，每一步都一样",
+        "mt_stage3_none_help": "每一行就是 C 本身（{size} 个数），每个中文词都是同一行：没有加权，也没有求和。",
+        "mt_words_caption_one": "每个中文词：模型给它的概率、它的注意力最关注的位置、语料中与它对齐的英文词",
+        "mt_words_caption_none": "每个中文词：模型给它的概率、语料中与它对齐的英文词（没有注意力，它不特别看哪个英文词）",
         "model_toy": "教学引擎",
+        "model_label_rnnencdec": "RNNencdec（无注意力）",
+        "model_label_rnnsearch": "RNNsearch（加性注意力）",
+        "model_label_transformer-mt": "Transformer（4 个头）",
         "colon": "：",
         "sentence_end": "。",
         "attribution": "第二阶段显示",
@@ -457,6 +486,7 @@ STRINGS = {
             "conjunction": "连词",
             "particle": "助词",
             "role": "词性",
+            **POSITION_NAMES_ZH,
         },
         "head_asks": "问",
         "word_asks": "“{word}”问{head}：{question}",
@@ -636,6 +666,7 @@ STRINGS = {
         "mt_chart_caption": "按英文句长统计的完全译对的测试句子比例（留出的测试集，贪心解码）",
         "mt_chart_x": "句中英文词数",
         "mt_chart_y": "完全译对",
+        "mt_chart_table": "图中的数字，列成表",
         "mt_english": "英文",
         "mt_corpus": "语料中的译文",
         "mt_sentences": "句",

@@ -410,14 +410,16 @@ LIMITS_TEXT = {
     "en": "What they were trained on: {pairs} generated sentence pairs, {source} English and {target} Chinese words of "
     "the dictionary, the story's grammar (names, nouns with measure words, adjectives, possessives, relative clauses, "
     "places and times before the verb, 把, but and because) and everyday sentences (very, not, will, questions, "
-    "please, time words in front, gave someone something), at most 25 words a sentence. What they cannot translate: "
-    "any other word (read as <unk>, written <unk> and replaced from the dictionary where attention points, lesson "
-    "17), any other construction (longer sentences, phrasal verbs such as get up), and anything outside that world. Of the 21–25-word test sentences the small "
+    "please, time words in front, gave someone something), sentences of up to {longest} words (they take at most "
+    "{max}). What they cannot translate: any other word (read as <unk>, written <unk> and replaced from the "
+    "dictionary where attention points, lesson 17), any other construction (longer sentences, phrasal verbs such as "
+    "get up), and anything outside that world. Of the 21–25-word test sentences the small "
     "Transformer translates {transformer_long} exactly, RNNsearch {search_long}.",
     "zh": "它们学过的：{pairs} 个生成的句对，词表中的 {source} 个英文词和 {target} 个中文词，一套小语法（人名、带量词的名词、"
     "形容词、所有格、关系从句、放到动词前的地点和时间、把字句、but 和 because）和日常句子（很、不、会、疑问、请、"
-    "放在句首的时间词、给某人某物），每句最多 25 个词。它们不会翻译的：任何其他的词（读作 <unk>，写成 <unk>，"
-    "再按注意力所指的词从词典里取译法，见第 17 课）、任何其他句式（更长的句子、get up 这样的短语动词），以及这个世界之外的一切。"
+    "放在句首的时间词、给某人某物），句子最长 {longest} 个词（它们最多接受 {max} 个词）。它们不会翻译的：任何其他的词"
+    "（读作 <unk>，写成 <unk>，再按注意力所指的词从词典里取译法，见第 17 课）、任何其他句式（更长的句子、get up "
+    "这样的短语动词），以及这个世界之外的一切。"
     "21–25 个词的测试句子，小 Transformer 完全译对 {transformer_long}，RNNsearch {search_long}。",
 }
 
@@ -458,7 +460,8 @@ def length_chart(lang: str) -> dict:
         series.append(
             {
                 "model": name,
-                "label": mt.MODELS[name]["label"],
+                "label": STRINGS[lang][f"model_label_{name}"],  # in the page's language
+                "short": mt.MODELS[name]["label"].split(" (")[0],  # beside the line's end: RNNsearch
                 "points": points,
                 "path": " ".join(f"{p['x']},{p['y']}" for p in points),
                 "index": index,
@@ -482,6 +485,7 @@ def length_chart(lang: str) -> dict:
         "ticks": ticks,
         "series": series,
         "caption": STRINGS[lang]["mt_chart_caption"],
+        "table_caption": STRINGS[lang]["mt_chart_table"],
         "x_title": STRINGS[lang]["mt_chart_x"],
         "y_title": STRINGS[lang]["mt_chart_y"],
     }
@@ -519,6 +523,8 @@ def translator_block(kind: str | None, lang: str) -> dict | None:
             target=len(vocabulary.target) - 4,
             transformer_long=percent(figures["transformer-mt"]["test"]["by_length"]["21-25"]["exact_match"]),
             search_long=percent(figures["rnnsearch"]["test"]["by_length"]["21-25"]["exact_match"]),
+            longest=list(figures["rnnsearch"]["test"]["by_length"])[-1].split("-")[-1],  # the last bucket's end: 25
+            max=models.info("rnnsearch").max_pieces,  # the one limit the view checks (translator.MAX_SOURCE_WORDS)
         )
     except models.ModelUnavailable:
         return None

@@ -65,6 +65,8 @@ ATTRIBUTIONS = {
     "zeroing": MODEL,  # value zeroing, one map per layer (app/engine/models/zeroing.py): real models only
     "leave-one-out": TRANSLATE,  # the translators: each word's probability without each English word
 }
+# Slide mode's panels, numbered from 1 in this order (the `slide` field): the page marks each with its number.
+SLIDE_PANELS = ("stage1", "stage2", "stage3", "arithmetic", "bars", "alignment", "geometry", "translation")
 ATTENDING_MODELS = ("toy", *models.MODEL_NAMES, *(name for name in models.TRANSLATOR_NAMES if name != "rnnencdec"))
 
 
@@ -388,10 +390,11 @@ class State(BaseModel):
     slide: Annotated[int, Control("none", view=True)] = Field(
         0,
         ge=0,
-        le=7,
+        le=len(SLIDE_PANELS),
         description="View state: slide mode, one panel at a time sized to the screen (0: off). The panels in order: "
         "1, 2, 3 the stage heatmaps, 4 the arithmetic of the step, 5 the weights as bars, 6 the alignment, "
-        "7 the queries and keys as points in one plane.",
+        "7 the queries and keys as points in one plane, 8 the translation (the trained translators). A panel the "
+        "view does not have (8 elsewhere; rnnencdec's 1, 5, 6 and 7: no attention) shows the view's next one.",
     )
     plane: Annotated[
         Literal["qk", "embedding"], Control("none", TOY, view=True, requires={"projection": ("named",)})

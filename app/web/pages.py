@@ -30,6 +30,7 @@ from app.view.state import (
     LINK_ORDER,
     MAX_CHARACTERS,
     PANES,
+    SLIDE_PANELS,
     SPECS,
     State,
     format_number,
@@ -167,6 +168,7 @@ def render_page(
         "page_json": script_json(page),
         "embed": embed,
         "mode": view["mode"],
+        "slide_number": lambda panel: SLIDE_PANELS.index(panel) + 1,  # data-slide-panel: the `slide` that shows it
     }
     html = page_template(request, "page.html", **context)
     # Without `lang` the language comes from Accept-Language, so caches must keep one copy per language.

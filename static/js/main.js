@@ -119,9 +119,23 @@ function togglePresent() {
 
 // ---------------------------------------------------------------- slide mode: one panel at a time
 
-/** The panels slide mode shows one at a time, in the page's order (the `slide` field counts from 1). */
+/**
+ * The panels slide mode shows one at a time, by their numbers (the `slide` field: 1 2 3 the stages ... 8 the
+ * translation), those this view has: no translation panel but a translator's; rnnencdec, without attention, has
+ * neither scores nor weights (stage 2 says so in words on the page), so its slides are stage 3, C, and the rest.
+ */
 function slidePanels() {
-  return [...document.querySelectorAll("[data-slide-panel]")];
+  const body = document.body;
+  const has = (panel) => !(panel.classList.contains("for-translation") && !body.classList.contains("has-translation"))
+    && !(body.classList.contains("no-attention") && (["stage1", "stage2"].includes(panel.id) || panel.classList.contains("needs-attention")));
+  return [...document.querySelectorAll("[data-slide-panel]")].filter(has).sort((a, b) => slideNumber(a) - slideNumber(b));
+}
+
+const slideNumber = (panel) => Number(panel.dataset.slidePanel);
+
+/** The panel numbered `slide`, or the view's next one after it (the last when none follows). */
+function slideAt(slide, panels = slidePanels()) {
+  return panels.find((panel) => slideNumber(panel) >= slide) || panels[panels.length - 1];
 }
 
 /**
@@ -130,16 +144,16 @@ function slidePanels() {
  */
 let stageBeforeSlides = null;
 
-/** Show panel `slide` (0: leave slide mode); a stage's panel makes that stage current too. */
+/** Show panel number `slide` (0: leave slide mode); a stage's panel makes that stage current too. */
 function setSlide(slide) {
-  const panels = slidePanels();
-  const next = Math.max(0, Math.min(panels.length, slide));
+  const panel = slide ? slideAt(slide) : null;
+  const next = panel ? slideNumber(panel) : 0;
   if (stageBeforeSlides === null) stageBeforeSlides = state.field("stage");
-  const stage = next ? Number(panels[next - 1].dataset.stage) : stageBeforeSlides;
+  const stage = next ? Number(panel.dataset.stage) : stageBeforeSlides;
   if (!next) stageBeforeSlides = null;
   state.setFields(stage ? { slide: next, stage } : { slide: next });
   applyScreen();
-  if (next) panels[next - 1].focus({ preventScroll: true });
+  if (panel) panel.focus({ preventScroll: true });
 }
 
 function toggleSlides() {
@@ -147,8 +161,11 @@ function toggleSlides() {
   render();
 }
 
+/** The view's previous or next panel (↑ ↓, PgUp PgDn): the newly shown panel draws itself (watchSizes). */
 function movePanel(delta) {
-  setSlide(Math.max(1, state.field("slide") + delta)); // the newly shown panel draws itself (watchSizes)
+  const panels = slidePanels();
+  const at = panels.indexOf(slideAt(state.field("slide"), panels));
+  setSlide(slideNumber(panels[Math.max(0, Math.min(panels.length - 1, at + delta))]));
 }
 
 function onEscape() {
@@ -301,6 +318,8 @@ function watchSizes() {
     [$("alignment-panel"), drawAlignment],
     [$("chart-every-head").parentElement, drawEveryHead],
     [$("chart-geometry").parentElement, drawGeometryPanel],
+    [$("chart-self").parentElement, drawSelf],
+    [$("chart-cache").parentElement, drawCache],
   ]);
   const redrawIfResized = (target) => {
     if (target.dataset.pending) return;
@@ -314,6 +333,7 @@ function watchSizes() {
   for (const target of redraws.keys()) observer.observe(target);
   window.addEventListener("resize", () => {
     stackStages();
+    fitStepLabel();
     redraws.forEach((_, target) => redrawIfResized(target)); // height budgets
     requestAnimationFrame(fitArithmetic);
   });
@@ -336,11 +356,31 @@ function stackStages() {
  */
 function writeStep(view, step) {
   $("step-label").textContent = stepLabel(view, step);
+  fitStepLabel();
   $("prev").disabled = step === 0;
   $("next").disabled = step === view.tokens.queries.length - 1;
   $("pairs").textContent = view.tokens.keys.map((k, j) => `(${k}, ${fmtWeight(view.head.weights[step][j])})`).join(" ");
   renderHeadQuestion(view);
   document.body.classList.toggle("has-every-head", Boolean(view.focus && view.focus.rows) && view.n_heads > 1);
+}
+
+const STEP_LABEL_SHRINK = 0.8; // the step's label may lose a fifth of its size to stay on one line (never under 14 px)
+
+/**
+ * The step's label on one line when a smaller type fits it there: a translator's label (the word's probability, the
+ * head and layer) took a second line, which pushed the stages below a projector's first screen.
+ */
+function fitStepLabel() {
+  const label = $("step-label");
+  label.style.fontSize = "";
+  const natural = parseFloat(getComputedStyle(label).fontSize);
+  const smallest = Math.max(MIN_SLIDE_FONT, natural * STEP_LABEL_SHRINK);
+  const wraps = (size) => label.offsetHeight > size * 1.8; // more than one line of text
+  for (let size = natural; wraps(size) && size - 1 >= smallest; ) {
+    size -= 1;
+    label.style.fontSize = `${size}px`;
+  }
+  if (wraps(parseFloat(label.style.fontSize || natural))) label.style.fontSize = ""; // two lines either way: as it was
 }
 
 /** Everything that depends on the current step only; the heatmaps just move their outline. */
@@ -370,8 +410,19 @@ function drawStep(read = null) {
   drawEveryHead(boxes.everyHead);
   drawAlignment(boxes.alignment);
   drawArithmetic();
+  recordBox($("chart-cache"), boxes.cache);
   renderTranslationStep(view, step, t, boxes.cache);
   performance.mark("attention-step"); // read by bench/bench_page.py
+}
+
+/** The Transformer's masked self-attention (translation.js), at its box's current size. */
+function drawSelf(box = boxOf($("chart-self"))) {
+  if (recordBox($("chart-self"), box)) drawSelfAttention(state.view(), box);
+}
+
+/** Its cache of keys as the current step reads it, at its box's current size. */
+function drawCache(box = boxOf($("chart-cache"))) {
+  if (recordBox($("chart-cache"), box)) renderTranslationStep(state.view(), state.field("step"), t, box);
 }
 
 /** A sentence longer than MANY tokens: no values in the cells, thinned labels, ranked bars, one heatmap a row. */
@@ -486,17 +537,24 @@ function syncAttribution(view) {
   document.querySelector(".attribution-row").hidden = !view.attribution; // rnnencdec: no attention, nothing to switch
   const norm = showsNorm(view);
   const zeroing = Boolean(view.value_zeroing); // value zeroing: one map per layer (its note says so under the help)
-  const title = zeroing ? t.stage2_zeroing : norm ? t.stage2_norm : t.stage2;
+  const none = !view.attribution && Boolean(view.translation); // rnnencdec: no attention, so no weights to draw
+  const title = none ? t.mt_stage2_none : zeroing ? t.stage2_zeroing : norm ? t.stage2_norm : t.stage2;
   $("stage2-title").textContent = title;
-  $("stage2-help").textContent = norm ? t.stage2_help_norm : t.stage2_help;
+  $("stage2-help").textContent = none ? t.mt_stage2_none_help : norm ? t.stage2_help_norm : t.stage2_help;
   $("scale-note2").textContent = zeroing ? t.bright2_zeroing : norm ? t.bright2_norm : t.bright2;
   $("chart-stage2").setAttribute("aria-label", title);
+  // stage 3 without attention: the one vector C, the same row at every step (nothing weighted or summed)
+  const c = view.translation && view.translation.context_vector;
+  $("stage3-title").textContent = c ? t.mt_stage3_none : t.stage3;
+  $("stage3-help").textContent = c ? t.mt_stage3_none_help.replace("{size}", String(c.length)) : t.stage3_help;
+  $("chart-stage3").setAttribute("aria-label", c ? t.mt_stage3_none : t.stage3);
 }
 
 /** Stage n's heatmap at its box's current size (`box` when it was read already). */
 function drawStage(n, box = boxOf($(`chart-stage${n}`))) {
   const el = $(`chart-stage${n}`);
-  if (!recordBox(el, box) || (n === 1 && state.view().head.scores === null)) return; // rnnencdec: no scores
+  // rnnencdec: no scores and no weights (its stage 1 and stage 2's chart are not shown)
+  if (!recordBox(el, box) || (n < 3 && document.body.classList.contains("no-attention"))) return;
   heatmap(el, { ...stageMatrix(n), ...box, step: state.field("step") });
 }
 
@@ -603,18 +661,18 @@ function applyScreen() {
   const present = Boolean(state.field("present"));
   const slide = state.field("slide");
   const panels = slidePanels();
-  const current = page.embed || slide ? slide || state.field("stage") : 0;
+  const shown = page.embed || slide ? slideAt(slide || state.field("stage"), panels) : null;
   body.classList.toggle("present", present);
   body.classList.toggle("slides", Boolean(slide));
-  body.classList.toggle("one-panel", Boolean(current));
+  body.classList.toggle("one-panel", Boolean(shown));
   body.classList.toggle("many", isLarge(state.view()));
   body.dataset.stage = String(state.field("stage"));
   stackStages();
-  panels.forEach((panel, i) => panel.classList.toggle("current-panel", i + 1 === current));
+  document.querySelectorAll("[data-slide-panel]").forEach((panel) => panel.classList.toggle("current-panel", panel === shown));
   $("present-toggle").setAttribute("aria-pressed", String(present));
   $("slide-toggle").setAttribute("aria-pressed", String(Boolean(slide)));
-  $("panel-prev").disabled = slide <= 1;
-  $("panel-next").disabled = slide >= panels.length;
+  $("panel-prev").disabled = !shown || shown === panels[0];
+  $("panel-next").disabled = !shown || shown === panels[panels.length - 1];
   fitArithmetic();
 }
 
@@ -636,15 +694,19 @@ function writeUnknown(view) {
 
 function render() {
   const view = state.view();
+  renderTranslation(view, t); // first: its body classes say which panels this view has (slide mode reads them)
   applyScreen();
   document.body.classList.toggle("has-heads", Boolean(view.overview));
   document.body.classList.toggle("has-embeddings", Boolean(view.embeddings));
   writeUnknown(view);
   const hasChinese = /[\u3400-\u9fff]/.test(view.params.source || "");
-  const modelNote = view.model ? t[`model_note_${view.model.name}`] || "" : "";
-  $("model-note").textContent = view.model && view.model.name === "minilm" && !hasChinese ? "" : modelNote;
+  // a translator's note states its limit of English words from the answer (the one constant the server checks)
+  const max = view.translation ? view.translation.vocabulary.max_source_words : "";
+  const modelNote = view.model ? (t[`model_note_${view.model.name}`] || "").replace("{max}", String(max)) : "";
+  // a translator's note opens its translation panel, below the stages (which keep the first screen of a projector)
+  $("model-note").textContent = view.translation || (view.model && view.model.name === "minilm" && !hasChinese) ? "" : modelNote;
+  $("mt-note").textContent = view.translation ? modelNote : "";
   renderMatrices(view);
-  renderTranslation(view, t);
   writeZeroingNote(view);
   syncGeometryTools(view);
   syncAttribution(view);
@@ -659,7 +721,7 @@ function render() {
   // Every chart's box is read once the page's words are written and before any chart is drawn: one layout.
   const boxes = { stages: stageBoxes(), step: stepBoxes(), self: boxOf($("chart-self")),
     rollout: boxOf($("chart-rollout")), zeroingRollout: boxOf($("chart-zeroing-rollout")) };
-  drawSelfAttention(view, boxes.self);
+  drawSelf(boxes.self);
   drawRollout(boxes.rollout);
   drawZeroingRollout(boxes.zeroingRollout);
   drawStages(boxes.stages);

@@ -16,7 +16,7 @@ export function renderTranslation(view, t) {
   document.body.classList.toggle("no-attention", Boolean(facts) && view.head.scores === null);
   document.body.classList.toggle("has-self-attention", Boolean(facts && facts.self_attention));
   if (!facts) return;
-  const model = view.model.label;
+  const model = t[`model_label_${view.model.name}`] || view.model.label; // in the page's language
   const replaced = new Map(facts.replaced.map((r) => [r.position, r]));
   const shown = (word, i) => (replaced.has(i) && replaced.get(i).origin !== "none" ? `〔${facts.output[i]}〕` : word);
   const produced = facts.target.length ? facts.target.map(shown).join(" ") : "∅";
@@ -51,22 +51,24 @@ function renderWords(view, t) {
   const gold = facts.gold;
   const sameWords = gold && gold.target.join(" ") === facts.target.join(" ");
   const drops = facts.leave_one_out; // (n_words, n_source) when the link asks (attribution=leave-one-out)
-  const columns = [t.mt_word, t.mt_probability, t.mt_learned, t.mt_gold, ...(drops ? [t.mt_loo] : [])];
+  const attends = Boolean(facts.learned_alignment); // rnnencdec: no attention, no column of where it looks
+  const columns = [t.mt_word, t.mt_probability, ...(attends ? [t.mt_learned] : []), t.mt_gold, ...(drops ? [t.mt_loo] : [])];
   const head = el("tr", {}, ...columns.map((text) => el("th", { scope: "col", text })));
   const rows = facts.target.map((word, i) => {
-    const learned = facts.learned_alignment ? source[facts.learned_alignment[i]] : "—";
     let goldText = "—";
     if (sameWords) {
       const links = gold.alignment[i];
       const agrees = facts.learned_alignment && links.includes(facts.learned_alignment[i]);
       goldText = `${links.map((j) => source[j]).join(" ")}${facts.learned_alignment ? (agrees ? " ✓" : " ✗") : ""}`;
     }
-    const cells = [el("td", { text: fmtWeight(facts.probabilities[i]) }), el("td", { text: learned }), el("td", { text: goldText })];
+    const cells = [el("td", { text: fmtWeight(facts.probabilities[i]) }),
+      ...(attends ? [el("td", { text: source[facts.learned_alignment[i]] })] : []), el("td", { text: goldText })];
     if (drops) cells.push(el("td", { class: "loo", text: costliest(drops[i], source) }));
     const r = facts.replaced.find((x) => x.position === i && x.origin !== "none");
     return el("tr", { "data-step": i }, el("th", { scope: "row", text: r ? `${word} → 〔${r.word}〕` : word }), ...cells);
   });
-  const caption = el("caption", { text: t.mt_words_caption });
+  // where the head shown looks (the Transformer's heads), where its one attention looks (RNNsearch), or neither
+  const caption = el("caption", { text: !attends ? t.mt_words_caption_none : view.n_heads > 1 ? t.mt_words_caption : t.mt_words_caption_one });
   $("mt-words").replaceChildren(el("table", { class: "data" }, caption, el("thead", {}, head), el("tbody", {}, ...rows)));
   const note = !gold ? t.mt_no_gold : sameWords ? "" : fill(t.mt_gold_other, { target: gold.target.join(" ") });
   $("mt-gold").textContent = note;
@@ -86,8 +88,9 @@ function costliest(row, source) {
 export function drawSelfAttention(view, box) {
   const self = view.translation && view.translation.self_attention;
   if (!self || !box.width) return;
+  // as tall as its rows need, or filling its room when the translation is a slide (box.fill)
   heatmap($("chart-self"), { z: self.weights, rows: view.tokens.queries, cols: self.keys, mask: self.mask, zmin: 0, zmax: 1,
-    ...box, height: null, fill: false });
+    ...box, height: box.fill ? box.height : null, fill: box.fill });
 }
 
 /** What moves with the step: the outlined rows, the current word's row, and the cache as the step reads it. */

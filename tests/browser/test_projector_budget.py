@@ -1,7 +1,8 @@
 """The projector budget: every page a class meets, at the screens a classroom has, in every mode it offers,
 with and without a live class running, measured in the drawn page.
 
-For each page (/, /compare, /learn, /live/<code>, /embed) at 1024×768, 1280×720 and 1920×1080:
+For each page (/, /compare, /learn, /live/<code>, /embed, and / on each trained translator in English and in
+Chinese) at 1024×768, 1280×720 and 1920×1080:
 
 - the first chart's top is inside the first screen, with at least a third of a screen of chart below it
   (a page without charts, /learn, has its first lesson's link on the first screen instead);
@@ -15,7 +16,7 @@ One page load per (page, screen, live class); the modes are switched in place wi
 (P, S, Esc), as a teacher does. Each state is saved as a screenshot in docs/screenshots/budget/ (ignored by git:
 a run leaves the working tree as it was; tests/browser/make_screenshots.py copies the README's four).
 
-Modes: / and /live/<code> have normal, presentation and slide mode; /compare normal and presentation
+Modes: /, a translator's / and /live/<code> have normal, presentation and slide mode; /compare normal and presentation
 (it has no slides); /embed is one panel sized to its frame, plain and in presentation mode; /learn is
 a reading page with one mode.
 """
@@ -43,11 +44,21 @@ PAGES = {
     "live": (None, ["normal", "present", "slide"]),  # the student's page of a running class
     "embed": (EMBED, ["normal", "present"]),
 }
+# The trained translators' views (the translation panel, the Transformer's self-attention and cache, RNNencdec's
+# one vector C), in both languages: "mt-<model>-<lang>". The Transformer's is also checked with a class running.
+TRANSLATOR_SENTENCE = "I+read+books+in+the+library"
+for _model in ("rnnsearch", "transformer-mt", "rnnencdec"):
+    for _lang in ("en", "zh"):
+        PAGES[f"mt-{_model}-{_lang}"] = (
+            f"/?source={TRANSLATOR_SENTENCE}&model={_model}&step=2&lang={_lang}",
+            ["normal", "present", "slide"],
+        )
+LIVE_TOO = {"main", "mt-transformer-mt-en"}  # pages checked with and without a live class
 CASES = [
     (page, size, live)
     for page in PAGES
     for size in SIZES
-    for live in ((False, True) if page == "main" else (page == "live",))
+    for live in ((False, True) if page in LIVE_TOO else (page == "live",))
 ]
 
 # Everything the budget is about, read from the drawn page in one go.
@@ -196,7 +207,7 @@ def check(found, kind, mode, where):
 )
 def test_projector_budget(tabs, fresh_context, room, kind, size, live):
     width, height = SIZES[size]
-    teacher = live and kind == "main"
+    teacher = live and kind != "live"
     context = (fresh_context if teacher else tabs)(viewport={"width": width, "height": height})
     if teacher:  # the teacher's tab drives the room (the page keeps it in sessionStorage)
         saved = json.dumps(json.dumps(room))
@@ -205,7 +216,7 @@ def test_projector_budget(tabs, fresh_context, room, kind, size, live):
     path, modes = PAGES[kind]
     page.goto(f"/live/{room['code']}" if kind == "live" else path)
     wait_drawn(page, kind)
-    if live and kind == "main":
+    if teacher:
         expect(page.locator("#live-panel")).to_be_visible()
     SHOTS.mkdir(parents=True, exist_ok=True)
     problems = []
