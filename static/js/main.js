@@ -106,8 +106,8 @@ function pickHead(layer, head) {
   query.set("head", String(head));
   const layerBox = document.getElementById("layer");
   if (layerBox) layerBox.value = String(layer);
-  const headBox = document.getElementById("head");
-  if (headBox) headBox.value = String(head);
+  const headBox = document.getElementById("head"); // a translator's head select (other modes pick heads here only)
+  if (headBox && state.view().mode === "translate") headBox.value = String(head);
   recompute(query, { push: true });
 }
 

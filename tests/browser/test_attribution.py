@@ -101,7 +101,7 @@ def test_no_switch_where_there_is_no_attention_nor_in_a_frame(tabs):
     page = tabs().new_page()
     open_view(page, {"model": "rnnencdec", "source": "Tom chase Jerry"})
     expect(page.locator(".attribution-row")).to_be_hidden()  # rnnencdec: one context vector, no weights
-    assert page.locator("#stage2-title").text_content() == "Stage 2 · Softmax weights"
+    assert page.locator("#stage2-title").text_content() == "Stage 2 · No weights"  # and no chart of weights
     page.goto("/embed?" + urlencode({**VIEW, "attribution": "norm", "stage": "2"}))
     page.locator("body[data-ready=true]").wait_for(state="attached")
     expect(page.locator(".attribution-row")).to_be_hidden()  # a frame shows its link's choice
