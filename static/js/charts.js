@@ -108,7 +108,7 @@ export function heatmap(el, { z, rows, cols, step = null, mask = null, zmin, zma
   const few = rows.length <= MANY && cols.length <= MANY;
   const texts = (write) => (few ? z.map((row, i) => row.map((x, j) => (mask && !mask[i][j] ? "×" : write(x)))) : null);
   const widthOf = (text) => (text ? Math.max(2, ...text.flat().map((s) => textUnits(s))) : Infinity);
-  const minValueFont = dark ? MIN_PROJECTED_FONT : MIN_VALUE_FONT;
+  const minValueFont = dark || fill ? MIN_PROJECTED_FONT : MIN_VALUE_FONT; // projected, or a slide (fills its panel)
   let text = texts((x) => fmt(x, 2));
   let [low, high] = [Infinity, -Infinity]; // the visible cells' range, as Plotly reads it when zmin or zmax is not given
   z.forEach((row, i) => row.forEach((x, j) => {

@@ -5,7 +5,8 @@ For each page (/, /compare, /learn, /live/<code>, /embed, and / on each trained 
 Chinese) at 1024×768, 1280×720 and 1920×1080:
 
 - the first chart's top is inside the first screen, with at least a third of a screen of chart below it
-  (a page without charts, /learn, has its first lesson's link on the first screen instead);
+  (a page without charts, /learn, has its first lesson's link on the first screen instead, and an RNN's
+  translation slide its whole table of words);
 - in presentation mode (and in slide mode and /embed, which are sized for projecting) no text is drawn
   under 14 px: HTML text by its computed size, SVG text by its size times the SVG's scale on the screen;
 - no inner scroll area hides rows: a box that scrolls or clips vertically holds everything it has;
@@ -16,7 +17,8 @@ One page load per (page, screen, live class); the modes are switched in place wi
 (P, S, Esc), as a teacher does. Each state is saved as a screenshot in docs/screenshots/budget/ (ignored by git:
 a run leaves the working tree as it was; tests/browser/make_screenshots.py copies the README's four).
 
-Modes: /, a translator's / and /live/<code> have normal, presentation and slide mode; /compare normal and presentation
+Modes: /, a translator's / and /live/<code> have normal, presentation and slide mode (a translator's view is also
+checked on its translation's slide); /compare normal and presentation
 (it has no slides); /embed is one panel sized to its frame, plain and in presentation mode; /learn is
 a reading page with one mode.
 """
@@ -51,7 +53,7 @@ for _model in ("rnnsearch", "transformer-mt", "rnnencdec"):
     for _lang in ("en", "zh"):
         PAGES[f"mt-{_model}-{_lang}"] = (
             f"/?source={TRANSLATOR_SENTENCE}&model={_model}&step=2&lang={_lang}",
-            ["normal", "present", "slide"],
+            ["normal", "present", "slide", "slide-translation"],
         )
 LIVE_TOO = {"main", "mt-transformer-mt-en"}  # pages checked with and without a live class
 CASES = [
@@ -127,8 +129,10 @@ MEASURE = """(minText) => {
   }
   if (doc.scrollWidth > doc.clientWidth) clipped.push(`the page scrolls sideways: ${doc.scrollWidth} px`);
   const firstLink = document.querySelector('.lessons a');
+  const words = document.querySelector('.current-panel .mt-words table');
   return { charts, small, hiding, clipped, innerHeight, scrollY,
     firstLink: firstLink ? box(firstLink.getBoundingClientRect()) : null,
+    words: words && visible(words) ? box(words.getBoundingClientRect()) : null,
     ready: document.body.dataset.ready };
 }"""
 
@@ -168,6 +172,12 @@ def switch(page, kind, mode):
     elif mode == "slide":
         page.keyboard.press("s")
         expect(body).to_have_class(re.compile(r"\bslides\b"))
+    elif mode == "slide-translation":  # a translator's last slide: the translation (↓ from the first)
+        page.keyboard.press("s")
+        expect(body).to_have_class(re.compile(r"\bslides\b"))
+        for _ in range(8):
+            page.keyboard.press("ArrowDown")
+        expect(page.locator("#translation-panel.current-panel")).to_be_visible()
 
 
 def leave(page, mode):
@@ -175,7 +185,7 @@ def leave(page, mode):
     if mode == "present":
         page.keyboard.press("p")
         expect(body).not_to_have_class(re.compile(r"\bpresent\b"))
-    elif mode == "slide":
+    elif mode.startswith("slide"):
         page.keyboard.press("Escape")
         expect(body).not_to_have_class(re.compile(r"\bslides\b"))
 
@@ -191,6 +201,9 @@ def check(found, kind, mode, where):
     elif kind == "learn":
         if not found["firstLink"] or found["firstLink"]["b"] > height:
             problems.append(f"the first lesson's link is off the first screen: {found['firstLink']}")
+    elif mode == "slide-translation":  # an RNN's translation: a slide of its words' table, every row on the screen
+        if not found["words"] or found["words"]["b"] > height:
+            problems.append(f"the words' table is not whole on the slide: {found['words']}")
     else:
         problems.append("no chart is drawn")
     if mode != "normal" or kind == "embed":
