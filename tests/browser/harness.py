@@ -73,6 +73,10 @@ def open_view(page, params=None, timeout=WAIT_MS):
     return response
 
 
+# What page.evaluate raises while a document is being replaced or is not yet built.
+TRANSIENT_ERRORS = ("context was destroyed", "navigat", "Cannot read properties of null")
+
+
 def poll(page, expression, predicate=bool, timeout=WAIT_MS / 1000, interval=0.05):
     """Evaluate `expression` until predicate(value) holds; returns the value (no eval-based waiting in the page)."""
     deadline = time.monotonic() + timeout
@@ -80,10 +84,12 @@ def poll(page, expression, predicate=bool, timeout=WAIT_MS / 1000, interval=0.05
     while time.monotonic() < deadline:
         try:
             value = page.evaluate(expression)
-        except PlaywrightError as error:  # a navigation replaced the document mid-poll: ask the new one
-            if "context was destroyed" not in str(error) and "navigat" not in str(error):
+        except PlaywrightError as error:
+            # A navigation replaced the document mid-poll, or the new one has no <html>, <body> or
+            # element yet ("Cannot read properties of null"): not yet, ask again.
+            if not any(transient in str(error) for transient in TRANSIENT_ERRORS):
                 raise
-            value = None
+            value = f"(not yet: {str(error).splitlines()[0]})"
         else:
             if predicate(value):
                 return value
