@@ -170,6 +170,38 @@ def test_the_keeper_ends_the_streams_of_a_room_past_its_time(monkeypatch):
     run(scenario())
 
 
+def test_the_keeper_goes_on_after_a_round_that_failed(monkeypatch, caplog):
+    """A round of the keeper that raises (here the keep-alives, once) is logged, and the next rounds still end the
+    streams of a room past its time: a keeper that stopped would let every followed room end unseen."""
+    monkeypatch.setattr(app.live.rooms, "EXPIRY_CHECK_SECONDS", 0.01)
+
+    async def scenario():
+        rooms = MemoryRooms(Limits(ttl_seconds=3600, per_client_hour=10, rooms_max=10, streams_max=10))
+        room, _ = await rooms.create(VIEW, "127.0.0.1")
+        rooms.rooms[room.code] = aged = Room(room.code, room.version, room.view, room.updated - 3601)
+        old = rooms.hub.open(aged, "a")
+        keep_alive, failures = rooms.hub.keep_alive, []
+
+        def fails_once(now):
+            if not failures:
+                failures.append(now)
+                raise RuntimeError("a round that fails")
+            keep_alive(now)
+
+        monkeypatch.setattr(rooms.hub, "keep_alive", fails_once)
+        await rooms.start()
+        try:
+            await asyncio.wait_for(old.wait(), GUARD)
+            assert old.status == "ended" and len(failures) == 1
+        finally:
+            await rooms.stop()
+        rooms.hub.close(old)
+
+    with caplog.at_level("ERROR", logger="attention_lens.live"):
+        run(scenario())
+    assert "a round failed" in caplog.text and "a round that fails" in caplog.text
+
+
 def test_the_keeper_asks_only_the_streams_quiet_for_the_keep_alive_interval():
     """No timer per student either for keep-alives: the keeper asks each stream that sent nothing for
     LIVE_KEEPALIVE_SECONDS, so each gets its comment in its own time, and a stream that just got a change none."""

@@ -23,6 +23,7 @@ import contextlib
 import hashlib
 import hmac
 import ipaddress
+import logging
 import secrets
 import time
 from collections import deque
@@ -35,6 +36,7 @@ CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
 CODE_LENGTH = 8  # 30**8, about 6.6e11 codes: guessing is pointless (docs/deploy.md works out the time to a hit)
 SECRET_BYTES = 24  # 192 random bits
 RATE_WINDOW_SECONDS = 3600  # rooms per client address are counted over the last hour
+log = logging.getLogger("attention_lens.live")
 EXPIRY_CHECK_SECONDS = 1.0  # how often the keeper looks for followed rooms past their time
 MISS_WINDOW_SECONDS = 60  # room codes looked up in vain are counted over the last minute
 
@@ -543,11 +545,22 @@ async def keep_followed_rooms(rooms: Rooms) -> None:
     touched = time.monotonic()
     while True:
         await asyncio.sleep(min(EXPIRY_CHECK_SECONDS, rooms.limits.keepalive_seconds))
-        rooms.hub.keep_alive(time.monotonic())
-        with contextlib.suppress(LiveUnavailable):  # the subscriber reports an outage and catches up after it
-            await refresh(rooms, rooms.hub.past_their_time(time.time()))
-        codes = rooms.hub.codes()
-        if codes and time.monotonic() - touched >= touch_every:
-            touched = time.monotonic()
-            with contextlib.suppress(RoomError):
-                await rooms.touch(codes)
+        try:
+            touched = await keeper_round(rooms, touched, touch_every)
+        except Exception:  # a round that failed must not end the keeper: every followed room would then end
+            log.exception("the live rooms' keeper: a round failed; the next one follows")
+
+
+async def keeper_round(rooms: Rooms, touched: float, touch_every: float) -> float:
+    """One round of keep_followed_rooms; returns when the followed rooms were last touched."""
+    rooms.hub.keep_alive(time.monotonic())
+    with contextlib.suppress(LiveUnavailable):  # the subscriber reports an outage and catches up after it
+        await refresh(rooms, rooms.hub.past_their_time(time.time()))
+    codes = rooms.hub.codes()
+    if codes and time.monotonic() - touched >= touch_every:
+        touched = time.monotonic()
+        try:
+            await rooms.touch(codes)
+        except RoomError as error:  # tried again in touch_every: a room ends only if every try fails for its idle time
+            log.warning("the live rooms' keeper could not keep %d followed rooms open: %s", len(codes), error)
+    return touched
