@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from app.engine.models.translator import source_words
-from tools.translator import corpus
+from tools.translator import dataset
 from tools.translator.everyday import SET_PATH, Item, chinese_content_words, evaluate, read_set, score
 
 ITEMS = read_set()
@@ -35,7 +35,7 @@ def test_the_set_is_sixty_everyday_sentences_with_references():
 
 
 def test_the_set_is_not_the_corpus_generators():
-    generated = corpus.generate(sizes={"train": 1000, "val": 10, "test": 10})
+    generated = dataset.generate(sizes={"train": 1000, "val": 10, "test": 10})
     sentences = {pair["en"] for split in generated.values() for pair in split}
     vocabulary = {word for sentence in sentences for word in sentence.split()}
     assert not sentences & {" ".join(source_words(item.en)) for item in ITEMS}

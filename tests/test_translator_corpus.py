@@ -1,4 +1,5 @@
-"""The translators' training data: tools/translator/corpus.py (seeded, checked by checksum and by its properties)."""
+"""The translators' training data: tools/translator/dataset.py over corpus.py and everyday_grammar.py (seeded,
+checked by checksum and by its properties)."""
 
 import random
 
@@ -6,7 +7,7 @@ import pytest
 
 from app.engine.models import mt_dictionary
 from app.engine.text.lexicon import load_lexicon
-from tools.translator import corpus, everyday_grammar
+from tools.translator import corpus, dataset, everyday_grammar
 
 SMALL = {"train": 600, "val": 60, "test": 120}
 SMALL_SHA256 = "b03c8024f3ca8dad7b1db6dbb36f7070faa6fe35d7677c0f3b73b4879a510e79"
@@ -14,16 +15,16 @@ SMALL_SHA256 = "b03c8024f3ca8dad7b1db6dbb36f7070faa6fe35d7677c0f3b73b4879a510e79
 
 @pytest.fixture(scope="module")
 def small():
-    return corpus.generate(sizes=SMALL, keep_combos=True)
+    return dataset.generate(sizes=SMALL, keep_combos=True)
 
 
 def test_small_corpus_is_pinned(small):
-    assert corpus.checksum(small) == SMALL_SHA256
-    assert corpus.checksum(corpus.generate(sizes=SMALL)) == SMALL_SHA256  # the combos are not part of the data
+    assert dataset.checksum(small) == SMALL_SHA256
+    assert dataset.checksum(dataset.generate(sizes=SMALL)) == SMALL_SHA256  # the combos are not part of the data
 
 
 def test_another_seed_gives_other_sentences():
-    assert corpus.checksum(corpus.generate(seed=corpus.SEED + 1, sizes=SMALL)) != SMALL_SHA256
+    assert dataset.checksum(dataset.generate(seed=dataset.SEED + 1, sizes=SMALL)) != SMALL_SHA256
 
 
 def test_both_grammars_are_drawn(small):
@@ -52,7 +53,7 @@ def test_alignments_point_into_the_sentence(small):
             en, zh = pair["en"].split(), pair["zh"].split()
             assert len(pair["align"]) == len(zh)
             assert all(links and all(0 <= j < len(en) for j in links) for links in pair["align"])
-            assert len(en) <= corpus.MAX_EN
+            assert len(en) <= dataset.MAX_EN
 
 
 def test_alignments_are_not_diagonal(small):
@@ -66,7 +67,7 @@ def test_alignments_are_not_diagonal(small):
 
 
 def test_splits_share_no_sentence_and_test_holds_unseen_combinations(small):
-    held = corpus.held_out_combinations(random.Random(corpus.SEED))
+    held = dataset.held_out_combinations(random.Random(dataset.SEED))
     english = {name: {p["en"] for p in pairs} for name, pairs in small.items()}
     assert not english["train"] & english["val"] and not english["train"] & english["test"]
     assert not english["val"] & english["test"]
@@ -101,7 +102,7 @@ def test_the_grammar_reorders_as_chinese_does(small):
 
 
 def test_the_texts_sentence_is_in_training():
-    splits = corpus.generate(sizes={"train": 1, "val": 0, "test": 0})
+    splits = dataset.generate(sizes={"train": 1, "val": 0, "test": 0})
     assert splits["train"][0] == {
         "en": "tom chase jerry",
         "zh": "汤姆 追逐 杰瑞",

@@ -38,7 +38,7 @@ import numpy as np
 import pytest
 
 from app.engine.models import translator as mt
-from tools.translator import corpus
+from tools.translator import dataset
 
 pytestmark = pytest.mark.slow
 
@@ -59,12 +59,12 @@ def stored_figures(name: str) -> dict:
 
 @pytest.fixture(scope="module")
 def splits():
-    return corpus.generate()
+    return dataset.generate()
 
 
 def test_full_corpus_is_the_one_the_models_were_trained_on(splits):
-    assert {name: len(pairs) for name, pairs in splits.items()} == corpus.SIZES
-    assert corpus.checksum(splits) == json.loads((mt.DIRECTORY / mt.VOCAB_FILE).read_text("utf-8"))["corpus_sha256"]
+    assert {name: len(pairs) for name, pairs in splits.items()} == dataset.SIZES
+    assert dataset.checksum(splits) == json.loads((mt.DIRECTORY / mt.VOCAB_FILE).read_text("utf-8"))["corpus_sha256"]
 
 
 # ---------------------------------------------------------------------------

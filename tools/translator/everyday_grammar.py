@@ -25,7 +25,7 @@ typed <unk> on both sides. So the models learn to emit <unk> where the source ha
 shows which word it stands for: the app puts the dictionary's translation of that word in its place (Luong
 et al. 2015, *Addressing the Rare Word Problem in Neural Machine Translation*).
 
-Pure Python (the app's tests import it through corpus.py).
+Pure Python (the app's tests import it through dataset.py).
 """
 
 from __future__ import annotations

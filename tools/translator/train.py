@@ -33,7 +33,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from app.engine.models import mt_dictionary
-from tools.translator import corpus, everyday_grammar
+from tools.translator import dataset, everyday_grammar
 
 PAD, BOS, EOS, UNK = 0, 1, 2, 3
 SRC_SPECIALS = ["<pad>", "<unk>", *mt_dictionary.UNKNOWN_TOKENS]  # <unk> typed by role and form
@@ -501,14 +501,14 @@ def main():
     parser.add_argument("--test-size", type=int, default=None, help="measure on the first N test pairs (trials only)")
     args = parser.parse_args()
     torch.set_num_threads(1)
-    splits = corpus.generate()
+    splits = dataset.generate()
     train_pairs = splits["train"][: args.train_size] if args.train_size else splits["train"]
     src_vocab, tgt_vocab = vocabularies(train_pairs)
     train = encode_pairs(train_pairs, src_vocab, tgt_vocab)
     val = encode_pairs(splits["val"], src_vocab, tgt_vocab)
     test = encode_pairs(splits["test"][: args.test_size], src_vocab, tgt_vocab)
     args.out.mkdir(parents=True, exist_ok=True)
-    vocab = {"source": src_vocab, "target": tgt_vocab, "corpus_sha256": corpus.checksum(splits)}
+    vocab = {"source": src_vocab, "target": tgt_vocab, "corpus_sha256": dataset.checksum(splits)}
     (args.out / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
     for name in args.models:
         if args.epochs:
