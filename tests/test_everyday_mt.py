@@ -7,12 +7,13 @@ from collections import Counter
 
 import pytest
 
+from app.engine.models import mt_check
 from app.engine.models.translator import source_words
 from tools.translator import dataset
-from tools.translator.everyday import SET_PATH, Item, chinese_content_words, evaluate, read_set, score
+from tools.translator.everyday import SET_PATH, Item, evaluate, read_set, score
 
 ITEMS = read_set()
-CONTENT_WORDS = chinese_content_words()
+CONTENT_WORDS = mt_check.content_words()
 
 
 def test_the_set_is_sixty_everyday_sentences_with_references():
@@ -52,13 +53,18 @@ def test_the_counting_on_hand_made_outputs():
     assert right.known_with_dictionary == 6  # ate -> eat, cake: the dictionary knows both
     wrong = score(item, ["汤姆", "的", "狗", "吃", "了", "学生", "是", "学生"], knows, CONTENT_WORDS)
     assert not wrong.content_right and wrong.invented == ("学生", "学生")  # 是 is grammar, 学生 translates nothing
+    assert wrong.unmarked == ()  # the page marks both made up
+    assert wrong.missing == wrong.missing_marked == ("cake",)  # and cake left out
     assert score(item, ["汤姆", "吃", "了", "蛋糕", "的", "狗"], knows, CONTENT_WORDS).content_right  # order not judged
     short = Item("he is short", ("他", "很", "矮"), {"he": ("他",), "short": ("矮",)})
     sense = score(short, ["他", "很", "短"], knows, CONTENT_WORDS)  # the dictionary's other sense of short
     assert not sense.content_right and sense.invented == ()  # wrong, but it translates a word of the sentence
+    assert sense.missing == ("short",) and sense.missing_marked == ()  # the page cannot tell a wrong sense
     daily = Item("I run every morning", ("我", "每天", "早上", "跑步"), {"run": ("跑步",), "morning": ("早上",)})
     assert score(daily, ["我", "每", "天", "早上", "跑步"], knows, CONTENT_WORDS).invented == ()  # 每 天: the 每天
-    assert score(daily, ["我", "天", "早上", "跑步"], knows, CONTENT_WORDS).invented == ("天",)  # no word says day
+    alone = score(daily, ["我", "天", "早上", "跑步"], knows, CONTENT_WORDS)
+    assert alone.invented == ("天",)  # no word says day
+    assert alone.unmarked == ("天",)  # the page lets it pass: the corpus aligns 天 with morning (每 天 早上)
 
 
 @pytest.mark.parametrize("name", ["rnnsearch", "transformer-mt"])
@@ -69,5 +75,5 @@ def test_the_evaluation_of_a_few_sentences(name):
     assert report.known == pytest.approx(7 / 11)  # slowly, get, up and seven are beyond the corpus's words
     assert report.known_with_dictionary == 1.0
     assert report.from_dictionary >= 2 and report.kept == 0  # slowly -> 慢慢, seven -> 七: attention pointed at them
-    assert report.sentences_inventing == len(report.examples) == 0
+    assert report.sentences_inventing == len(report.examples) == report.invented_unmarked == 0
     assert report.content_right == 0.5  # get up is two unknown words for one Chinese word (起床)

@@ -37,8 +37,9 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
+from app.engine.models import mt_check
 from app.engine.models import translator as mt
-from tools.translator import dataset
+from tools.translator import dataset, taught
 
 pytestmark = pytest.mark.slow
 
@@ -65,6 +66,27 @@ def splits():
 def test_full_corpus_is_the_one_the_models_were_trained_on(splits):
     assert {name: len(pairs) for name, pairs in splits.items()} == dataset.SIZES
     assert dataset.checksum(splits) == json.loads((mt.DIRECTORY / mt.VOCAB_FILE).read_text("utf-8"))["corpus_sha256"]
+
+
+def test_what_the_corpus_taught_beyond_the_dictionary_is_written_again_byte_for_byte(splits):
+    written = taught.render(taught.taught_links(splits["train"]))
+    assert written == mt_check.TAUGHT_PATH.read_text(encoding="utf-8")
+
+
+def test_the_check_marks_nothing_in_any_gold_translation_of_the_test_split(splits):
+    """The corpus's own translations make nothing up and leave nothing out: each <unk> it writes stands, as on the
+    page, for the dictionary's word of the English word it is aligned with."""
+    marked = []
+    for pair in splits["test"]:
+        english, chinese = mt.source_words(pair["en"]), pair["zh"].split()
+        for i, sources in enumerate(pair["align"]):
+            if chinese[i] == "<unk>" and sources:
+                chinese[i] = mt.dictionary_word(english[sources[0]]) or english[sources[0]]
+        checked = mt_check.check(english, chinese)
+        if checked.invented or checked.left_out:
+            marked.append((pair["en"], pair["zh"], checked))
+    assert marked == []
+    assert len(splits["test"]) == 2000
 
 
 # ---------------------------------------------------------------------------

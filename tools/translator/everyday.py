@@ -11,12 +11,17 @@ No PyTorch: the app's numpy translators (app/engine/models/translator.py). For e
                            word of the sentence, one of its reference Chinese words is among the output's words
                            (anywhere: word order is not judged)
     invented               a Chinese content word in the output (the lexicon or the translators' dictionary
-                           calls it a noun, verb or adjective; GRAMMAR's words are the grammar's) that translates
-                           no word of the sentence: in neither the reference translation, nor the counterparts of
-                           its content words, nor any sense the dictionary gives one of its English words (short
-                           -> 短 where the reference says 矮 is the wrong sense, not an invention; it is not
-                           right either), nor joined with the word beside it into one of the reference's words
+                           calls it a noun, verb or adjective; mt_check.GRAMMAR's words are the grammar's) that
+                           translates no word of the sentence: in neither the reference translation, nor the
+                           counterparts of its content words, nor any sense the dictionary gives one of its English
+                           words (short -> 短 where the reference says 矮 is the wrong sense, not an invention;
+                           it is not right either), nor joined with the word beside it into one of the reference's words
                            (每 天 for 每天): the sentences with one, and how many
+    unmarked               of the invented words, those the page does not mark "made up" (its check against the
+                           dictionary, app/engine/models/mt_check.py, which also accepts what the corpus taught:
+                           to -> 去 is taught, so "listening to" -> 去 is invented here and unmarked there)
+    missing, marked        the English content words whose reference Chinese is not in the output, and how many
+                           of them the page marks "left out" (the rest came out as a wrong sense: short -> 短)
     from the dictionary    the <unk> the model wrote, replaced by the dictionary's word for the English word its
                            attention pointed to (translator.replace_unknown), as the page shows it; "kept" counts
                            the <unk> left as they are (a word in no dictionary stays English; RNNencdec has no
@@ -34,18 +39,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.engine.models import mt_dictionary, translator
-from app.engine.text.lexicon import lexicon_rows
+from app.engine.models import mt_check, mt_dictionary, translator
 
 SET_PATH = Path(__file__).resolve().parents[2] / "tests/data/everyday_mt.jsonl"
-CONTENT_ROLES = {"noun", "verb", "adjective"}
-# Chinese words with a verb sense that the grammar writes for no content word: the copula, the past marker, 在 (at,
-# and the progressive 在), 会 (will), 能 (can), 想 (want to), 有 (there is), 给 (the ditransitives' 给 X Y).
-# The particles, place words (里 上 边) and function words the grammars write (的 地 们 很) and every measure
-# word are not content words either, though some are also a noun's Chinese in the dictionary (的 as "target").
-GRAMMAR = {"是", "了", "在", "会", "能", "想", "有", "给", "的", "地", "得", "们", "吗", "很", "不", "没", "请", "正在",
-           "一", "这", "那", "这些", "那些", "一些", "因为", "所以", "但是", "不要", "真", "里", "上", "边", "附近",
-           "下面", "后面"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -62,6 +58,9 @@ class Score:
     known_with_dictionary: int  # in its vocabulary or in the dictionary
     content_right: bool
     invented: tuple[str, ...]  # Chinese content words that translate no word of the sentence
+    unmarked: tuple[str, ...]  # ... of them, those the page's check does not mark made up
+    missing: tuple[str, ...]  # the item's English content words not translated
+    missing_marked: tuple[str, ...]  # ... of them, those the page's check marks left out
 
 
 def read_set(path: Path = SET_PATH) -> list[Item]:
@@ -73,34 +72,15 @@ def read_set(path: Path = SET_PATH) -> list[Item]:
     return items
 
 
-def chinese_content_words() -> set[str]:
-    """Chinese words the lexicon or the dictionary gives a noun, verb or adjective sense, less the grammar words."""
-    words = set()
-    for row in lexicon_rows():
-        if row.role in CONTENT_ROLES:
-            words.update(row.chinese)
-    for senses in mt_dictionary.load().senses.values():
-        words.update(s.chinese for s in senses if s.role in CONTENT_ROLES and s.chinese)
-    measures = {s.measure for senses in mt_dictionary.load().senses.values() for s in senses if s.measure}
-    return words - GRAMMAR - measures
-
-
-def dictionary_senses(word: str) -> set[str]:
-    """Every Chinese word the dictionary gives the English word, in every sense of every lemma it may be a form of."""
-    dictionary = mt_dictionary.load()
-    key = word.strip().lower().replace("’", "'")
-    lemmas = {lemma for lemma, _ in dictionary.forms.get(key, ())} | {key}
-    return {s.chinese for lemma in lemmas for s in dictionary.senses.get(lemma, ()) if s.chinese}
-
-
-def score(item: Item, output: list[str], knows, content_words: set[str]) -> Score:
-    """One sentence: its words known (knows(word) -> bool), its content words right, the words invented."""
+def score(item: Item, output: list[str], knows, content_words: frozenset[str]) -> Score:
+    """One sentence: its words known (knows(word) -> bool), its content words right, the words invented, and what
+    the page's check marks of them."""
     words = translator.source_words(item.en)
     known = sum(knows(word) for word in words)
     with_dictionary = sum(knows(word) or mt_dictionary.lookup(word) is not None for word in words)
-    right = all(any(zh in output for zh in alternatives) for alternatives in item.content.values())
+    missing = tuple(en for en, alternatives in item.content.items() if not any(zh in output for zh in alternatives))
     allowed = set(item.zh) | {zh for alternatives in item.content.values() for zh in alternatives}
-    senses = {zh for word in words for zh in dictionary_senses(word)}
+    senses = {zh for word in words for zh in mt_check.dictionary_senses(word)}
     joined = {i for i in range(len(output) - 1) if output[i] + output[i + 1] in item.zh}
     beside = joined | {i + 1 for i in joined}  # the words that make a reference word together
     invented = tuple(
@@ -108,7 +88,19 @@ def score(item: Item, output: list[str], knows, content_words: set[str]) -> Scor
         for i, word in enumerate(output)
         if word in content_words and word not in allowed and word not in senses and i not in beside
     )
-    return Score(len(words), known, with_dictionary, right, invented)
+    checked = mt_check.check(words, output)
+    marked = {output[i] for i in checked.invented}
+    left_out = {words[j] for j in checked.left_out}
+    return Score(
+        len(words),
+        known,
+        with_dictionary,
+        not missing,
+        invented,
+        tuple(w for w in invented if w not in marked),
+        missing,
+        tuple(en for en in missing if en.lower() in left_out),
+    )
 
 
 @dataclass(frozen=True)
@@ -120,6 +112,9 @@ class Report:
     content_right: float
     sentences_inventing: int
     invented_words: int
+    invented_unmarked: int  # invented words the page does not mark made up
+    missing: int  # English content words not translated
+    missing_marked: int  # ... the page marks left out
     from_dictionary: int  # <unk> replaced by the dictionary's word
     kept: int  # <unk> kept (in English, or as <unk> without attention)
     examples: tuple[tuple[str, str, tuple[str, ...]], ...]  # (English, output, invented words)
@@ -127,7 +122,7 @@ class Report:
 
 def evaluate(name: str, items: list[Item], examples: int = 5) -> Report:
     model = translator.load(name)
-    content_words = chinese_content_words()
+    content_words = mt_check.content_words()
     scores, outputs = [], []
     from_dictionary = kept = 0
     for item in items:
@@ -150,6 +145,9 @@ def evaluate(name: str, items: list[Item], examples: int = 5) -> Report:
         sum(s.content_right for s in scores) / len(items),
         len(inventing),
         sum(len(s.invented) for s in scores),
+        sum(len(s.unmarked) for s in scores),
+        sum(len(s.missing) for s in scores),
+        sum(len(s.missing_marked) for s in scores),
         from_dictionary,
         kept,
         tuple(inventing[:examples]),
@@ -159,13 +157,15 @@ def evaluate(name: str, items: list[Item], examples: int = 5) -> Report:
 def table(reports: list[Report]) -> str:
     lines = [
         "| model | sentences | words known (model) | known (model ∪ dictionary) | every content word right "
-        "| sentences with an invented word | invented words | <unk> from the dictionary | <unk> kept |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| sentences with an invented word | invented words | of them unmarked on the page "
+        "| content words missed | of them marked left out | <unk> from the dictionary | <unk> kept |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in reports:
         lines.append(
             f"| {r.model} | {r.sentences} | {r.known:.1%} | {r.known_with_dictionary:.1%} | {r.content_right:.1%} "
-            f"| {r.sentences_inventing} | {r.invented_words} | {r.from_dictionary} | {r.kept} |"
+            f"| {r.sentences_inventing} | {r.invented_words} | {r.invented_unmarked} | {r.missing} "
+            f"| {r.missing_marked} | {r.from_dictionary} | {r.kept} |"
         )
     for r in reports:
         lines.append(f"\n{r.model}, invented words (first {len(r.examples)}):\n")

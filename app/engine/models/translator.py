@@ -553,13 +553,21 @@ def replace_unknown(translation: Translation) -> list[Replacement]:
             continue
         j = int(np.argmax(pointer_weights(step.attention)))
         source = translation.source[j]
-        reading = mt_dictionary.lookup(source)
-        if reading is not None and reading.chinese:
-            chinese = reading.chinese + ("地" if reading.tag == "adverb" else "")
+        chinese = dictionary_word(source)
+        if chinese is not None:
             replacements.append(Replacement(i, j, chinese, "dictionary"))
         else:
             replacements.append(Replacement(i, j, source, "english"))
     return replacements
+
+
+def dictionary_word(word: str) -> str | None:
+    """What stands for an English word the translator could not write: the dictionary's Chinese (a manner adverb
+    with 地: carefully -> 小心地), or None for a word in no dictionary or without a Chinese counterpart."""
+    reading = mt_dictionary.lookup(word)
+    if reading is None or not reading.chinese:
+        return None
+    return reading.chinese + ("地" if reading.tag == "adverb" else "")
 
 
 def output_words(translation: Translation) -> list[str]:

@@ -1,0 +1,142 @@
+"""A translation checked word by word against the dictionary: what each Chinese word translates, what it made up,
+and which English words it left out.
+
+A translator that meets a sentence beyond its corpus does not say so: it writes fluent Chinese, sometimes with a
+word no English word asked for ("are the students in the classroom" -> 学生 们 在 教室 里 吹 吗) or without one
+that was asked for ("she drinks coffee every morning" -> 她 每 天 早上 喝). Attention alone does not show it
+(吹 still points somewhere). The check reads the translation against the English words' counterparts:
+
+    counterparts(word)  every Chinese word the project's lexicon, the translators' dictionary (every sense of every
+                        lemma the word may be a form of) or the corpus's own grammar (mt/taught.tsv: "it rained"
+                        -> 下雨, "showed" -> 看 in 给 X 看) give the English word
+    check(source, output)
+        translates[i]   the English positions whose counterparts include Chinese word i (alone, or joined with the
+                        word beside it: 每 天 is 每天)
+        invented        the Chinese content words (noun, verb, adjective) that translate no English word
+        left_out        the English content words none of whose counterparts is in the output
+
+No model is read: the check is the dictionary's, beside what attention shows. The trained translators use it on
+their output (app/view); tools/translator/everyday.py measures with it. Pure Python.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import NamedTuple
+
+from app.engine.models import mt_dictionary
+from app.engine.text.lexicon import lexicon_rows
+
+TAUGHT_PATH = Path(__file__).parent / "mt" / "taught.tsv"
+TAUGHT_COLUMNS = ["en", "zh", "pairs"]
+CONTENT_ROLES = {"noun", "verb", "adjective"}
+# Chinese words the grammars write for no content word: the copula, the past marker, 在 (at, and the progressive),
+# 会 (will), 能 (can), 想 (want to), 有 (there is), 给 (the ditransitives' 给 X Y), the particles, place words
+# (里 上 边 ...) and function words (的 地 们 很 ...). Every measure word is a grammar word too. Some are also a
+# content word's Chinese in the dictionary (的 as "target"); here they are grammar.
+GRAMMAR = {"是", "了", "在", "会", "能", "想", "有", "给", "的", "地", "得", "们", "吗", "很", "不", "没", "请", "正在",
+           "一", "这", "那", "这些", "那些", "一些", "因为", "所以", "但是", "不要", "真", "里", "上", "边", "附近",
+           "下面", "后面"}  # fmt: skip
+# English words of the grammar that Chinese often writes with no word of their own (the copula before an
+# adjective, do in a question, have as a helper): never "left out"; nor are contractions (isn't: 没 在, 不 是 ...).
+ENGLISH_GRAMMAR = {"be", "do", "have"}
+
+
+class Check(NamedTuple):
+    translates: tuple[tuple[int, ...], ...]  # (n_output,) for each Chinese word, the English positions it translates
+    content: tuple[bool, ...]  # (n_output,) whether each Chinese word is a content word
+    invented: tuple[int, ...]  # output positions: content words that translate no English word
+    left_out: tuple[int, ...]  # source positions: content words with no counterpart in the output
+
+
+def _lemmas(word: str) -> set[str]:
+    key = word.strip().lower().replace("’", "'")
+    return {lemma for lemma, _ in mt_dictionary.load().forms.get(key, ())} | {key}
+
+
+@functools.cache
+def _lexicon() -> dict[str, frozenset[str]]:
+    counterparts: dict[str, set[str]] = {}
+    for row in lexicon_rows():
+        if row.en != "-":
+            counterparts.setdefault(row.en, set()).update(row.chinese)
+    return {en: frozenset(zh) for en, zh in counterparts.items()}
+
+
+@functools.cache
+def taught(path: Path = TAUGHT_PATH) -> dict[str, frozenset[str]]:
+    """mt/taught.tsv: English word -> the Chinese words the corpus's grammar aligns it with beyond the dictionary."""
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
+    if not lines or lines[0].split("\t") != TAUGHT_COLUMNS:
+        raise ValueError(f"{path.name}: expected the header {' '.join(TAUGHT_COLUMNS)}")
+    pairs: dict[str, set[str]] = {}
+    for number, line in enumerate(lines[1:], start=2):
+        row = line.split("\t")
+        if len(row) != len(TAUGHT_COLUMNS):
+            raise ValueError(f"{path.name} row {number}: expected {len(TAUGHT_COLUMNS)} tab-separated columns")
+        pairs.setdefault(row[0], set()).add(row[1])
+    return {en: frozenset(zh) for en, zh in pairs.items()}
+
+
+@functools.cache
+def counterparts(word: str, with_taught: bool = True) -> frozenset[str]:
+    """Every Chinese word given for the English word: the lexicon's and the dictionary's for each lemma it may be a
+    form of (walked: walk's), and (with_taught) the corpus's own (taught)."""
+    dictionary = mt_dictionary.load()
+    found: set[str] = set()
+    for lemma in _lemmas(word) | {word.lower()}:
+        found.update(s.chinese for s in dictionary.senses.get(lemma, ()) if s.chinese)
+        found.update(_lexicon().get(lemma, ()))
+        if with_taught:
+            found.update(taught().get(lemma, ()))
+    return frozenset(found)
+
+
+def dictionary_senses(word: str) -> set[str]:
+    """Every Chinese word the dictionary gives the English word, in every sense of every lemma it may be a form of."""
+    dictionary = mt_dictionary.load()
+    return {s.chinese for lemma in _lemmas(word) for s in dictionary.senses.get(lemma, ()) if s.chinese}
+
+
+@functools.cache
+def content_words() -> frozenset[str]:
+    """Chinese words the lexicon or the dictionary gives a noun, verb or adjective sense, less the grammar's words
+    and every measure word."""
+    words: set[str] = set()
+    for row in lexicon_rows():
+        if row.role in CONTENT_ROLES:
+            words.update(row.chinese)
+    senses = mt_dictionary.load().senses.values()
+    words.update(s.chinese for group in senses for s in group if s.role in CONTENT_ROLES and s.chinese)
+    measures = {s.measure for group in senses for s in group if s.measure}
+    return frozenset(words - GRAMMAR - measures)
+
+
+def is_english_content(word: str) -> bool:
+    """A noun, verb or adjective with a Chinese counterpart (not be, do, have, nor a contraction), by the
+    dictionary's first reading."""
+    reading = mt_dictionary.lookup(word)
+    return (
+        reading is not None
+        and reading.role in CONTENT_ROLES
+        and reading.lemma not in ENGLISH_GRAMMAR
+        and "'" not in reading.lemma
+        and bool(counterparts(word))
+    )
+
+
+def check(source: list[str], output: list[str]) -> Check:
+    """``source``: the English words as the model read them; ``output``: the Chinese words a reader sees (every
+    <unk> replaced). A word kept in English counts as the translation of itself."""
+    means = [counterparts(word) | {word} for word in source]  # (n_source,) sets
+    translates = []
+    for i, word in enumerate(output):
+        joined = [output[k] + output[k + 1] for k in (i - 1, i) if 0 <= k < len(output) - 1]  # with either neighbour
+        forms = {word, word.removesuffix("地") or word, *joined}  # 小心地: a manner adverb put in for an <unk>
+        translates.append(tuple(j for j, m in enumerate(means) if forms & m))
+    content = tuple(word in content_words() for word in output)
+    invented = tuple(i for i, found in enumerate(translates) if content[i] and not found)
+    covered = {j for found in translates for j in found}
+    left_out = tuple(j for j, word in enumerate(source) if j not in covered and is_english_content(word))
+    return Check(tuple(translates), content, invented, left_out)

@@ -1,0 +1,103 @@
+"""The translation checked against the dictionary (app/engine/models/mt_check.py), on hand-worked sentences: what
+each Chinese word translates, the words made up, the English words left out; and, for any words the dictionary
+knows, its own translation is never marked (hypothesis)."""
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.engine.models import mt_check, mt_dictionary
+
+
+def test_tom_chase_jerry_translates_word_for_word():
+    checked = mt_check.check(["tom", "chase", "jerry"], ["汤姆", "追逐", "杰瑞"])
+    assert checked.translates == ((0,), (1,), (2,))
+    assert checked.content == (True, True, True)
+    assert (checked.invented, checked.left_out) == ((), ())
+
+
+def test_a_word_no_english_word_asks_for_is_made_up_and_the_one_it_replaced_left_out():
+    checked = mt_check.check(["tom", "chase", "jerry"], ["汤姆", "吃", "杰瑞"])
+    assert checked.translates == ((0,), (), (2,))
+    assert checked.invented == (1,)  # 吃 (eat): no word of the sentence
+    assert checked.left_out == (1,)  # chase: nothing in the output
+
+
+def test_grammar_words_and_measure_words_are_never_made_up():
+    # 的 is also the dictionary's "target" (a noun); here, as every particle and measure word, it is grammar
+    checked = mt_check.check(["my", "cat", "is", "sleeping"], ["我的", "一", "只", "猫", "的", "正在", "睡觉", "了"])
+    assert checked.invented == ()
+    assert checked.content == (False, False, False, True, False, False, True, False)
+    assert "只" not in mt_check.content_words() and "的" not in mt_check.content_words()
+
+
+def test_inflected_forms_and_joined_words_translate():
+    checked = mt_check.check(["he", "walked", "every", "morning"], ["他", "每", "天", "早上", "走路", "了"])
+    assert checked.translates[4] == (1,)  # walked -> walk -> 走路
+    assert checked.translates[1] == (2,)  # 每: every
+    assert 2 in checked.translates[2]  # 天, with 每 beside it: 每天 is every day
+    assert (checked.invented, checked.left_out) == ((), ())
+
+
+def test_what_the_corpus_taught_is_not_made_up():
+    # 下雨 is no sense of rain in the dictionary; the corpus writes "it rained" as 下雨 了
+    assert "下雨" not in mt_check.counterparts("rained", with_taught=False)
+    assert mt_check.check(["it", "rained"], ["下雨", "了"]).invented == ()
+    showed = mt_check.check(["she", "showed", "me", "a", "map"], ["她", "给", "我", "看", "了", "一", "张", "地图"])
+    assert showed.translates[3] == (1,) and showed.left_out == ()  # 给 我 看: showed me
+    shows = mt_check.check(["she", "shows", "me", "a", "map"], ["她", "给", "我", "看", "一", "张", "地图"])
+    assert shows.invented == ()  # every form of show: the table is by lemma
+
+
+def test_be_do_have_and_contractions_are_never_left_out():
+    assert mt_check.check(["do", "you", "like", "apples"], ["你", "喜欢", "苹果", "吗"]).left_out == ()
+    assert mt_check.check(["the", "river", "is", "long"], ["河", "很", "长"]).left_out == ()
+    assert mt_check.check(["he", "isn't", "running"], ["他", "没", "在", "跑"]).left_out == ()
+    assert mt_check.check(["do", "you", "like", "apples"], ["你", "喜欢", "吗"]).left_out == (3,)  # apples
+
+
+def test_a_word_kept_in_english_and_an_adverb_put_in_for_an_unknown_word_translate():
+    assert mt_check.check(["zorbing", "is", "fun"], ["zorbing", "很", "有趣"]).translates[0] == (0,)
+    checked = mt_check.check(["she", "listens", "carefully"], ["她", "小心地", "听"])  # 〔小心地〕 for an <unk>
+    assert checked.translates[1] == (2,) and checked.left_out == ()
+
+
+def test_a_taught_table_without_its_header_is_refused(tmp_path: Path):
+    path = tmp_path / "taught.tsv"
+    path.write_text("river\t河岸\t3\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="taught.tsv: expected the header en zh pairs"):
+        mt_check.taught(path)
+    path.write_text("en\tzh\tpairs\nriver\t河岸\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="taught.tsv row 2"):
+        mt_check.taught(path)
+
+
+# Words whose usual sense has a Chinese content word: each alone translates to that word.
+USUAL = sorted(
+    lemma
+    for lemma, senses in mt_dictionary.load().senses.items()
+    if senses[0].chinese and senses[0].role in mt_check.CONTENT_ROLES and lemma.isalpha()
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(USUAL), min_size=1, max_size=12))
+def test_the_dictionarys_own_translation_is_never_marked(words):
+    output = [mt_dictionary.lookup(word).chinese for word in words]
+    checked = mt_check.check(words, output)
+    assert checked.invented == () and checked.left_out == ()
+    assert all(i in found for i, found in enumerate(checked.translates))  # each its own word, at least
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(USUAL), min_size=1, max_size=12), st.data())
+def test_a_dropped_word_is_left_out_unless_another_word_means_it_too(words, data):
+    drop = data.draw(st.integers(0, len(words) - 1))
+    output = [mt_dictionary.lookup(word).chinese for i, word in enumerate(words) if i != drop]
+    checked = mt_check.check(words, output)
+    joined = {a + b for a, b in zip(output, output[1:], strict=False)}
+    others = mt_check.counterparts(words[drop]) & (set(output) | joined)
+    assert (drop in checked.left_out) == (not others and mt_check.is_english_content(words[drop]))
+    assert checked.invented == ()
