@@ -228,3 +228,22 @@ def test_geometry_of_the_translators(client):
     assert geometry["lines"]["dots"] is None
     assert geometry["lines"]["weights"] == body["head"]["weights"][body["params"]["step"]]
     assert get(client, source=TOM, model="rnnencdec")["geometry"] is None
+
+
+@pytest.mark.parametrize("name", ["rnnsearch", "transformer-mt", "rnnencdec"])
+def test_the_translation_is_checked_against_the_dictionary(client, name):
+    """A Chinese word forced in that no English word asks for (吃, eat) is made up, the word it stands for (chase)
+    left out; coverage is each English column of stage 2 summed, so over every column it is one per Chinese word."""
+    body = get(client, source=TOM, model=name, target="汤姆 吃 杰瑞")
+    check = body["translation"]["check"]
+    assert check["translates"] == [[0], [], [2]]
+    assert check["content"] == [True, True, True]
+    assert (check["invented"], check["left_out"]) == ([1], [1])
+    if name == "rnnencdec":
+        assert check["coverage"] is None  # no attention: nothing was received
+    else:
+        weights = np.array(body["head"]["weights"])  # (n_q, n_k)
+        assert check["coverage"] == pytest.approx(weights.sum(axis=0).tolist(), abs=1e-12)
+        assert sum(check["coverage"]) == pytest.approx(3, abs=1e-9)
+    right = get(client, source=TOM, model=name, target="汤姆 追逐 杰瑞")["translation"]["check"]
+    assert (right["translates"], right["invented"], right["left_out"]) == ([[0], [1], [2]], [], [])

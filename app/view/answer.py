@@ -237,6 +237,26 @@ class UnknownReplacement(BaseModel):
     )
 
 
+class TranslationCheck(BaseModel):
+    translates: list[list[int]] = Field(
+        description="For each word of `output`, the English positions it translates by the lexicon, the translators' "
+        "dictionary or the corpus's own grammar (mt/taught.tsv): alone or joined with the word beside it."
+    )
+    content: list[bool] = Field(description="For each word of `output`: a content word (noun, verb, adjective).")
+    invented: list[int] = Field(
+        description="Positions in `output` of content words that translate no English word of the sentence: the "
+        "model wrote them from its grammar, not from the sentence."
+    )
+    left_out: list[int] = Field(
+        description="Positions in `source` of English content words (nouns, verbs, adjectives; not be, do, have) "
+        "that no word of `output` translates."
+    )
+    coverage: Vector | None = Field(
+        description="(n_source,) each English word's column of stage 2 summed over the Chinese words: the attention "
+        "it received (the head shown; Tu et al. 2016). Null for rnnencdec, which has no attention."
+    )
+
+
 class TranslationFacts(BaseModel):
     decoding: Literal["greedy", "beam", "forced"] = Field(
         description="greedy or beam: the model translated (empty Target); forced: it was made to produce the Target."
@@ -253,6 +273,10 @@ class TranslationFacts(BaseModel):
     target: list[str] = Field(description="The Chinese words produced (or given), without </s>.")
     output: list[str] = Field(
         description="The translation as a reader sees it: `target` with each <unk> replaced (see `replaced`)."
+    )
+    check: TranslationCheck = Field(
+        description="The output checked word by word against the dictionary (app/engine/models/mt_check.py): what "
+        "each word translates, what was made up, what was left out, and each English word's attention."
     )
     replaced: list[UnknownReplacement] = Field(
         description="Each <unk> the model wrote, and what stands in its place: the dictionary's word for the English "

@@ -22,7 +22,7 @@ from app.engine.attention.named_heads import PREVIOUS, NamedHead, named_heads
 from app.engine.attention.norms import head_rows, value_norms, weighted_norms
 from app.engine.attention.stages import softmax_weights, weighted_sum
 from app.engine.attention.summaries import attention_rollout, head_statistics
-from app.engine.models import mt_dictionary
+from app.engine.models import mt_check, mt_dictionary
 from app.engine.models import translator as mt
 from app.engine.models.encoder import output_rows
 from app.engine.models.words import (
@@ -595,6 +595,8 @@ def translation_view(state: State) -> Answer:
         r.position: {"position": r.position, "source": r.source, "word": r.word, "origin": r.origin}
         for r in (mt.replace_unknown(result) if result.extra["decoding"] != "forced" else [])
     }
+    output = [replaced.get(i, {"word": w})["word"] for i, w in enumerate(result.target)]  # what a reader sees
+    checked = mt_check.check(list(result.source), output)
     learned = None if state.model == "rnnencdec" else [int(row.argmax()) for row in head.weights]
     gold_target, gold_align = models.GOLD.get(" ".join(result.source), (None, None))
     vocabulary = models.translator(state.model).vocabulary
@@ -625,7 +627,16 @@ def translation_view(state: State) -> Answer:
                 "max_source_words": info.max_pieces,
             },
             "target": list(result.target),
-            "output": [replaced.get(i, {"word": w})["word"] for i, w in enumerate(result.target)],
+            "output": output,
+            "check": {
+                "translates": [list(found) for found in checked.translates],
+                "content": list(checked.content),
+                "invented": list(checked.invented),
+                "left_out": list(checked.left_out),
+                "coverage": (  # (n_source,) each English word's column of stage 2 summed over the Chinese words
+                    head.weights[: len(result.target)].sum(axis=0) if state.model != "rnnencdec" else None
+                ),
+            },
             "replaced": list(replaced.values()),
             "probabilities": [s.probability for s in steps] if result.target else [],
             "end_probability": result.steps[-1].probability if result.steps[-1].token_id == mt.EOS else None,

@@ -52,6 +52,16 @@ STRINGS = {
         "mt_replaced": "It wrote <unk> there; 〔 〕 marks what stands in its place, from the dictionary, where attention "
         "pointed:",
         "mt_replaced_english": "in no dictionary, kept in English",
+        "mt_translates": "Dictionary",
+        "mt_made_up": "made up",
+        "mt_received": "attention received",
+        "mt_check_invented": "Made up: {words} translates no English word of the sentence (by the dictionary); the "
+        "model wrote it from its grammar, not from the sentence.",
+        "mt_check_left_out": "Left out: no word of the translation means {words}.",
+        "mt_check_clean": "Checked against the dictionary: every noun, verb and adjective of the translation "
+        "translates a word of the sentence, and every English one is translated.",
+        "mt_coverage": "Attention each English word received, its column of stage 2 summed over the Chinese words "
+        "(coverage): {pairs}.",
         "mt_replaced_none": "RNNencdec has no attention, so nothing says which English word its <unk> stands for: it "
         "stays <unk>.",
         "mt_context": "No attention: every step reads the same context vector C ({size} numbers): {vector}. Stage 3 "
@@ -60,8 +70,9 @@ STRINGS = {
         "mt_probability": "Probability",
         "mt_learned": "Largest weight (learned)",
         "mt_gold": "Gold alignment",
-        "mt_words_caption": "Each Chinese word: how probable the model found it, where the head shown looks most, "
-        "and the word the corpus aligns it with",
+        "mt_words_caption": "Each Chinese word: how probable the model found it, where the head shown looks most, and "
+        "the English word it translates by the dictionary (✓: where attention looks most)",
+        "mt_words_caption_gold": "; beside them, the word the corpus aligns it with",
         "mt_no_gold": "No gold alignment is known for this sentence (only for the examples' sentences).",
         "mt_gold_other": "The corpus translates this sentence as {target}; the gold alignment belongs to those words.",
         "mt_self_title": "The decoder's own attention (masked)",
@@ -79,9 +90,9 @@ STRINGS = {
         "mt_stage3_none_help": "Each row is C itself ({size} numbers), the same row for every Chinese word: nothing is "
         "weighted or summed.",
         "mt_words_caption_one": "Each Chinese word: how probable the model found it, where its attention looks most, "
-        "and the word the corpus aligns it with",
-        "mt_words_caption_none": "Each Chinese word: how probable the model found it, and the word the corpus aligns it "
-        "with (without attention it looks at no English word in particular)",
+        "and the English word it translates by the dictionary (✓: where attention looks most)",
+        "mt_words_caption_none": "Each Chinese word: how probable the model found it and the English word it translates "
+        "by the dictionary (without attention it looks at no English word in particular)",
         "model_toy": "teaching engine",
         "model_label_rnnencdec": "RNNencdec (no attention)",
         "model_label_rnnsearch": "RNNsearch (additive attention)",
@@ -373,13 +384,21 @@ STRINGS = {
         "mt_unknown_target": "超出它中文词表的词（按 <unk> 计分）：",
         "mt_replaced": "它在这里写了 <unk>；〔 〕 标出替换它的词：注意力指向的英文词在词典中的译文：",
         "mt_replaced_english": "不在任何词典中，保留英文",
+        "mt_translates": "词典",
+        "mt_made_up": "编造",
+        "mt_received": "得到的注意力",
+        "mt_check_invented": "编造：{words} 不是句中任何英文词的译文（按词典）；模型按它的语法写出，而不是按句子。",
+        "mt_check_left_out": "漏译：译文中没有词表示 {words}。",
+        "mt_check_clean": "按词典检查：译文的每个名词、动词、形容词都译自句中的词，句中每个英文名词、动词、形容词都译出了。",
+        "mt_coverage": "每个英文词得到的注意力，即阶段二中它那一列对所有中文词的和（覆盖度）：{pairs}。",
         "mt_replaced_none": "RNNencdec 没有注意力，无法知道它的 <unk> 代表哪个英文词：保持 <unk>。",
         "mt_context": "没有注意力：每一步都读同一个上下文向量 C（{size} 个数）：{vector}。阶段 3 每个词显示一次，每行都一样。",
         "mt_word": "词",
         "mt_probability": "概率",
         "mt_learned": "最大权重（学到的）",
         "mt_gold": "标准对齐",
-        "mt_words_caption": "每个中文词：模型给它的概率、所示头最关注的位置、语料中与它对齐的英文词",
+        "mt_words_caption": "每个中文词：模型给它的概率、所示头最关注的位置、按词典它译的英文词（✓：注意力最关注之处）",
+        "mt_words_caption_gold": "；旁边是语料中与它对齐的英文词",
         "mt_no_gold": "这个句子没有已知的标准对齐（只有示例句子有）。",
         "mt_gold_other": "语料把这个句子译为 {target}；标准对齐属于这些词。",
         "mt_self_title": "解码器自己的注意力（掩码）",
@@ -391,8 +410,8 @@ STRINGS = {
         "mt_stage2_none_help": "RNNencdec 没有注意力，所以没有权重：没有哪一步在英文词之间做选择。每一步都把整句读作一个向量 C。",
         "mt_stage3_none": "阶段三 · 同一个向量 C，每一步都一样",
         "mt_stage3_none_help": "每一行就是 C 本身（{size} 个数），每个中文词都是同一行：没有加权，也没有求和。",
-        "mt_words_caption_one": "每个中文词：模型给它的概率、它的注意力最关注的位置、语料中与它对齐的英文词",
-        "mt_words_caption_none": "每个中文词：模型给它的概率、语料中与它对齐的英文词（没有注意力，它不特别看哪个英文词）",
+        "mt_words_caption_one": "每个中文词：模型给它的概率、它的注意力最关注的位置、按词典它译的英文词（✓：注意力最关注之处）",
+        "mt_words_caption_none": "每个中文词：模型给它的概率、按词典它译的英文词（没有注意力，它不特别看哪个英文词）",
         "model_toy": "教学引擎",
         "model_label_rnnencdec": "RNNencdec（无注意力）",
         "model_label_rnnsearch": "RNNsearch（加性注意力）",

@@ -27,6 +27,8 @@ export function renderTranslation(view, t) {
   $("mt-limits").textContent = facts.unknown_target.length ? `${limits} ${t.mt_unknown_target} ${facts.unknown_target.join(", ")}` : limits;
   $("mt-replaced").textContent = replacedNote(facts, t);
   $("mt-replaced").hidden = !facts.replaced.length;
+  const notes = checkNotes(facts, t);
+  $("mt-check").replaceChildren(...notes.flatMap((text, i) => [...(i ? [" "] : []), el("span", { class: "unknown-note", text })]));
   renderWords(view, t);
   const c = facts.context_vector;
   $("mt-context").hidden = !c;
@@ -44,6 +46,31 @@ function replacedNote(facts, t) {
   return `${t.mt_replaced} ${items.join("; ")}`;
 }
 
+/**
+ * The translation checked against the dictionary (view.translation.check), each a sentence on a line of its own:
+ * the words it made up, the English words it left out (with the attention each received), or that neither
+ * happened; then every English word's coverage, its column of stage 2 summed.
+ */
+function checkNotes(facts, t) {
+  const check = facts.check;
+  const received = (j) => (check.coverage ? ` (${t.mt_received} ${fmt(check.coverage[j], 2)})` : "");
+  const notes = [];
+  if (check.invented.length) notes.push(fill(t.mt_check_invented, { words: check.invented.map((i) => facts.output[i]).join(", ") }));
+  if (check.left_out.length) notes.push(fill(t.mt_check_left_out, { words: check.left_out.map((j) => `${facts.source[j]}${received(j)}`).join(", ") }));
+  if (!notes.length) notes.push(t.mt_check_clean);
+  if (check.coverage) notes.push(fill(t.mt_coverage, { pairs: facts.source.map((w, j) => `${w} ${fmt(check.coverage[j], 2)}`).join(" · ") }));
+  return notes;
+}
+
+/** What the dictionary says word i translates, and whether attention (the head shown) looks there: "jerry ✓". */
+function translatesText(facts, i, t) {
+  const found = facts.check.translates[i] || [];
+  if (!found.length) return facts.check.content[i] ? t.mt_made_up : "—";
+  const words = found.map((j) => facts.source[j]).join(" ");
+  if (!facts.learned_alignment) return words;
+  return `${words} ${found.includes(facts.learned_alignment[i]) ? "✓" : "✗"}`;
+}
+
 /** One row per produced word: its probability, where the head shown looks most, and the corpus's gold link. */
 function renderWords(view, t) {
   const facts = view.translation;
@@ -52,7 +79,9 @@ function renderWords(view, t) {
   const sameWords = gold && gold.target.join(" ") === facts.target.join(" ");
   const drops = facts.leave_one_out; // (n_words, n_source) when the link asks (attribution=leave-one-out)
   const attends = Boolean(facts.learned_alignment); // rnnencdec: no attention, no column of where it looks
-  const columns = [t.mt_word, t.mt_probability, ...(attends ? [t.mt_learned] : []), t.mt_gold, ...(drops ? [t.mt_loo] : [])];
+  // the gold column only where the corpus knows the sentence (a typed one has none: the note below says so)
+  const columns = [t.mt_word, t.mt_probability, ...(attends ? [t.mt_learned] : []), t.mt_translates, ...(gold ? [t.mt_gold] : []),
+    ...(drops ? [t.mt_loo] : [])];
   const head = el("tr", {}, ...columns.map((text) => el("th", { scope: "col", text })));
   const rows = facts.target.map((word, i) => {
     let goldText = "—";
@@ -62,14 +91,19 @@ function renderWords(view, t) {
       goldText = `${links.map((j) => source[j]).join(" ")}${facts.learned_alignment ? (agrees ? " ✓" : " ✗") : ""}`;
     }
     const cells = [el("td", { text: fmtWeight(facts.probabilities[i]) }),
-      ...(attends ? [el("td", { text: source[facts.learned_alignment[i]] })] : []), el("td", { text: goldText })];
+      ...(attends ? [el("td", { text: source[facts.learned_alignment[i]] })] : []),
+      el("td", { class: facts.check.invented.includes(i) ? "made-up" : null, text: translatesText(facts, i, t) }),
+      ...(gold ? [el("td", { text: goldText })] : [])];
     if (drops) cells.push(el("td", { class: "loo", text: costliest(drops[i], source) }));
     const r = facts.replaced.find((x) => x.position === i && x.origin !== "none");
     return el("tr", { "data-step": i }, el("th", { scope: "row", text: r ? `${word} → 〔${r.word}〕` : word }), ...cells);
   });
   // where the head shown looks (the Transformer's heads), where its one attention looks (RNNsearch), or neither
-  const caption = el("caption", { text: !attends ? t.mt_words_caption_none : view.n_heads > 1 ? t.mt_words_caption : t.mt_words_caption_one });
-  $("mt-words").replaceChildren(el("table", { class: "data" }, caption, el("thead", {}, head), el("tbody", {}, ...rows)));
+  const words = !attends ? t.mt_words_caption_none : view.n_heads > 1 ? t.mt_words_caption : t.mt_words_caption_one;
+  const caption = el("caption", { text: gold ? `${words}${t.mt_words_caption_gold}` : words });
+  const table = el("table", { class: "data" }, caption, el("thead", {}, head), el("tbody", {}, ...rows));
+  // wider than its column (six columns at 1024 px): it scrolls in its own region, by keys too, never the page
+  $("mt-words").replaceChildren(el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": caption.textContent }, table));
   const note = !gold ? t.mt_no_gold : sameWords ? "" : fill(t.mt_gold_other, { target: gold.target.join(" ") });
   $("mt-gold").textContent = note;
   $("mt-gold").hidden = !note;

@@ -154,3 +154,27 @@ def test_an_unknown_word_is_replaced_from_the_dictionary_and_marked(page, lang):
     open_view(page, {"source": "Tom saw a volcano", "model": "rnnsearch", "lang": lang})
     expect(page.locator("#mt-summary")).to_contain_text("〔volcano〕")
     expect(page.locator("#mt-replaced")).to_contain_text("kept in English" if lang == "en" else "英文")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_translation_checked_against_the_dictionary_says_what_was_made_up_and_left_out(page, lang):
+    """Forced to write 吃 (eat) for chase: the panel says, in the page's language and in plain text (no hover), that
+    吃 translates no English word and chase is left out, with the attention chase received; the words' table
+    names what each word translates (made up for 吃); the model's own translation is checked clean."""
+    open_view(page, {"source": "Tom chase Jerry", "model": "rnnsearch", "target": "汤姆 吃 杰瑞", "lang": lang})
+    check = page_data(page)["view"]["translation"]["check"]
+    notes = page.locator("#mt-check .unknown-note")
+    expect(notes).to_have_count(3)  # made up, left out, coverage: each a line of its own
+    expect(notes.nth(0)).to_contain_text("Made up: 吃" if lang == "en" else "编造：吃")
+    received = f"{'attention received' if lang == 'en' else '得到的注意力'} {check['coverage'][1]:.2g}"
+    expect(notes.nth(1)).to_contain_text("Left out" if lang == "en" else "漏译：")
+    expect(notes.nth(1)).to_contain_text(f"chase ({received})")
+    expect(notes.nth(2)).to_contain_text("tom ")
+    tops = [box["y"] for box in (notes.nth(i).bounding_box() for i in range(3))]
+    assert tops == sorted(tops) and len(set(tops)) == 3  # three lines, not run together
+    made_up = page.locator("#mt-words tbody tr").nth(1).locator("td.made-up")
+    expect(made_up).to_have_text("made up" if lang == "en" else "编造")
+    expect(page.locator("#mt-words tbody tr").nth(2)).to_contain_text("jerry ✓")  # 杰瑞 translates jerry, looks there
+    open_view(page, {"source": "Tom chase Jerry", "model": "rnnsearch", "lang": lang})
+    expect(page.locator("#mt-check .unknown-note").first).to_contain_text("dictionary" if lang == "en" else "词典")
+    expect(page.locator("#mt-words td.made-up")).to_have_count(0)
