@@ -11,7 +11,7 @@ def test_every_lesson_links_to_a_working_view(client):
     page = client.get("/learn?lang=en")
     assert page.status_code == 200
     links = [unescape(link) for link in re.findall(r'<a href="(/[a-z]*\?[^"]+)">Open this view', page.text)]
-    assert len(links) == len(LESSONS) == 17
+    assert len(links) == len(LESSONS) == 18
     for link in links:
         parts = urlsplit(link)
         api = "/api/compare?" if parts.path == "/compare" else "/api/attention?"

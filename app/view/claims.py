@@ -39,13 +39,25 @@ class Claim:
                each at least `at_least`: they agree
     replaced   at `step`, a translator wrote <unk>, its attention's largest weight (at least `at_least`) is on the
                English word `key`, and the output shows the dictionary's word for it in place of the <unk>
+    made_up    at `step`, a translator wrote a word the check against the dictionary marks made up, its attention's
+               largest weight (at least `at_least`) is on the English word `key`, and `key` is marked left out:
+               it looked at the word and did not translate it
     `head` picks a head other than the view's own; without it, a claim about a step is checked on the head
     the page shows at that step (the link's head, or the head the step's word asks). `layer` picks a real model's
     layer other than the view's own.
     """
 
     kind: Literal[
-        "top", "max_above", "max_below", "flat", "one_hot", "causal", "weight_not_norm", "weight_and_norm", "replaced"
+        "top",
+        "max_above",
+        "max_below",
+        "flat",
+        "one_hot",
+        "causal",
+        "weight_not_norm",
+        "weight_and_norm",
+        "replaced",
+        "made_up",
     ]
     step: int | None = None
     key: str | None = None
@@ -128,6 +140,17 @@ def check(state: State, claim: Claim) -> dict[str, object]:
         found["word"] = replacement["word"] if replacement else None
         if not replacement or replacement["origin"] != "dictionary" or keys[replacement["source"]] != claim.key:
             raise ClaimFailed(f"step {claim.step}: expected a <unk> replaced from {claim.key}, got {replacement}")
+        if found["key"] != claim.key or found["weight"] < claim.at_least:
+            raise ClaimFailed(f"step {claim.step}: expected {claim.key} >= {claim.at_least}, got {found}")
+        return found
+    if claim.kind == "made_up":
+        facts = view["translation"]
+        row = weights[claim.step]  # (n_k,)
+        best = int(row.argmax())
+        found = {"word": facts["output"][claim.step], "key": keys[best], "weight": float(row[best])}
+        found["coverage"] = float(facts["check"]["coverage"][best])
+        if claim.step not in facts["check"]["invented"] or best not in facts["check"]["left_out"]:
+            raise ClaimFailed(f"step {claim.step}: expected a word made up and {claim.key} left out: {facts['check']}")
         if found["key"] != claim.key or found["weight"] < claim.at_least:
             raise ClaimFailed(f"step {claim.step}: expected {claim.key} >= {claim.at_least}, got {found}")
         return found

@@ -483,6 +483,24 @@ PRESETS = [
         "claims": (Claim("replaced", step=1, key="ate", at_least=0.3),),
     },
     {
+        "id": "mt-made-up",
+        "title": {
+            "en": "Trained: it looked at the word and wrote another (please sit down)",
+            "zh": "训练出的模型：看着这个词，却写了别的词（please sit down）",
+        },
+        "lesson": {
+            "en": "Writing its last word, {word0} (borrow), RNNsearch puts {weight0} of its weight on {key0}, yet "
+            "{word0} translates no word of the sentence: the check against the dictionary marks it made up, and "
+            "{key0} left out, though its column of stage 2 sums to {coverage0}. Attention says where the model "
+            "looked, not that it translated what it looked at.",
+            "zh": "写最后一个词“{word0}”（借）时，RNNsearch 把 {weight0} 的权重放在 {key0} 上，可“{word0}”不是句中任何"
+            "词的译文：按词典检查，它被标为编造，{key0} 被标为漏译，尽管 {key0} 在阶段二中那一列的和是 {coverage0}。"
+            "注意力说明模型看了哪里，并不说明它译出了所看的词。",
+        },
+        "params": {"source": "please sit down", "model": "rnnsearch", "step": "3"},
+        "claims": (Claim("made_up", step=3, key="sit", at_least=0.9),),
+    },
+    {
         "id": "mt-transformer",
         "title": {
             "en": "Trained: a small Transformer, Tom chase Jerry",
