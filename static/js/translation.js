@@ -71,7 +71,7 @@ function translatesText(facts, i, t) {
   return `${words} ${found.includes(facts.learned_alignment[i]) ? "✓" : "✗"}`;
 }
 
-/** One row per produced word: its probability, where the head shown looks most, and the corpus's gold link. */
+/** One row per produced word: its probability, where the head shown looks most, what it translates by the dictionary, and the corpus's gold link. */
 function renderWords(view, t) {
   const facts = view.translation;
   const source = facts.source;
