@@ -5,7 +5,7 @@ import { toggleHelp, wireChrome } from "./chrome.js";
 import * as controls from "./controls.js";
 import { fmt, fmtWeight } from "./format.js";
 import { drawGeometry, planeNote, syncGeometryTools, wireGeometryTools } from "./geometry.js";
-import { alignment, arithmetic, bars, download, el, matrixGrid, matrixTable, overviewGrid, toCsv } from "./panels.js";
+import { alignment, arithmetic, bars, download, el, matrixGrid, matrixTable, noteLines, overviewGrid, toCsv } from "./panels.js";
 import { setupLive } from "./live-ui.js";
 import { drawSelfAttention, renderTranslation, renderTranslationStep } from "./translation.js";
 import { renderSummaries } from "./summaries.js";
@@ -687,8 +687,7 @@ function writeUnknown(view) {
   const notes = [unknown, [t.guessed, guesses, "; "], [t.read_as, readAs, "; "]]
     .filter(([, items]) => items.length) // a full-width colon （：） needs no space after it
     .map(([name, items, between]) => `${name}${name.endsWith("：") ? "" : " "}${items.join(between)}${t.sentence_end}`);
-  const lines = notes.flatMap((text, i) => [...(i ? [" "] : []), el("span", { class: "unknown-note", text })]);
-  $("unknown").replaceChildren(...lines); // the space between two notes keeps their text apart where it is read as text
+  $("unknown").replaceChildren(...noteLines(notes));
   $("unknown").hidden = !notes.length;
 }
 

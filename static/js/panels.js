@@ -14,6 +14,14 @@ export function el(tag, attributes = {}, ...children) {
   return node;
 }
 
+/**
+ * Notes, each a sentence on a line of its own (span.unknown-note is a block), with a space between two so that
+ * their text stays apart where it is read as text (copied, or by a screen reader).
+ */
+export function noteLines(notes) {
+  return notes.flatMap((text, i) => [...(i ? [" "] : []), el("span", { class: "unknown-note", text })]);
+}
+
 const SVG = "http://www.w3.org/2000/svg";
 function svg(tag, attributes = {}, text = undefined) {
   const node = document.createElementNS(SVG, tag);

@@ -4,7 +4,7 @@
 // one row per word. Every number comes from the server's answer (view.translation); nothing is computed here.
 import { heatmap, moveOutline } from "./charts.js";
 import { fmt, fmtVector, fmtWeight } from "./format.js";
-import { el } from "./panels.js";
+import { el, noteLines } from "./panels.js";
 
 const $ = (id) => document.getElementById(id);
 const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
@@ -27,8 +27,7 @@ export function renderTranslation(view, t) {
   $("mt-limits").textContent = facts.unknown_target.length ? `${limits} ${t.mt_unknown_target} ${facts.unknown_target.join(", ")}` : limits;
   $("mt-replaced").textContent = replacedNote(facts, t);
   $("mt-replaced").hidden = !facts.replaced.length;
-  const notes = checkNotes(facts, t);
-  $("mt-check").replaceChildren(...notes.flatMap((text, i) => [...(i ? [" "] : []), el("span", { class: "unknown-note", text })]));
+  $("mt-check").replaceChildren(...noteLines(checkNotes(facts, t)));
   renderWords(view, t);
   const c = facts.context_vector;
   $("mt-context").hidden = !c;
