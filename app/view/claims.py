@@ -79,6 +79,12 @@ def weights_of(state: State, claim: Claim) -> tuple[np.ndarray, dict]:
     return np.asarray(view["head"]["weights"], dtype=float), view  # (n_q, n_k)
 
 
+def expect_largest_on_key(claim: Claim, found: dict[str, object]) -> None:
+    """found["key"], the key with the step's largest weight found["weight"], is the claim's, at least `at_least`."""
+    if found["key"] != claim.key or found["weight"] < claim.at_least:
+        raise ClaimFailed(f"step {claim.step}: expected {claim.key} >= {claim.at_least}, got {found}")
+
+
 def check(state: State, claim: Claim) -> dict[str, object]:
     """The numbers `claim` is about, in the view of `state`; raises ClaimFailed if the view does not show it."""
     weights, view = weights_of(state, claim)
@@ -89,8 +95,7 @@ def check(state: State, claim: Claim) -> dict[str, object]:
         best = int(row.argmax())
         found = {"query": queries[claim.step], "key": keys[best], "weight": float(row[best])}
         found["pairs"] = " ".join(f"({key}, {weight:.2f})" for key, weight in zip(keys, row, strict=True))
-        if keys[best] != claim.key or row[best] < claim.at_least:
-            raise ClaimFailed(f"step {claim.step}: expected {claim.key} >= {claim.at_least}, got {found}")
+        expect_largest_on_key(claim, found)
         if claim.below < 1.0 and row[best] >= claim.below:
             raise ClaimFailed(f"step {claim.step}: expected {claim.key} below {claim.below}, got {found}")
         return found
@@ -140,8 +145,7 @@ def check(state: State, claim: Claim) -> dict[str, object]:
         found["word"] = replacement["word"] if replacement else None
         if not replacement or replacement["origin"] != "dictionary" or keys[replacement["source"]] != claim.key:
             raise ClaimFailed(f"step {claim.step}: expected a <unk> replaced from {claim.key}, got {replacement}")
-        if found["key"] != claim.key or found["weight"] < claim.at_least:
-            raise ClaimFailed(f"step {claim.step}: expected {claim.key} >= {claim.at_least}, got {found}")
+        expect_largest_on_key(claim, found)
         return found
     if claim.kind == "made_up":
         facts = view["translation"]
@@ -151,8 +155,7 @@ def check(state: State, claim: Claim) -> dict[str, object]:
         found["coverage"] = float(facts["check"]["coverage"][best])
         if claim.step not in facts["check"]["invented"] or best not in facts["check"]["left_out"]:
             raise ClaimFailed(f"step {claim.step}: expected a word made up and {claim.key} left out: {facts['check']}")
-        if found["key"] != claim.key or found["weight"] < claim.at_least:
-            raise ClaimFailed(f"step {claim.step}: expected {claim.key} >= {claim.at_least}, got {found}")
+        expect_largest_on_key(claim, found)
         return found
     raise ValueError(f"unknown claim {claim.kind!r}")
 
