@@ -51,7 +51,8 @@ class Check(NamedTuple):
 
 
 def _lemmas(word: str) -> set[str]:
-    key = word.strip().lower().replace("’", "'")
+    """The word itself and every lemma the dictionary says it may be a form of (walked: walked, walk)."""
+    key = mt_dictionary.normalise(word)
     return {lemma for lemma, _ in mt_dictionary.load().forms.get(key, ())} | {key}
 
 
@@ -83,10 +84,8 @@ def taught(path: Path = TAUGHT_PATH) -> dict[str, frozenset[str]]:
 def counterparts(word: str, with_taught: bool = True) -> frozenset[str]:
     """Every Chinese word given for the English word: the lexicon's and the dictionary's for each lemma it may be a
     form of (walked: walk's), and (with_taught) the corpus's own (taught)."""
-    dictionary = mt_dictionary.load()
-    found: set[str] = set()
-    for lemma in _lemmas(word) | {word.lower()}:
-        found.update(s.chinese for s in dictionary.senses.get(lemma, ()) if s.chinese)
+    found = dictionary_senses(word)
+    for lemma in _lemmas(word):
         found.update(_lexicon().get(lemma, ()))
         if with_taught:
             found.update(taught().get(lemma, ()))

@@ -61,7 +61,7 @@ class Dictionary(NamedTuple):
     def lookup(self, word: str) -> Reading | None:
         """The word as lemma + tag with the lemma's first sense of the tag's role (born: bear's verb sense, not
         the animal), else its first sense; None when the dictionary lacks the word."""
-        key = word.strip().lower().replace("’", "'")
+        key = normalise(word)
         readings = self.forms.get(key) or (((key, "base"),) if key in self.senses else ())
         if not readings:
             return None
@@ -93,6 +93,11 @@ _UNKNOWN_BY_READING = {
     ("verb", "progressive"): "<unk:verb-ing>",
     ("adjective", "adverb"): "<unk:adv-ly>",
 }
+
+
+def normalise(word: str) -> str:
+    """A word as the dictionary keys it: without surrounding space, lower case, ’ written '."""
+    return word.strip().lower().replace("’", "'")
 
 
 def _rows(path: Path, columns: list[str]) -> list[list[str]]:
