@@ -25,7 +25,8 @@ HEADER = (
 
 
 def lemma(word: str) -> str:
-    """The dictionary's lemma of the word (rained: rain), so that every form of it is taught: it rains -> 下雨."""
+    """The dictionary's lemma of the word (showed: show), so that every form of it is taught (shows -> 看); a word
+    the dictionary lacks stays as it is (rained: the dictionary knows rain only as a noun)."""
     reading = mt_dictionary.lookup(word)
     return reading.lemma if reading else word
 
