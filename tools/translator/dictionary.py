@@ -1,6 +1,6 @@
 """The English→Chinese dictionary of the translators, built from real data.
 
-    python -m tools.translator.dictionary            # writes app/engine/models/mt/dictionary.tsv and forms.tsv
+    python -m tools.translator.dictionary            # writes dictionary, forms, phrasal .tsv in app/engine/models/mt
     python -m tools.translator.dictionary --out DIR  # elsewhere (the slow test builds it twice and compares)
 
 Sources (pinned in requirements-dev.txt; the app reads only the two files written here):
@@ -39,6 +39,12 @@ when wordfreq ranks that word and it is not a word of its own in the dictionary 
 most frequent words, is). A noun's measure word is the first classifier (CL:) of the CC-CEDICT entry
 of its Chinese word (that entry with the gloss first); "-" when CC-CEDICT names none. Everything is
 sorted, so two runs write the same bytes.
+
+Phrasal verbs (phrasal.tsv): a verb ranked among the first PHRASAL_RANK English words with one of PARTICLES.
+CC-CEDICT glosses about 390 such pairs exactly ("to <verb> <particle>"); ranked by the rule above, many of its
+choices are rare or another sense (come to 醒, go back 却, put down 镇压), so only the pairs read by hand are
+written: the overrides' rows of role "phrasal", each with CC-CEDICT's choice when it was right (source cedict:
+sit down 坐下, listen to 听) or the correction (source override: get up 起床, not 起来).
 """
 
 from __future__ import annotations
@@ -57,6 +63,8 @@ OVERRIDES = Path(__file__).with_name("dictionary_overrides.tsv")
 OUT = ROOT / "app/engine/models/mt"
 TOP_WORDS = 3000  # the most frequent English words taken from wordfreq
 RANKED_WORDS = 50_000  # a lemma's rank is its place among these ("-" beyond)
+PHRASAL_RANK = 2000  # a phrasal verb's verb is among this many most frequent English words (the models' vocabulary)
+PARTICLES = ("up", "down", "back", "out", "in", "on", "off", "away", "over", "around", "at", "to", "for", "after")
 UPOS = {"noun": "NOUN", "verb": "VERB", "adjective": "ADJ", "adverb": "ADV"}  # role -> lemminflect's part of speech
 ROLE_ORDER = ("noun", "verb", "adjective", "adverb")  # tried in this order when lemminflect allows several
 # lemminflect's Penn tags -> what the form adds to its lemma, in the order a form's readings are listed
@@ -284,6 +292,7 @@ class Dictionary:
     senses: dict  # lemma -> [Sense], in order
     forms: dict  # form -> [(lemma, tag)], in order ("base" with the form itself: the word as a lemma)
     ranks: dict  # english word -> rank
+    phrasal: dict  # (verb, particle) -> Sense (role "phrasal")
 
 
 def build() -> Dictionary:
@@ -335,6 +344,8 @@ def build() -> Dictionary:
 
     # 3. corrections by hand replace the sense that CC-CEDICT gave (never a lexicon row)
     for english, (role, chinese, _) in overrides.items():
+        if role == "phrasal":
+            continue  # step 5's
         if any(s.source == "lexicon" for s in senses.get(english, ())):
             raise ValueError(f"dictionary_overrides.tsv: {english!r} is a lexicon word; change lexicon.tsv instead")
         senses[english] = [Sense(role, chinese, measure(chinese, english, role), "override")]
@@ -368,7 +379,19 @@ def build() -> Dictionary:
         readings.sort(key=likeliest_first)
         if form in senses:  # also a word of its own: first when the lexicon's first row says so, else last
             readings.insert(0 if not first_row_is_form.get(form, True) else len(readings), (form, "base"))
-    return Dictionary(senses, forms, ranks)
+
+    # 5. phrasal verbs, those checked by hand (the overrides' role "phrasal"): CC-CEDICT's choice, or a correction
+    phrasal = {}
+    for english, (role, chinese, _) in overrides.items():
+        if role != "phrasal":
+            continue
+        verb, particle = english.split()
+        if particle not in PARTICLES or ranks.get(verb, RANKED_WORDS + 1) > PHRASAL_RANK:
+            raise ValueError(f"dictionary_overrides.tsv: {english!r} is no frequent verb with a particle")
+        candidates = cedict_candidates(cedict, english, "verb")
+        source = "cedict" if candidates[:1] == [chinese] else "override"
+        phrasal[(verb, particle)] = Sense("phrasal", chinese, "-", source)
+    return Dictionary(senses, forms, ranks, phrasal)
 
 
 def new_sense(word: str, roles: list[str], cedict: Cedict, overrides: dict) -> Sense:
@@ -420,9 +443,19 @@ def forms_text(dictionary: Dictionary) -> str:
     return "\n".join(lines) + "\n"
 
 
+def phrasal_text(dictionary: Dictionary) -> str:
+    lines = [HEADER + "# One row per phrasal verb: verb, particle, Chinese, source (cedict or override)."]
+    lines.append("verb\tparticle\tchinese\tsource")
+    for (verb, particle), sense in sorted(dictionary.phrasal.items()):
+        lines.append(f"{verb}\t{particle}\t{sense.chinese}\t{sense.source}")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=OUT, help="the folder to write dictionary.tsv and forms.tsv in")
+    parser.add_argument(
+        "--out", type=Path, default=OUT, help="the folder to write dictionary.tsv, forms.tsv and phrasal.tsv in"
+    )
     args = parser.parse_args(argv)
     import jieba
 
@@ -431,9 +464,13 @@ def main(argv: list[str] | None = None) -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "dictionary.tsv").write_text(dictionary_text(dictionary), encoding="utf-8")
     (args.out / "forms.tsv").write_text(forms_text(dictionary), encoding="utf-8")
+    (args.out / "phrasal.tsv").write_text(phrasal_text(dictionary), encoding="utf-8")
     sources = [sense.source for senses in dictionary.senses.values() for sense in senses]
     counts = ", ".join(f"{sources.count(source)} {source}" for source in ("lexicon", "cedict", "override", "none"))
-    print(f"{len(dictionary.senses)} lemmas ({counts}), {len(dictionary.forms)} forms -> {args.out}")
+    print(
+        f"{len(dictionary.senses)} lemmas ({counts}), {len(dictionary.forms)} forms, "
+        f"{len(dictionary.phrasal)} phrasal verbs -> {args.out}"
+    )
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""The translators' English→Chinese dictionary: ``mt/dictionary.tsv`` and ``mt/forms.tsv``, read in pure Python.
+"""The translators' English→Chinese dictionary: ``mt/dictionary.tsv``, ``mt/forms.tsv`` and ``mt/phrasal.tsv``, read
+in pure Python.
 
 Both files are written by ``python -m tools.translator.dictionary`` from wordfreq, CC-CEDICT and
 lemminflect (their licences: docs/data-sources.md) and the project's lexicon; the app needs none of
@@ -13,7 +14,7 @@ those packages. A word is read as its lemma plus what its form adds:
 tag: base, past, past-participle, present-3rd, progressive, present, plural, comparative, superlative
 adverb (an adjective's manner adverb: carefully -> careful, which Chinese writes 认真 地), or form (an
 irregular form the lexicon lists that lemminflect does not generate). source: lexicon,
-cedict, override or none.
+cedict, override or none. ``phrasal[("get", "up")]`` is 起床: the phrasal verbs read by hand.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import NamedTuple
 DIRECTORY = Path(__file__).parent / "mt"
 DICTIONARY_COLUMNS = ["lemma", "role", "chinese", "measure", "source", "rank"]
 FORMS_COLUMNS = ["form", "lemma", "tag"]
+PHRASAL_COLUMNS = ["verb", "particle", "chinese", "source"]
 SOURCES = ("lexicon", "cedict", "override", "none")
 TAG_ROLES = {"plural": ("noun",), "comparative": ("adjective", "adverb"), "superlative": ("adjective", "adverb")}
 TAG_ROLES["adverb"] = ("adjective",)  # an adjective's manner adverb: carefully = careful + 地
@@ -57,6 +59,7 @@ class Reading(NamedTuple):
 class Dictionary(NamedTuple):
     senses: dict  # lemma -> (Sense, ...), the first the usual one
     forms: dict  # form -> ((lemma, tag), ...), the likeliest reading first
+    phrasal: dict  # (verb lemma, particle) -> Chinese: get up -> 起床
 
     def lookup(self, word: str) -> Reading | None:
         """The word as lemma + tag with the lemma's first sense of the tag's role (born: bear's verb sense, not
@@ -128,7 +131,12 @@ def load(directory: Path = DIRECTORY) -> Dictionary:
         if lemma not in senses or tag not in TAGS:
             raise ValueError(f"forms.tsv: {form!r} points at {lemma!r} ({tag}), which dictionary.tsv lacks")
         forms[form] = (*forms.get(form, ()), (lemma, tag))
-    return Dictionary(senses, forms)
+    phrasal = {}
+    for verb, particle, chinese, _ in _rows(directory / "phrasal.tsv", PHRASAL_COLUMNS):
+        if verb not in senses:
+            raise ValueError(f"phrasal.tsv: {verb!r} {particle!r} is of a verb that dictionary.tsv lacks")
+        phrasal[(verb, particle)] = chinese
+    return Dictionary(senses, forms, phrasal)
 
 
 def lookup(word: str) -> Reading | None:
