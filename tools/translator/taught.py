@@ -35,10 +35,14 @@ def taught_links(train: list[dict]) -> collections.Counter:
     """(English word, Chinese content word) -> gold links in ``train`` where the dictionary does not give it."""
     links: collections.Counter = collections.Counter()
     content = mt_check.content_words()
+    phrasal = mt_dictionary.load().phrasal
+    particles = {particle for _, particle in phrasal}
     for pair in train:
         english, chinese = pair["en"].split(), pair["zh"].split()
         for i, sources in enumerate(pair["align"]):
             for j in sources:
+                if english[j] in particles and phrasal.get((lemma(english[j - 1]), english[j])) == chinese[i]:
+                    continue  # the up of get up -> 起床: the verb's (the dictionary's phrasal verb), not the particle's
                 if chinese[i] in content and chinese[i] not in mt_check.counterparts(english[j], with_taught=False):
                     links[lemma(english[j]), chinese[i]] += 1
     return links

@@ -7,8 +7,8 @@ that was asked for ("she drinks coffee every morning" -> 她 每 天 早上 喝)
 (吹 still points somewhere). The check reads the translation against the English words' counterparts:
 
     counterparts(word)  every Chinese word the project's lexicon, the translators' dictionary (every sense of every
-                        lemma the word may be a form of) or the corpus's own grammar (mt/taught.tsv: "it rained"
-                        -> 下雨, "showed" -> 看 in 给 X 看) give the English word
+                        lemma the word may be a form of, and its phrasal verbs: sit → 坐下) or the corpus's own
+                        grammar (mt/taught.tsv: "it rained" -> 下雨, "showed" -> 看 in 给 X 看) give the English word
     check(source, output)
         translates[i]   the English positions whose counterparts include Chinese word i (alone, or joined with the
                         word beside it: 每 天 is 每天)
@@ -93,9 +93,12 @@ def counterparts(word: str, with_taught: bool = True) -> frozenset[str]:
 
 
 def dictionary_senses(word: str) -> set[str]:
-    """Every Chinese word the dictionary gives the English word, in every sense of every lemma it may be a form of."""
+    """Every Chinese word the dictionary gives the English word, in every sense of every lemma it may be a form of,
+    and in its phrasal verbs (sat: 坐, and 坐下 of sit down)."""
     dictionary = mt_dictionary.load()
-    return {s.chinese for lemma in _lemmas(word) for s in dictionary.senses.get(lemma, ()) if s.chinese}
+    lemmas = _lemmas(word)
+    found = {s.chinese for lemma in lemmas for s in dictionary.senses.get(lemma, ()) if s.chinese}
+    return found | {chinese for (verb, _), chinese in dictionary.phrasal.items() if verb in lemmas}
 
 
 @functools.cache
@@ -108,6 +111,7 @@ def content_words() -> frozenset[str]:
             words.update(row.chinese)
     senses = mt_dictionary.load().senses.values()
     words.update(s.chinese for group in senses for s in group if s.role in CONTENT_ROLES and s.chinese)
+    words.update(mt_dictionary.load().phrasal.values())  # 起床, 坐下: verbs
     measures = {s.measure for group in senses for s in group if s.measure}
     return frozenset(words - GRAMMAR - measures)
 
