@@ -2,7 +2,7 @@
 (1920×1080 and a 1280×720 projector), slide mode at 1280×720, a phone (390×844) and /embed in an 800×450 frame;
 and copies of four of the projector budget's screens (README_BUDGET), from the last run of its test:
 
-    .venv/bin/python -m pytest tests/browser/test_projector_budget.py -p no:cacheprovider   # writes them
+    BUDGET_SCREENSHOTS=1 .venv/bin/python -m pytest tests/browser/test_projector_budget.py -p no:cacheprovider
     .venv/bin/python -m tests.browser.make_screenshots
 
 Starts the app on a free port, drives Debian's Chromium (Chinese glyphs need fonts-wqy-zenhei), writes the PNGs.
