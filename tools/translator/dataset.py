@@ -3,11 +3,14 @@
 
 Splits: a few (subject, verb) and (adjective, noun) combinations are held out. A sentence that
 contains one goes to the test split, the others to training and validation, so the test split
-measures combinations the models never saw together. No English sentence is in two splits.
+measures combinations the models never saw together. No English sentence is in two splits, and none
+of the hand-written everyday sentences (tests/data/everyday_mt.jsonl, HAND_WRITTEN) is in any: a grammar
+of everyday shapes writes some short ones too ("please sit down"), and that set measures the models.
 
     python -m tools.translator.dataset --out /tmp/translator-data      # train/val/test .jsonl
 
-Pure Python (no numpy, no torch): the app's tests import it to check its checksum.
+No torch: the app's tests import it to check its checksum (it reads English as the models do, with
+translator.source_words).
 """
 
 import argparse
@@ -16,6 +19,7 @@ import json
 import random
 from pathlib import Path
 
+from app.engine.models.translator import source_words
 from tools.translator import everyday_grammar
 from tools.translator.corpus import ADJECTIVES, NAMES, NOUNS, PRONOUNS, VERBS, Grammar, Phrase
 
@@ -24,6 +28,7 @@ SIZES = {"train": 80000, "val": 1000, "test": 2000}
 EVERYDAY_SHARE = 0.6  # of the pairs, from everyday_grammar.py; the rest from corpus.py's story grammar
 MAX_EN = 25  # English words per sentence at most
 HELD_OUT_SHARE = 0.12
+HAND_WRITTEN = Path(__file__).resolve().parents[2] / "tests/data/everyday_mt.jsonl"  # never in a split
 
 # ---------------------------------------------------------------------------
 # Pairs, held-out combinations, splits
@@ -48,6 +53,12 @@ def to_pair(phrase: Phrase) -> dict:
         chinese.append(word)
         links.append(aligned)
     return {"en": " ".join(t.word for t in phrase.en), "zh": " ".join(chinese), "align": links}
+
+
+def hand_written_sentences(path: Path = HAND_WRITTEN) -> set[str]:
+    """The hand-written sentences' English as the corpus writes it (lower case, 's apart: translator.source_words)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return {" ".join(source_words(json.loads(line)["en"])) for line in lines}
 
 
 def held_out_combinations(rng: random.Random) -> set[tuple[str, str, str]]:
@@ -79,7 +90,7 @@ def generate(seed: int = SEED, sizes: dict | None = None, keep_combos: bool = Fa
     everyday = everyday_grammar.Everyday(rng)
     splits: dict[str, list[dict]] = {"train": [], "val": [], "test": []}
     test_quota = {"story": sizes["test"] - sizes["test"] // 2, "everyday": sizes["test"] // 2}
-    seen: set[str] = set()
+    seen: set[str] = hand_written_sentences()  # skipped like a sentence already drawn
     for en, zh_text, align in FIXED:
         seen.add(en)
         fixed = {"en": en, "zh": zh_text, "align": align, "grammar": "story"}
