@@ -257,11 +257,24 @@ class TranslationCheck(BaseModel):
     )
 
 
+class RuledOut(BaseModel):
+    position: int = Field(description="The step (a word of `target`) whose own first choice was ruled out.")
+    word: str = Field(description="The model's own first choice: a content word that translates no English word.")
+    probability: float = Field(description="Its probability by the model.")
+
+
 class TranslationFacts(BaseModel):
     decoding: Literal["greedy", "beam", "forced"] = Field(
         description="greedy or beam: the model translated (empty Target); forced: it was made to produce the Target."
     )
     beam: int = Field(description="The beam width (1: greedy or forced).")
+    candidates: Literal["dictionary", "all"] = Field(
+        description="dictionary: each word was chosen among the candidate list (no made-up content word); all: among "
+        "every word the model knows (always all for forced decoding)."
+    )
+    ruled_out: list[RuledOut] = Field(
+        description="The steps where the candidate list ruled out the model's own first choice, with that choice."
+    )
     source: list[str] = Field(description="The English words as the model read them (lower case).")
     unknown_source: list[str] = Field(description="English words outside its vocabulary, read as <unk>.")
     unknown_read_as: list[str] = Field(

@@ -90,7 +90,12 @@ def settled(state: State) -> State:
         )
     if state.mode == "translate":
         return state.clamped(
-            max(1, len(models.translation(state.model, state.source, state.target, state.beam).target))
+            max(
+                1,
+                len(
+                    models.translation(state.model, state.source, state.target, state.beam, candidates_of(state)).target
+                ),
+            )
         )
     return state
 
@@ -534,6 +539,11 @@ END = "</s>"  # the end of the translation, a word of the target vocabulary
 ONE_CONTEXT = "C"  # rnnencdec's one context vector, the only thing its decoder reads of the sentence
 
 
+def candidates_of(state: State) -> bool:
+    """Whether the translator chooses among the dictionary's candidates only (state.candidates)."""
+    return state.candidates == "dictionary"
+
+
 def translation_view(state: State) -> Answer:
     """A trained translator: greedy or beam decoding (empty Target) or forced decoding (Target given).
 
@@ -544,7 +554,7 @@ def translation_view(state: State) -> Answer:
     attention: every step reads the same context vector C, which the view shows as it is.
     """
     info = models.info(state.model)
-    result = models.translation(state.model, state.source, state.target, state.beam)
+    result = models.translation(state.model, state.source, state.target, state.beam, candidates_of(state))
     last = result.extra["state"]  # the decoder's last state: the encoder's vectors, the cached keys and values
     n_q = max(1, len(result.target))
     steps = result.steps[:n_q]  # one per Chinese word (the last, </s>, only when nothing was produced)
@@ -617,6 +627,12 @@ def translation_view(state: State) -> Answer:
         translation={
             "decoding": result.extra["decoding"],
             "beam": state.beam if result.extra["decoding"] == "beam" else 1,
+            "candidates": state.candidates if result.extra["decoding"] != "forced" else "all",
+            "ruled_out": [  # the steps whose own first choice the candidate list ruled out
+                {"position": i, "word": step.preferred[0], "probability": step.preferred[1]}
+                for i, step in enumerate(steps[: len(result.target)])
+                if step.preferred is not None
+            ],
             "source": list(result.source),
             "unknown_source": list(result.unknown),
             "unknown_read_as": [mt_dictionary.unknown_token(word) for word in result.unknown],
@@ -646,7 +662,9 @@ def translation_view(state: State) -> Answer:
             "context_vector": context_vector,
             "self_attention": self_attention,
             "leave_one_out": (
-                models.leave_one_out(state.model, state.source, state.target, state.beam)[:n_q]  # (n_q, n_source)
+                models.leave_one_out(state.model, state.source, state.target, state.beam, candidates_of(state))[
+                    :n_q
+                ]  # (n_q, n_source)
                 if state.attribution == "leave-one-out"
                 else None
             ),

@@ -29,6 +29,9 @@ STRINGS = {
         "model": "Model",
         "beam": "Beam width",
         "beam_1": "1 (greedy)",
+        "candidates": "Words it may write",
+        "candidates_dictionary": "candidates from the dictionary (nothing made up)",
+        "candidates_all": "any word it knows",
         "model_note_rnnsearch": "RNNsearch was trained here, from scratch, on a generated corpus of English→Chinese "
         "sentences (about 3,500 English and 1,600 Chinese words; it takes at most {max} words a sentence; a word beyond "
         "them is written <unk> and replaced from the dictionary where attention points). It attends with the additive "
@@ -58,6 +61,9 @@ STRINGS = {
         "mt_check_invented": "Made up: {words} translates no English word of the sentence (by the dictionary); the "
         "model wrote it from its grammar, not from the sentence.",
         "mt_check_left_out": "Left out: no word of the translation means {words}.",
+        "mt_ruled_out": "Candidate list: the model's own first choice {items} translates no word of the sentence, "
+        "so it wrote the likeliest word that is a candidate (Jean et al. 2015).",
+        "mt_ruled_out_none": "Chosen among the dictionary's candidates: the model's own first choice was never ruled out.",
         "mt_check_clean": "Checked against the dictionary: every noun, verb and adjective of the translation "
         "translates a word of the sentence, and every English one is translated.",
         "mt_coverage": "Attention each English word received, its column of stage 2 summed over the Chinese words "
@@ -366,6 +372,9 @@ STRINGS = {
         "model": "模型",
         "beam": "束宽",
         "beam_1": "1（贪心）",
+        "candidates": "可写的词",
+        "candidates_dictionary": "词典给出的候选词（不编造）",
+        "candidates_all": "它认识的任何词",
         "model_note_rnnsearch": "RNNsearch 是在这里从零训练的，语料是生成的英译中句子（约 3,500 个英文词、1,600 个中文词，"
         "每句最多 {max} 个词；表外的词写成 <unk>，再按注意力所指的词从词典里取译法）。它用加性打分 vᵀ tanh(W s + U h)："
         "查询是解码器状态，键和值是编码器的向量。",
@@ -389,6 +398,8 @@ STRINGS = {
         "mt_received": "得到的注意力",
         "mt_check_invented": "编造：{words} 不是句中任何英文词的译文（按词典）；模型按它的语法写出，而不是按句子。",
         "mt_check_left_out": "漏译：译文中没有词表示 {words}。",
+        "mt_ruled_out": "候选词表：模型自己的首选 {items} 不是句中任何词的译文，所以它写了候选词中最可能的词（Jean 等，2015）。",
+        "mt_ruled_out_none": "在词典给出的候选词中选词：模型自己的首选一次也没有被排除。",
         "mt_check_clean": "按词典检查：译文的每个名词、动词、形容词都译自句中的词，句中每个英文名词、动词、形容词都译出了。",
         "mt_coverage": "每个英文词得到的注意力，即阶段二中它那一列对所有中文词的和（覆盖度）：{pairs}。",
         "mt_replaced_none": "RNNencdec 没有注意力，无法知道它的 <unk> 代表哪个英文词：保持 <unk>。",

@@ -273,26 +273,27 @@ def source_words(text: str) -> list[str]:
 
 
 @functools.lru_cache(maxsize=TRANSLATIONS_KEPT)
-def translation(name: str, source: str, target: str | None, beam: int) -> mt.Translation:
-    """The model's translation of `source` (target None: greedy or beam search) or its forced decoding of `target`;
-    ``extra["state"]`` is the decoder's last state, whose cached keys and values the view shows."""
+def translation(name: str, source: str, target: str | None, beam: int, candidates: bool = True) -> mt.Translation:
+    """The model's translation of `source` (target None: greedy or beam search, among the dictionary's candidates
+    or not) or its forced decoding of `target`; ``extra["state"]`` is the decoder's last state, whose cached keys
+    and values the view shows."""
     model = translator(name)
     if target is not None:
         result = mt.forced(model, source, target)
         result.extra["decoding"] = "forced"
         return result
-    result = mt.translate(model, source, beam=beam)
+    result = mt.translate(model, source, beam=beam, candidates=candidates)
     result.extra["decoding"] = "greedy" if beam <= 1 else "beam"
     return result
 
 
 @functools.lru_cache(maxsize=TRANSLATIONS_KEPT)
-def leave_one_out(name: str, source: str, target: str | None, beam: int) -> np.ndarray:
+def leave_one_out(name: str, source: str, target: str | None, beam: int, candidates: bool = True) -> np.ndarray:
     """(n_steps, n_source): for each step of the translation (its words, then </s>), the drop in that word's
     probability when each English word in turn is read as <unk>, the same words forced (translator.leave_one_out).
     One forced decoding per English word: a 16-word sentence costs the Transformer about 13 times its translation,
     so only a view that asks computes it; cached beside the translation, with the same key."""
-    result = translation(name, source, target, beam)
+    result = translation(name, source, target, beam, candidates)
     drop = mt.leave_one_out(translator(name), source, [step.token_id for step in result.steps])
     drop.setflags(write=False)
     return drop

@@ -497,7 +497,7 @@ PRESETS = [
             "词的译文：按词典检查，它被标为编造，{key0} 被标为漏译，尽管 {key0} 在阶段二中那一列的和是 {coverage0}。"
             "注意力说明模型看了哪里，并不说明它译出了所看的词。",
         },
-        "params": {"source": "please sit down", "model": "rnnsearch", "step": "3"},
+        "params": {"source": "please sit down", "model": "rnnsearch", "step": "3", "candidates": "all"},
         "claims": (Claim("made_up", step=3, key="sit", at_least=0.9),),
     },
     {

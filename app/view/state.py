@@ -250,6 +250,13 @@ class State(BaseModel):
         description="Translators with an empty Target: 1 decodes greedily (the most probable word at each step); "
         "2 to 5 keep that many partial translations (beam search). Ignored when a Target is given.",
     )
+    candidates: Annotated[Literal["dictionary", "all"], Control("select", TRANSLATE, group="model")] = Field(
+        "dictionary",
+        description="Translators with an empty Target: dictionary chooses each word among the candidates only: words "
+        "that are no noun, verb or adjective, and the nouns, verbs and adjectives that translate a word of the "
+        "sentence by the dictionary (Jean et al. 2015's candidate list), so the model cannot make a word up; where "
+        "its own first choice was ruled out, the answer says so. all lets it choose any word it knows.",
+    )
     hide_special: Annotated[bool, Control("checkbox", MODEL, group="model")] = Field(
         False,
         description="Real models: leave out the special tokens ([CLS], [SEP], <s>, </s>) and e5's 'passage:' prefix "

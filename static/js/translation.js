@@ -47,13 +47,17 @@ function replacedNote(facts, t) {
 
 /**
  * The translation checked against the dictionary (view.translation.check), each a sentence on a line of its own:
- * the words it made up, the English words it left out (with the attention each received), or that neither
+ * the first choices the candidate list ruled out (view.translation.ruled_out), the words it made up, the English words it left out (with the attention each received), or that neither
  * happened; then every English word's coverage, its column of stage 2 summed.
  */
 function checkNotes(facts, t) {
   const check = facts.check;
   const received = (j) => (check.coverage ? ` (${t.mt_received} ${fmt(check.coverage[j], 2)})` : "");
   const notes = [];
+  if (facts.ruled_out.length) {
+    const items = facts.ruled_out.map((r) => `${r.word} (${fmtWeight(r.probability)}) → ${facts.output[r.position]}`).join(", ");
+    notes.push(fill(t.mt_ruled_out, { items }));
+  } else if (facts.candidates === "dictionary") notes.push(t.mt_ruled_out_none);
   if (check.invented.length) notes.push(fill(t.mt_check_invented, { words: check.invented.map((i) => facts.output[i]).join(", ") }));
   if (check.left_out.length) notes.push(fill(t.mt_check_left_out, { words: check.left_out.map((j) => `${facts.source[j]}${received(j)}`).join(", ") }));
   if (!notes.length) notes.push(t.mt_check_clean);

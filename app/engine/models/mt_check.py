@@ -129,6 +129,13 @@ def is_english_content(word: str) -> bool:
     )
 
 
+def allowed_content(source: list[str]) -> frozenset[str]:
+    """The content words a translation of ``source`` may write: those that translate one of its words (their
+    counterparts). A decoder that writes only these and non-content words makes nothing up (Jean et al. 2015's
+    candidate list, here from the dictionary)."""
+    return frozenset().union(*(counterparts(word) for word in source)) & content_words()
+
+
 def check(source: list[str], output: list[str]) -> Check:
     """``source``: the English words as the model read them; ``output``: the Chinese words a reader sees (every
     <unk> replaced). A word kept in English counts as the translation of itself."""

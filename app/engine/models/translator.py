@@ -36,7 +36,7 @@ import numpy as np
 
 from app.engine.attention.norms import head_rows
 from app.engine.attention.stages import additive_scores, scaled_dot_scores, softmax_weights, weighted_sum
-from app.engine.models import mt_dictionary
+from app.engine.models import mt_check, mt_dictionary
 
 DIRECTORY = Path(__file__).parent / "mt"
 MAX_SOURCE_WORDS = 30  # the corpus has sentences of up to 25 words; longer input is refused
@@ -212,6 +212,8 @@ class Step:
     probability: float  # of this word, given the words before it
     logits: np.ndarray  # (n_target_vocab,)
     attention: Attention | None  # None for rnnencdec: every step has the same c
+    preferred: tuple[str, float] | None = None  # the model's own first choice and its probability, when the
+    # candidate list ruled it out (translate(candidates=True)): a content word that translates no English word
 
 
 @dataclass
@@ -425,34 +427,54 @@ def _record(model: Translator, token_id: int, logits: np.ndarray, attention) -> 
     return Step(model.vocabulary.target[token_id], token_id, float(np.exp(log_p[token_id])), logits, attention)
 
 
-def translate(model: Translator, text: str, beam: int = 1, max_words: int = MAX_TARGET_WORDS) -> Translation:
-    """Greedy decoding (beam=1) or beam search of the given width; every step's attention is kept."""
+def candidate_mask(model: Translator, source: list[str]) -> np.ndarray:
+    """(n_target_vocab,) True for each word a translation of ``source`` may write: every word that is not a content
+    word (particles, measure words, pronouns, <unk>, </s>), and the content words that translate one of the source
+    words by the dictionary, the lexicon or the corpus (mt_check.allowed_content). Jean et al. 2015 decode with such
+    a candidate list for speed; here it keeps the decoder from writing a word no English word asked for."""
+    content = mt_check.content_words()
+    allowed = mt_check.allowed_content(source)
+    return np.array([word not in content or word in allowed for word in model.vocabulary.target])
+
+
+def translate(
+    model: Translator, text: str, beam: int = 1, max_words: int = MAX_TARGET_WORDS, candidates: bool = False
+) -> Translation:
+    """Greedy decoding (beam=1) or beam search of the given width; every step's attention is kept.
+
+    ``candidates``: each word is chosen among the candidate list only (candidate_mask); where the model's own first
+    choice is ruled out, the step keeps it in ``preferred``. The probabilities stay the model's own."""
     words, ids, unknown = _prepare(model, text)
     net = model.network
     state = net.start(ids)
+    mask = candidate_mask(model, words) if candidates else None  # (n_target_vocab,)
     if beam <= 1:
         steps: list[Step] = []
         y = BOS
         total = 0.0
         for _ in range(max_words + 1):
             logits, state, attention = net.step(state, y)
-            y = int(np.argmax(logits))
+            y = int(np.argmax(logits if mask is None else np.where(mask, logits, -np.inf)))
             steps.append(_record(model, y, logits, attention))
+            if mask is not None and not mask[first := int(np.argmax(logits))]:
+                steps[-1].preferred = (model.vocabulary.target[first], float(np.exp(log_softmax(logits)[first])))
             total += math.log(steps[-1].probability)
             if y == EOS:
                 break
     else:
-        steps, total, state = _beam_search(model, state, beam, max_words)
+        steps, total, state = _beam_search(model, state, beam, max_words, mask)
     target = [s.token for s in steps if s.token_id != EOS]
     extra = {"beam": max(beam, 1), "state": state}  # the last state: the encoder's vectors and the cached keys
     return Translation(model.name, words, unknown, target, steps, total, extra)
 
 
-def _beam_search(model: Translator, state: dict, width: int, max_words: int) -> tuple[list[Step], float, dict]:
+def _beam_search(
+    model: Translator, state: dict, width: int, max_words: int, mask: np.ndarray | None = None
+) -> tuple[list[Step], float, dict]:
     """Keep the ``width`` most probable partial translations; stop when the best finished one beats every open one.
 
     Log-probabilities only fall as words are added, so a finished hypothesis that scores above every
-    open one cannot be overtaken.
+    open one cannot be overtaken. ``mask`` (n_target_vocab,): the candidate list, as in translate.
     """
     net = model.network
     beams = [(0.0, [], BOS, state)]  # (log p, steps, last word, state)
@@ -462,9 +484,15 @@ def _beam_search(model: Translator, state: dict, width: int, max_words: int) -> 
         for score, steps, y, st in beams:
             logits, new_state, attention = net.step(st, y)
             log_p = log_softmax(logits)
-            for token_id in np.argsort(-log_p, kind="stable")[:width]:
+            ranked = np.argsort(-log_p, kind="stable")
+            preferred = None
+            if mask is not None:
+                if not mask[ranked[0]]:
+                    preferred = (model.vocabulary.target[ranked[0]], float(np.exp(log_p[ranked[0]])))
+                ranked = ranked[mask[ranked]]
+            for token_id in ranked[:width]:
                 step = Step(model.vocabulary.target[token_id], int(token_id), float(np.exp(log_p[token_id])), logits,
-                            attention)  # fmt: skip
+                            attention, preferred)  # fmt: skip
                 candidates.append((score + float(log_p[token_id]), steps + [step], int(token_id), new_state))
         candidates.sort(key=lambda c: -c[0])  # stable: ties keep the earlier beam's order
         beams = []
