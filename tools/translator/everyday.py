@@ -2,6 +2,7 @@
 
     python -m tools.translator.everyday                 # the three committed models, greedy decoding
     python -m tools.translator.everyday --models rnnsearch --examples 10
+    python -m tools.translator.everyday --candidates all   # the models' own choices (the page: dictionary)
 
 No PyTorch: the app's numpy translators (app/engine/models/translator.py). For each model:
 
@@ -27,7 +28,9 @@ No PyTorch: the app's numpy translators (app/engine/models/translator.py). For e
                            the <unk> left as they are (a word in no dictionary stays English; RNNencdec has no
                            attention to point with)
 
-The output judged is what a reader sees: translator.output_words, every <unk> replaced.
+The output judged is what a reader sees: translator.output_words, every <unk> replaced, decoded as the page does
+by default (among the dictionary's candidates: translate(candidates=True)), or with --candidates all among every
+word the model knows.
 
 The set is for measuring, never for tuning the grammar or the models (tests/data/README.md).
 """
@@ -120,13 +123,13 @@ class Report:
     examples: tuple[tuple[str, str, tuple[str, ...]], ...]  # (English, output, invented words)
 
 
-def evaluate(name: str, items: list[Item], examples: int = 5) -> Report:
+def evaluate(name: str, items: list[Item], examples: int = 5, candidates: bool = True) -> Report:
     model = translator.load(name)
     content_words = mt_check.content_words()
     scores, outputs = [], []
     from_dictionary = kept = 0
     for item in items:
-        result = translator.translate(model, item.en)
+        result = translator.translate(model, item.en, candidates=candidates)
         output = translator.output_words(result)
         replaced = translator.replace_unknown(result)
         from_dictionary += sum(r.origin == "dictionary" for r in replaced)
@@ -177,9 +180,11 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", nargs="+", default=list(translator.MODELS), choices=list(translator.MODELS))
     parser.add_argument("--examples", type=int, default=5, help="invented words listed per model")
+    parser.add_argument("--candidates", choices=["dictionary", "all"], default="dictionary", help="as the page's")
     args = parser.parse_args(argv)
     items = read_set()
-    print(table([evaluate(name, items, args.examples) for name in args.models]))
+    dictionary = args.candidates == "dictionary"
+    print(table([evaluate(name, items, args.examples, dictionary) for name in args.models]))
 
 
 if __name__ == "__main__":
