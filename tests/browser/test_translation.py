@@ -178,3 +178,27 @@ def test_the_translation_checked_against_the_dictionary_says_what_was_made_up_an
     open_view(page, {"source": "Tom chase Jerry", "model": "rnnsearch", "lang": lang})
     expect(page.locator("#mt-check .unknown-note").first).to_contain_text("dictionary" if lang == "en" else "词典")
     expect(page.locator("#mt-words td.made-up")).to_have_count(0)
+
+
+RULED_OUT = "please sit down"  # a sentence where RNNsearch's own first choice is a word no English word asks for
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_candidate_list_rules_out_a_made_up_word_and_says_so(page, lang):
+    """By default the translator writes only candidates: the panel names, in plain text, the model's own first
+    choice that was ruled out, its probability and what was written instead; candidates=all (the form's select)
+    lets the model write it, and the check marks it made up."""
+    open_view(page, {"source": RULED_OUT, "model": "rnnsearch", "lang": lang})
+    facts = page_data(page)["view"]["translation"]
+    assert facts["candidates"] == "dictionary" and facts["ruled_out"], "pick another RULED_OUT for these weights"
+    first = facts["ruled_out"][0]
+    note = page.locator("#mt-check .unknown-note").first
+    expect(note).to_contain_text("Candidate list" if lang == "en" else "候选词表")
+    expect(note).to_contain_text(f"{first['word']} ({first['probability']:.2g}) → {facts['output'][first['position']]}")
+    expect(page.locator("#mt-words td.made-up")).to_have_count(0)
+    page.locator("#candidates").select_option("all")
+    poll(page, "() => new URL(location.href).searchParams.get('candidates')", lambda value: value == "all")
+    assert url_params(page)["candidates"] == "all"  # the link is the state
+    free = current_view(page)["translation"]
+    assert free["output"][first["position"]] == first["word"] and free["ruled_out"] == []
+    expect(page.locator("#mt-check .unknown-note").first).to_contain_text("Made up" if lang == "en" else "编造")
