@@ -89,14 +89,8 @@ def settled(state: State) -> State:
             models.count_queries(state.model, state.source, hide_special=state.hide_special, units=state.units)
         )
     if state.mode == "translate":
-        return state.clamped(
-            max(
-                1,
-                len(
-                    models.translation(state.model, state.source, state.target, state.beam, candidates_of(state)).target
-                ),
-            )
-        )
+        result = models.translation(state.model, state.source, state.target, state.beam, candidates_of(state))
+        return state.clamped(max(1, len(result.target)))
     return state
 
 
@@ -554,7 +548,8 @@ def translation_view(state: State) -> Answer:
     attention: every step reads the same context vector C, which the view shows as it is.
     """
     info = models.info(state.model)
-    result = models.translation(state.model, state.source, state.target, state.beam, candidates_of(state))
+    candidates = candidates_of(state)
+    result = models.translation(state.model, state.source, state.target, state.beam, candidates)
     last = result.extra["state"]  # the decoder's last state: the encoder's vectors, the cached keys and values
     n_q = max(1, len(result.target))
     steps = result.steps[:n_q]  # one per Chinese word (the last, </s>, only when nothing was produced)
@@ -662,10 +657,8 @@ def translation_view(state: State) -> Answer:
             "context_vector": context_vector,
             "self_attention": self_attention,
             "leave_one_out": (
-                models.leave_one_out(state.model, state.source, state.target, state.beam, candidates_of(state))[
-                    :n_q
-                ]  # (n_q, n_source)
-                if state.attribution == "leave-one-out"
+                models.leave_one_out(state.model, state.source, state.target, state.beam, candidates)[:n_q]
+                if state.attribution == "leave-one-out"  # (n_q, n_source)
                 else None
             ),
         },
