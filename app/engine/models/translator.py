@@ -454,9 +454,10 @@ def translate(
         total = 0.0
         for _ in range(max_words + 1):
             logits, state, attention = net.step(state, y)
-            y = int(np.argmax(logits if mask is None else np.where(mask, logits, -np.inf)))
+            first = int(np.argmax(logits))  # the model's own choice
+            y = first if mask is None or mask[first] else int(np.argmax(np.where(mask, logits, -np.inf)))
             steps.append(_record(model, y, logits, attention))
-            if mask is not None and not mask[first := int(np.argmax(logits))]:
+            if y != first:  # ruled out by the candidate list
                 steps[-1].preferred = (model.vocabulary.target[first], float(np.exp(log_softmax(logits)[first])))
             total += math.log(steps[-1].probability)
             if y == EOS:
