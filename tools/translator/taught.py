@@ -41,7 +41,8 @@ def taught_links(train: list[dict]) -> collections.Counter:
         english, chinese = pair["en"].split(), pair["zh"].split()
         for i, sources in enumerate(pair["align"]):
             for j in sources:
-                if english[j] in particles and phrasal.get((lemma(english[j - 1]), english[j])) == chinese[i]:
+                after_verb = j > 0 and english[j] in particles
+                if after_verb and phrasal.get((lemma(english[j - 1]), english[j])) == chinese[i]:
                     continue  # the up of get up -> 起床: the verb's (the dictionary's phrasal verb), not the particle's
                 if chinese[i] in content and chinese[i] not in mt_check.counterparts(english[j], with_taught=False):
                     links[lemma(english[j]), chinese[i]] += 1
