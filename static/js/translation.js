@@ -47,8 +47,9 @@ function replacedNote(facts, t) {
 
 /**
  * The translation checked against the dictionary (view.translation.check), each a sentence on a line of its own:
- * the first choices the candidate list ruled out (view.translation.ruled_out), the words it made up, the English words it left out (with the attention each received), or that neither
- * happened; then every English word's coverage, its column of stage 2 summed.
+ * the first choices the candidate list ruled out (view.translation.ruled_out), the words it made up, the English
+ * words it left out (with the attention each received), or that neither happened; then every English word's
+ * coverage, its column of stage 2 summed.
  */
 function checkNotes(facts, t) {
   const check = facts.check;
