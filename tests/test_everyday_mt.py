@@ -72,8 +72,8 @@ def test_the_evaluation_of_a_few_sentences(name):
     few = [item for item in ITEMS if item.en in ("the old man walks slowly", "I usually get up at seven")]
     report = evaluate(name, few)
     assert report.sentences == 2
-    assert report.known == pytest.approx(7 / 11)  # slowly, get, up and seven are beyond the corpus's words
+    assert report.known == pytest.approx(10 / 11)  # slowly is a rare word: the models read it as <unk:adv-ly>
     assert report.known_with_dictionary == 1.0
-    assert report.from_dictionary >= 2 and report.kept == 0  # slowly -> 慢慢, seven -> 七: attention pointed at them
+    assert report.from_dictionary >= 1 and report.kept == 0  # slowly -> 慢慢: attention pointed at it
     assert report.sentences_inventing == len(report.examples) == report.invented_unmarked == 0
-    assert report.content_right == 0.5  # get up is two unknown words for one Chinese word (起床)
+    assert report.content_right == 1.0  # get up -> 起床, a phrasal verb of the grammar; at seven -> 七 点

@@ -9,8 +9,8 @@ from app.engine.models import mt_dictionary
 from app.engine.text.lexicon import load_lexicon
 from tools.translator import corpus, dataset, everyday_grammar
 
-SMALL = {"train": 600, "val": 60, "test": 120}
-SMALL_SHA256 = "b03c8024f3ca8dad7b1db6dbb36f7070faa6fe35d7677c0f3b73b4879a510e79"
+SMALL = {"train": 1000, "val": 60, "test": 120}
+SMALL_SHA256 = "26b9bab29b54e104782b1c7dd6eac7c462ff162147ba5fd9383fbfa985f436f9"
 
 
 @pytest.fixture(scope="module")
@@ -137,6 +137,7 @@ def test_everyday_words_are_the_dictionarys(small):
     chinese = {s.chinese for senses in dictionary.senses.values() for s in senses if s.chinese}
     chinese |= {s.measure for senses in dictionary.senses.values() for s in senses if s.measure}
     chinese |= set(everyday_grammar.STORY_CHINESE.values()) | set(load_lexicon().chinese_words)
+    chinese |= set(dictionary.phrasal.values()) | everyday_grammar.GRAMMAR_CHINESE
     for pair in (p for split in small.values() for p in split if p["grammar"] == "everyday"):
         for word in pair["zh"].split():
             assert word == "<unk>" or word in chinese, (word, pair["zh"])
@@ -170,12 +171,17 @@ def test_every_unk_stands_for_one_rare_or_dropped_word(small):
 def test_everyday_shapes_translate_as_chinese_does(small):
     """Spot checks: 很 / 不 with an adjective, 没 for didn't, 吗 at the end of a question, 请 first, 给 X Y, 地."""
     pairs = [p for split in small.values() for p in split if p["grammar"] == "everyday"]
+
+    def phrasal(pair):  # give up, give back: phrasal verbs, not 给
+        en = pair["en"].split()
+        return any(w in ("give", "gives", "gave") and nxt in ("up", "back") for w, nxt in zip(en, en[1:], strict=False))
+
     by_shape = {
         "very": [p for p in pairs if " is very " in f" {p['en']} "],
         "didn't": [p for p in pairs if "didn't" in p["en"].split() or " did not " in f" {p['en']} "],
         "question": [p for p in pairs if p["en"].split()[0] in ("do", "does", "did", "is", "are", "can", "will")],
         "please": [p for p in pairs if p["en"].startswith("please ")],
-        "give": [p for p in pairs if {"give", "gives", "gave"} & set(p["en"].split())],
+        "give": [p for p in pairs if {"give", "gives", "gave"} & set(p["en"].split()) and not phrasal(p)],
     }
     assert all(by_shape.values()), {k: len(v) for k, v in by_shape.items()}
     for pair in by_shape["very"]:
@@ -189,3 +195,29 @@ def test_everyday_shapes_translate_as_chinese_does(small):
     for pair in by_shape["give"]:
         zh = pair["zh"].split()
         assert "给" in zh and (zh[zh.index("给") + 1] == "了") == ("gave" in pair["en"].split()), pair
+
+
+def test_everyday_constructions_of_a_lesson(small):
+    """Phrasal verbs as one Chinese word aligned to both English words (sit down → 坐下), a glass of water → 一 杯
+    水, going by bus → 坐 公共汽车 去, and 在 written once where a progressive meets a place (正在 厨房 里, never
+    正在 在)."""
+    pairs = [p for split in small.values() for p in split]
+    phrasal = mt_dictionary.load().phrasal
+    seen = {"phrasal": 0, "container": 0, "vehicle": 0}
+    for pair in pairs:
+        en, zh = pair["en"].split(), pair["zh"].split()
+        assert "正在 在" not in pair["zh"] and "在 在" not in pair["zh"], pair
+        for i, chinese in enumerate(zh):
+            links = pair["align"][i]
+            words = tuple(en[j] for j in links)
+            if len(links) == 2 and links[1] == links[0] + 1 and words[1] in {p for _, p in phrasal}:
+                lemma = mt_dictionary.lookup(words[0])
+                if lemma and phrasal.get((lemma.lemma, words[1])) == chinese:
+                    seen["phrasal"] += 1
+            if chinese in ("杯", "瓶", "碗") and words and words[0] in ("glass", "cup", "bottle", "bowl", "cups"):
+                assert en[links[0] + 1] == "of", pair
+                seen["container"] += 1
+            if chinese == "公共汽车" and en[links[0] - 1] == "by":
+                assert zh[i - 1] == "坐", pair
+                seen["vehicle"] += 1
+    assert all(seen.values()), seen

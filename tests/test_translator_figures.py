@@ -20,10 +20,11 @@ tie when another word's logit is within LOGIT_TIE = 1e-3 of the largest (40 time
 sums in another order), a gold word when another English word's weight is within WEIGHT_TIE = 1e-4 of the
 largest (60 times).
 
-With the committed weights (retrained 2026-12-02), 3 of RNNencdec's 2,000 sentences have a near-tie step (gaps
-6.8e-4 to 8.6e-4), RNNsearch's and the Transformer's none (their smallest gaps are 0.0015 and 0.021); of the
-18,868 gold words, 1 has a near tie that could change RNNsearch's hit, 1 the Transformer's (the mean of its last
-layer) and 5 over its eight heads (NEAR_TIES). There is no tolerance beyond that: every near-tie step is
+With the committed weights (retrained 2026-12-04 on the everyday grammar's second part), 1 of RNNencdec's 2,000
+sentences has a near-tie step, RNNsearch's and the Transformer's none; of the 18,655 gold words, none has a near tie
+that could change RNNsearch's hit or the Transformer's (the mean of its last layer), and 11 over the Transformer's
+eight heads (NEAR_TIES). One Transformer test sentence never writes </s>: as train.py does, its first 40 words are
+its translation. There is no tolerance beyond that: every near-tie step is
 followed both ways (the other word, then greedy decoding on, with its own near ties followed too), and the
 stored figures must be exactly those of one of the choices; each near-tie word may add or remove one hit. The
 stored figures are in fact exactly the float64 run's.
@@ -50,7 +51,7 @@ LENGTH_BUCKETS = [(1, 5), (6, 10), (11, 15), (16, 20), (21, 25)]  # train.py's, 
 # Per model: sentences with a near-tie step; gold words whose hit a near tie could change (the model's alignment,
 # then the Transformer's eight heads together). Counted with the committed weights (see above): the figures may
 # differ from the float64 run's by these choices only.
-NEAR_TIES = {"rnnencdec": (3, 0, 0), "rnnsearch": (0, 1, 0), "transformer-mt": (0, 1, 5)}
+NEAR_TIES = {"rnnencdec": (1, 0, 0), "rnnsearch": (0, 0, 0), "transformer-mt": (0, 0, 11)}
 NAMES = list(mt.MODELS)
 
 
@@ -133,12 +134,13 @@ def decode(model: mt.Translator, pair: dict, target_index: dict) -> Sentence:
     words = pair["en"].split()
     result = mt.translate(model, pair["en"])
     assert result.source == words  # the app reads the corpus's words as train.py did
-    assert result.steps[-1].token_id == mt.EOS and len(result.steps) <= MAX_STEPS, pair["en"]
-    output = [step.token_id for step in result.steps[:-1]]
+    ended = result.steps[-1].token_id == mt.EOS  # else no </s> among the app's 41 steps: train.py's 40 words stand
+    assert len(result.steps) <= MAX_STEPS if ended else len(result.steps) > MAX_STEPS, pair["en"]
+    output = [step.token_id for step in (result.steps[:-1] if ended else result.steps[:MAX_STEPS])]
     gold = tuple(target_index.get(w, mt.UNK) for w in pair["zh"].split())
     source_ids = [model.vocabulary.source_id(w) for w in words]
     outputs = [tuple(output)]
-    for i, step in enumerate(result.steps):
+    for i, step in enumerate(result.steps[:MAX_STEPS]):
         for other in near_ties(step.logits, LOGIT_TIE):
             outputs += greedy_from(model.network, source_ids, [*output[:i], other])
     if model.name == "rnnencdec":

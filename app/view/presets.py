@@ -472,33 +472,33 @@ PRESETS = [
         },
         "lesson": {
             "en": "enemy and crowd are both unknown, and both read as the same <unk:noun>. RNNsearch writes 敌人 for "
-            "the first, then a second <unk>, but writing it looks most at {key0} ({weight0}), not at crowd: the "
-            "dictionary gives 〔{word0}〕, crowd is lost, and the sentence goes wrong from there. Copying through "
-            "attention is only as good as the place attention points to.",
-            "zh": "enemy 和 crowd 都不认识，两者都读成同一个 <unk:noun>。RNNsearch 先为第一个写出“敌人”，再写第二个 "
-            "<unk>，可这时它最关注的是 {key0}（{weight0}），不是 crowd：词典给出〔{word0}〕，crowd 丢了，"
-            "句子从这里开始出错。借注意力复制词，只能和注意力所指的位置一样好。",
+            "enemy, where its attention pointed; then, after 所以, a second <unk> for the crowd, but writing it looks "
+            "most at {key0} ({weight0}), not at crowd: the dictionary gives 〔{word0}〕, crowd is lost, and the verb is "
+            "written twice. Copying through attention is only as good as the place attention points to.",
+            "zh": "enemy 和 crowd 都不认识，两者都读成同一个 <unk:noun>。RNNsearch 在注意力指向 enemy 时写出“敌人”；"
+            "然后在“所以”之后为 crowd 写第二个 <unk>，可这时它最关注的是 {key0}（{weight0}），不是 crowd：词典给出"
+            "〔{word0}〕，crowd 丢了，动词写了两遍。借注意力复制词，只能和注意力所指的位置一样好。",
         },
-        "params": {"source": "the enemy and the crowd ate the cake", "model": "rnnsearch", "step": "1"},
-        "claims": (Claim("replaced", step=1, key="ate", at_least=0.3),),
+        "params": {"source": "because the police saw the enemy the crowd ran away", "model": "rnnsearch", "step": "6"},
+        "claims": (Claim("replaced", step=6, key="ran", at_least=0.3),),
     },
     {
         "id": "mt-made-up",
         "title": {
-            "en": "Trained: it looked at the word and wrote another (please sit down)",
-            "zh": "训练出的模型：看着这个词，却写了别的词（please sit down）",
+            "en": "Trained: it looked at the word and wrote another (he usually walks to school)",
+            "zh": "训练出的模型：看着这个词，却写了别的词（he usually walks to school）",
         },
         "lesson": {
-            "en": "Writing its last word, {word0} (borrow), RNNsearch puts {weight0} of its weight on {key0}, yet "
+            "en": "Writing {word0} (return to), RNNsearch puts {weight0} of its weight on {key0}, yet "
             "{word0} translates no word of the sentence: the check against the dictionary marks it made up, and "
             "{key0} left out, though its column of stage 2 sums to {coverage0}. Attention says where the model "
             "looked, not that it translated what it looked at.",
-            "zh": "写最后一个词“{word0}”（借）时，RNNsearch 把 {weight0} 的权重放在 {key0} 上，可“{word0}”不是句中任何"
+            "zh": "写“{word0}”时，RNNsearch 把 {weight0} 的权重放在 {key0} 上，可“{word0}”不是句中任何"
             "词的译文：按词典检查，它被标为编造，{key0} 被标为漏译，尽管 {key0} 在阶段二中那一列的和是 {coverage0}。"
             "注意力说明模型看了哪里，并不说明它译出了所看的词。",
         },
-        "params": {"source": "please sit down", "model": "rnnsearch", "step": "3", "candidates": "all"},
-        "claims": (Claim("made_up", step=3, key="sit", at_least=0.9),),
+        "params": {"source": "he usually walks to school", "model": "rnnsearch", "step": "2", "candidates": "all"},
+        "claims": (Claim("made_up", step=2, key="walks", at_least=0.6),),
     },
     {
         "id": "mt-transformer",

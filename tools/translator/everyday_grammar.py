@@ -15,6 +15,11 @@ shapes a teacher types, each Chinese word aligned to the English words it transl
     modals                           can you help me                   → 你 能 帮助 我 吗
     weather                          it will rain tomorrow             → 明天 会 下雨
     times and places move forward    she drinks coffee every morning   → 她 每 天 早上 喝 咖啡
+    bare nouns, many, containers     the farmer has many sheep         → 农民 有 很多 羊    (a glass of water: 一 杯 水)
+    a place after its noun           the water in the lake is clean    → 湖 里 的 水 很 干净
+    phrasal verbs (phrasal.tsv)      please sit down                   → 请 坐下             (listen to → 听)
+    going somewhere, and how         she goes to school by bus         → 她 坐 公共汽车 去 学校
+    place adverbs, meals and hours   it is snowing outside             → 外面 正在 下雪      (before dinner → 晚饭 前)
 
 **The model's vocabulary, and <unk>.** A content word is *common* when the lexicon has it or wordfreq ranks
 its lemma among the first ``VOCABULARY_RANK`` English words; the models read every form of a common word. A
@@ -51,6 +56,8 @@ GRAMMAR_WORDS = {
 CHINESE_FIXES = {("cold", "adjective"): "冷", ("walk", "verb"): "走"}
 PERSON_ENDINGS = ("人", "生", "师", "员", "者", "家", "孩", "子", "友", "妈", "爸", "哥", "姐", "弟", "妹")
 PERSON_MEASURES = ("位", "名")
+PREPOSITION_PARTICLES = ("at", "to", "for", "after")  # a phrasal verb with one of these always has an object
+MASS_MEASURES = (None, "杯", "瓶", "份", "片", "碗")
 PARTICLES = {"了", "们", "的", "地", "吗", "很", "不", "没", "会", "正在", "在", "是", "有", "请", "给", "一", "个"}
 
 
@@ -79,12 +86,15 @@ STORY_CHINESE = _story_chinese()
 class Word:
     """A content word of the dictionary: its forms, its Chinese, and whether the models learn it."""
 
-    __slots__ = ("lemma", "role", "chinese", "measure", "forms", "common", "person")
+    __slots__ = ("lemma", "role", "chinese", "measure", "forms", "common", "person", "mass", "particle")
 
-    def __init__(self, lemma, role, chinese, measure, forms, common):
+    def __init__(self, lemma, role, chinese, measure, forms, common, particle=None):
         self.lemma, self.role, self.chinese, self.measure = lemma, role, chinese, measure or "个"
-        self.forms, self.common = forms, common
+        self.forms, self.common, self.particle = forms, common, particle
         self.person = role == "noun" and (chinese.endswith(PERSON_ENDINGS) or self.measure in PERSON_MEASURES)
+        # a noun English may use bare in the singular (coffee, dinner, music): CC-CEDICT counts it by the cup, the
+        # bottle, the portion, or names no measure word for it
+        self.mass = role == "noun" and not self.person and measure in MASS_MEASURES
 
     def form(self, tag: str) -> str:
         return self.forms.get(tag, self.lemma)
@@ -96,7 +106,7 @@ def _pools() -> dict[str, list[Word]]:
     for form, readings in dictionary.forms.items():
         for lemma, tag in readings:
             forms.setdefault(lemma, {}).setdefault(tag, form)
-    pools: dict[str, list[Word]] = {"noun": [], "verb": [], "adjective": [], "adverb": []}
+    pools: dict[str, list[Word]] = {"noun": [], "verb": [], "adjective": [], "adverb": [], "phrasal": []}
     for lemma, senses in dictionary.senses.items():
         if lemma in GRAMMAR_WORDS or not lemma.isalpha():
             continue
@@ -114,18 +124,27 @@ def _pools() -> dict[str, list[Word]]:
                 continue
             if sense.role == "adverb" and not lemma.endswith("ly"):
                 continue  # manner adverbs only (slowly → 慢慢 地); the frequency adverbs have their own table
+            if sense.role == "verb" and any(
+                dictionary.phrasal.get((lemma, particle)) == chinese for particle in PREPOSITION_PARTICLES
+            ):
+                continue  # listen to, look at, wait for: the preposition is the verb's, drawn as the phrasal verb
             pools[sense.role].append(Word(lemma, sense.role, chinese, sense.measure, own, common))
+    for (verb, particle), chinese in sorted(dictionary.phrasal.items()):  # get up → 起床: one Word, two English words
+        own = forms.get(verb, {})
+        if all(t in own for t in ("present-3rd", "past", "progressive")):
+            pools["phrasal"].append(Word(verb, "verb", chinese, None, own, True, particle))
     return pools
 
 
 POOLS = _pools()
 COMMON = {role: [w for w in pool if w.common] for role, pool in POOLS.items()}
-RARE = {role: [w for w in pool if not w.common] for role, pool in POOLS.items()}
-# Every English form of a rare word that no common word, and no story word, also writes.
 _COMMON_FORMS = {f for pool in COMMON.values() for w in pool for f in (w.lemma, *w.forms.values())}
-RARE_FORMS = frozenset(
-    f for pool in RARE.values() for w in pool for f in (w.lemma, *w.forms.values()) if f not in _COMMON_FORMS
-)
+# The rare words: none of their forms is also a common word's (lay, a rare verb, is also the past of lie down's lie).
+RARE = {
+    role: [w for w in pool if not w.common and not {w.lemma, *w.forms.values()} & _COMMON_FORMS]
+    for role, pool in POOLS.items()
+}
+RARE_FORMS = frozenset(f for pool in RARE.values() for w in pool for f in (w.lemma, *w.forms.values()))
 
 TIMES = [  # English words, Chinese words (each aligned to the English words but "the", "in", "on"), tenses
     (("yesterday",), ("昨天",), ("past",)),
@@ -144,8 +163,38 @@ TIMES = [  # English words, Chinese words (each aligned to the English words but
     (("on", "friday"), ("星期五",), ("present", "past", "future")),
     (("on", "sunday"), ("星期天",), ("present", "past", "future")),
 ]
+_ALL_TENSES = ("present", "past", "future")
+_MEALS = [(meal, mt_dictionary.lookup(meal).chinese) for meal in ("breakfast", "lunch", "dinner")]  # 早饭 午饭 晚饭
+TIMES += [((word, meal), (chinese, after), _ALL_TENSES) for meal, chinese in _MEALS for word, after in
+          (("before", "前"), ("after", "后"))]  # fmt: skip
+TIMES += [(("after", "school"), ("放学", "后"), _ALL_TENSES), (("after", "class"), ("下课", "后"), _ALL_TENSES)]
+_HOURS = (("six", "六"), ("seven", "七"), ("eight", "八"), ("nine", "九"))
+TIMES += [
+    (("at", hour, *clock), (chinese, "点"), _ALL_TENSES) for hour, chinese in _HOURS for clock in ((), ("o'clock",))
+]
 # preposition → Chinese after the place (在 X 里); "at": none
-PLACE_WORDS = {"in": "里", "at": None, "on": "上", "near": "附近", "under": "下面", "behind": "后面"}
+PLACE_WORDS = {("in",): "里", ("at",): None, ("on",): "上", ("near",): "附近", ("under",): "下面", ("behind",): "后面",
+               ("in", "front", "of"): "前面", ("next", "to"): "旁边"}  # fmt: skip
+# a place said by one word: 在 外面 V, 外面 正在 下雪 (at home: 在 家)
+PLACE_ADVERBS = [(("outside",), "外面"), (("inside",), "里面"), (("here",), "这里"), (("at", "home"), "家")]
+# how one goes somewhere: (English, Chinese) before the verb of going: by bus → 坐 公共汽车 去
+_RIDES = (("bus", "坐"), ("car", "坐"), ("train", "坐"), ("plane", "坐"), ("taxi", "坐"), ("bike", "骑"))
+VEHICLES = [(("by", noun), (verb, mt_dictionary.lookup(noun).chinese)) for noun, verb in _RIDES]
+VEHICLES.append((("on", "foot"), ("走路",)))
+MOTION = [("go", "goes", "went", "去"), ("come", "comes", "came", "来")]  # going home: 回 家
+# a container and its measure word: a glass of water → 一 杯 水
+CONTAINERS = [("glass", "glasses", "杯"), ("cup", "cups", "杯"), ("bottle", "bottles", "瓶"), ("bowl", "bowls", "碗"),
+              ("piece", "pieces", "块"), ("box", "boxes", "盒")]  # fmt: skip
+# every Chinese word the tables above write
+GRAMMAR_CHINESE = frozenset(
+    {word for _, chinese, _ in TIMES for word in chinese}
+    | {chinese for chinese in PLACE_WORDS.values() if chinese}
+    | {chinese for _, chinese in PLACE_ADVERBS}
+    | {word for _, chinese in VEHICLES for word in chinese}
+    | {motion[3] for motion in MOTION}
+    | {container[2] for container in CONTAINERS}
+    | {"很多", "回", "家"}
+)
 FREQUENCY = [("always", "总是"), ("usually", "通常"), ("often", "经常"), ("sometimes", "有时候")]
 # give X Y → 给 X Y; show X Y → 给 X 看 Y: (base, 3rd, past, -ing, Chinese before X, Chinese after X)
 DITRANSITIVES = [
@@ -187,17 +236,19 @@ class Everyday(story.Grammar):
 
     # --- noun phrases ---------------------------------------------------------------------
 
-    def noun_phrase(self, person: bool | None = None, plural: bool | None = None) -> Phrase:
+    def noun_phrase(self, person: bool | None = None, plural: bool | None = None, place: bool = True) -> Phrase:
         if person and self.chance(0.35):
             return self.name() if self.chance(0.5) else self.pronoun_phrase("subject")
         noun = self.content("noun", person)
         plural = self.chance(0.3) if plural is None else plural
+        if noun.mass and not plural and self.chance(0.15):
+            return self.container_phrase(noun)
         token = self.content_token(noun, noun.form("plural") if plural else noun.lemma)
         phrase = Phrase(kind="person" if noun.person else "object", head=noun.lemma, third=not plural, plural=plural)
         det = self.pick(
-            ["the", "the", "a", "my", "poss", "this", "number"]
+            ["the", "the", "a", "my", "poss", "this", "number"] + (["bare", "bare", "a lot of"] if noun.mass else [])
             if not plural
-            else ["the", "number", "these", "my", "some"]
+            else ["the", "number", "these", "my", "some", "bare", "bare", "many", "a lot of"]
         )
         adjective = self.content("adjective") if self.chance(0.25) else None
         before_en: list[En] = []
@@ -215,6 +266,9 @@ class Everyday(story.Grammar):
         elif det == "some":
             (d,) = before_en = words("some")
             before_zh = [zh("一些", d)]
+        elif det in ("many", "a lot of"):
+            before_en = words(*det.split())
+            before_zh = [zh("很多", *before_en)]
         elif det == "my":
             _, _, poss, _, zh_poss, _, _ = self.pick(PRONOUNS[:-1])
             (d,) = before_en = words(poss)
@@ -222,7 +276,7 @@ class Everyday(story.Grammar):
         elif det == "poss":
             owner = self.possessor()
             before_en, before_zh = owner.en, owner.zh
-        else:
+        elif det == "the":
             before_en = words("the")
         adj_en, adj_zh = [], []
         if adjective:
@@ -234,6 +288,23 @@ class Everyday(story.Grammar):
             noun_zh.append(zh("们", token))
         phrase.en = before_en + adj_en + [token]
         phrase.zh = before_zh + adj_zh + noun_zh
+        if place and det == "the" and self.chance(0.1):  # the water in the lake → 湖 里 的 水
+            place_en, place_zh = self.place_phrase(preposition=True)
+            (at,) = place_zh[:1]
+            phrase.en += place_en
+            phrase.zh = place_zh[1:] + [zh("的", *at[1])] + phrase.zh
+        return phrase
+
+    def container_phrase(self, noun: Word) -> Phrase:
+        """a glass of water → 一 杯 水; two cups of tea → 两 杯 茶 (of has no Chinese word)."""
+        single, plural_form, measure = self.pick(CONTAINERS)
+        plural = self.chance(0.3)
+        number, zh_number = self.pick(PLURAL_NUMBERS) if plural else ("a", "一")
+        n, container, of = words(number, plural_form if plural else single, "of")
+        token = self.content_token(noun, noun.lemma)
+        phrase = Phrase(kind="object", head=noun.lemma, third=not plural, plural=plural)
+        phrase.en = [n, container, of, token]
+        phrase.zh = [zh(zh_number, n), zh(measure, container), self.chinese(noun, token)]
         return phrase
 
     def pronoun_phrase(self, case: str) -> Phrase:
@@ -259,16 +330,34 @@ class Everyday(story.Grammar):
             return self.name()
         return self.noun_phrase()
 
-    def place_phrase(self) -> tuple[list[En], list]:
+    def place_phrase(self, preposition: bool = False) -> tuple[list[En], list]:
+        """in the park → 在 公园 里, in front of a big house → 在 一 个 大 房子 前面; outside → 在 外面 (not with
+        ``preposition``: a place after a noun). The first Chinese word is 在."""
+        if not preposition and self.chance(0.2):
+            en_words, chinese = self.pick(PLACE_ADVERBS)
+            place = words(*en_words)
+            return place, [zh("在", *place), zh(chinese, *place)]
         prep = self.pick(sorted(PLACE_WORDS))
         noun = self.content("noun", person=False)
         token = self.content_token(noun, noun.lemma)
-        (p,) = words(prep)
-        det = words(self.pick(["the", "the", "my", "our"]))
-        det_zh = [] if det[0].word == "the" else [zh({"my": "我的", "our": "我们的"}[det[0].word], det[0])]
+        p = words(*prep)
+        det = words(self.pick(["the", "the", "my", "our", "a"]))
+        if det[0].word == "a":
+            adjective = self.content("adjective") if self.chance(0.3) else None
+            first = adjective.lemma if adjective else noun.lemma
+            det = words("an" if first[0] in "aeiou" else "a")
+            det_zh = [zh("一", det[0]), zh(noun.measure, det[0], token)]
+        else:
+            adjective = self.content("adjective") if det[0].word == "the" and self.chance(0.15) else None
+            det_zh = [] if det[0].word == "the" else [zh({"my": "我的", "our": "我们的"}[det[0].word], det[0])]
+        adj_en, adj_zh = [], []
+        if adjective:
+            a = self.content_token(adjective, adjective.lemma)
+            adj_en = [a]
+            adj_zh = [self.chinese(adjective, a)] + ([zh("的", a)] if len(adjective.chinese) > 1 else [])
         after = PLACE_WORDS[prep]
-        return [p] + det + [token], [zh("在", p)] + det_zh + [self.chinese(noun, token)] + (
-            [zh(after, p)] if after else []
+        return p + det + adj_en + [token], [zh("在", *p)] + det_zh + adj_zh + [self.chinese(noun, token)] + (
+            [zh(after, *p)] if after else []
         )
 
     def time_phrase(self, tense: str) -> tuple[list[En], list] | None:
@@ -295,7 +384,7 @@ class Everyday(story.Grammar):
             base, third_form, past, ing, zh_before, zh_after = self.pick(DITRANSITIVES)
             word = None
         else:
-            word = self.content("verb")
+            word = self.content("phrasal") if self.chance(0.15) else self.content("verb")
             base, third_form, past, ing = (
                 word.lemma,
                 word.form("present-3rd"),
@@ -403,10 +492,13 @@ class Everyday(story.Grammar):
             else:
                 zh_verb = [zh(zh_before, verb_en)] + zh_after_verb + receiver.zh + thing.zh
         else:
-            zh_verb = [self.chinese(word, verb_en)] + zh_after_verb
-            if self.chance(0.6):
+            particle = words(word.particle) if word.particle else []  # get up → 起床, aligned to both
+            zh_verb = [zh(word.chinese, verb_en, *particle)] + zh_after_verb
+            en_after = particle
+            takes_object = 1.0 if word.particle in PREPOSITION_PARTICLES else 0.3 if word.particle else 0.6
+            if self.chance(takes_object):
                 obj = self.object_phrase_()
-                en_after = obj.en
+                en_after = en_after + obj.en
                 zh_verb = zh_verb + obj.zh
         # a manner or frequency adverb, a place, a time
         zh_adverb: list = []
@@ -499,18 +591,18 @@ class Everyday(story.Grammar):
     def please_clause(self) -> Phrase:
         """please open the window → 请 打开 窗; please don't V → 请 不要 V."""
         (please,) = words("please")
-        word = self.content("verb")
+        word = self.content("phrasal") if self.chance(0.25) else self.content("verb")
         v = self.content_token(word, word.lemma)
+        particle = words(word.particle) if word.particle else []  # please sit down → 请 坐下
         negated = self.chance(0.2)
         neg_en = words("don't") if negated else []
         neg_zh = [zh("不要", *neg_en)] if negated else []
-        obj = self.noun_phrase(person=False) if self.chance(0.7) else Phrase()
+        takes_object = 1.0 if word.particle in PREPOSITION_PARTICLES else 0.3 if word.particle else 0.7
+        obj = self.noun_phrase(person=False) if self.chance(takes_object) else Phrase()
         place_en, place_zh = self.place_phrase() if self.chance(0.2) else ([], [])
-        if self.chance(0.3):  # "open the window, please"
-            en = neg_en + [v] + obj.en + place_en + [please]
-        else:
-            en = [please] + neg_en + [v] + obj.en + place_en
-        return Phrase(en, [zh("请", please)] + neg_zh + place_zh + [self.chinese(word, v)] + obj.zh)
+        verb_en = [v] + particle + obj.en + place_en
+        en = neg_en + verb_en + [please] if self.chance(0.3) else [please] + neg_en + verb_en  # "…, please"
+        return Phrase(en, [zh("请", please)] + neg_zh + place_zh + [zh(word.chinese, v, *particle)] + obj.zh)
 
     def weather_clause(self) -> Phrase:
         """it is raining → 正在 下雨; it will snow tomorrow → 明天 会 下雪 (it has no Chinese)."""
@@ -528,19 +620,88 @@ class Everyday(story.Grammar):
             en, before = [it, v], []
         time = self.time_phrase(tense) if self.chance(0.4) else None
         time_en, time_zh = time or ([], [])
+        place_en, place_zh = [], []
+        if self.chance(0.25):  # it is snowing outside → 外面 正在 下雪
+            place_words, place_chinese = self.pick(PLACE_ADVERBS[:2])
+            place_en = words(*place_words)
+            place_zh = [zh(place_chinese, *place_en)]
         after = [zh("了", v)] if tense == "past" else []
-        return Phrase(en + time_en, time_zh + before + [zh(chinese, v)] + after)
+        return Phrase(en + place_en + time_en, time_zh + place_zh + before + [zh(chinese, v)] + after)
+
+    def motion_clause(self) -> Phrase:
+        """she goes to school by bus → 她 坐 公共汽车 去 学校; he went home → 他 回 家 了; will you come to my house
+        tomorrow → 你 明天 会 来 我的 房子 吗. The time comes after the subject, 了 at the end of the clause."""
+        subject = self.subject_phrase()
+        third = subject["third"]
+        base, third_form, past, chinese = self.pick(MOTION)
+        tense = self.pick(["present", "present", "past", "past", "future"])
+        shape = self.pick(["plain", "plain", "plain", "not", "question"])
+        before_subject: list[En] = []
+        en_verb: list[En] = []
+        zh_before: list = []
+        tail: list = []
+        if tense == "future":
+            (will,) = words("will")
+            (v,) = words(base)
+            if shape == "question":
+                before_subject, en_verb, tail = [will], [v], [zh("吗", will)]
+                zh_before = [zh("会", will)]
+            elif shape == "not":
+                will_, not_ = words("will", "not")
+                en_verb, zh_before = [will_, not_, v], [zh("不", not_), zh("会", will_)]
+            else:
+                en_verb, zh_before = [will, v], [zh("会", will)]
+        elif shape == "plain":
+            (v,) = words(third_form if tense == "present" and third else past if tense == "past" else base)
+            en_verb = [v]
+        else:
+            aux, v = words(DO[(tense, third)], base)
+            if shape == "question":
+                before_subject, en_verb, tail = [aux], [v], [zh("吗", aux)]
+            else:
+                (not_,) = words("not")
+                en_verb = [aux, not_, v]
+                zh_before = [zh("不" if tense == "present" else "没", not_, *([aux] if tense == "past" else []))]
+        if self.chance(0.25):  # go home → 回 家
+            (home,) = words("home")
+            place_en, verb_zh = [home], [zh("回", v), zh("家", home)]
+        else:
+            to, det = words("to", self.pick(["the", "the", "my", "our", "a"]))
+            noun = self.content("noun", person=False)
+            token = self.content_token(noun, noun.lemma)
+            det_zh = {"the": [], "my": [zh("我的", det)], "our": [zh("我们的", det)]}.get(det.word)
+            if det.word == "a":
+                det.word = "an" if noun.lemma[0] in "aeiou" else "a"
+                det_zh = [zh("一", det), zh(noun.measure, det, token)]
+            place_en, verb_zh = [to, det, token], [zh(chinese, v, to)] + det_zh + [self.chinese(noun, token)]
+        how_en, how_zh = [], []
+        if self.chance(0.35):
+            vehicle_en, vehicle_zh = self.pick(VEHICLES)
+            how_en = words(*vehicle_en)
+            how_zh = (
+                [zh(vehicle_zh[0], *how_en)]
+                if len(vehicle_zh) == 1
+                else [zh(vehicle_zh[0], how_en[0]), zh(vehicle_zh[1], how_en[1])]
+            )
+        time = self.time_phrase("future" if tense == "future" else tense) if self.chance(0.3) else None
+        time_en, time_zh = time or ([], [])
+        if tense == "past" and shape != "not":
+            tail = [zh("了", v if shape == "plain" else before_subject[0])] + tail
+        en = before_subject + subject.en + en_verb + place_en + how_en + time_en
+        return Phrase(en, subject.zh + time_zh + zh_before + how_zh + verb_zh + tail)
 
     def everyday_clause(self) -> Phrase:
         roll = self.rng.random()
-        if roll < 0.45:
+        if roll < 0.42:
             return self.verb_clause()
-        if roll < 0.7:
+        if roll < 0.64:
             return self.be_clause()
-        if roll < 0.82:
+        if roll < 0.75:
             return self.have_clause()
-        if roll < 0.94:
+        if roll < 0.86:
             return self.please_clause()
+        if roll < 0.94:
+            return self.motion_clause()
         return self.weather_clause()
 
     def sentence(self) -> Phrase:
@@ -568,7 +729,7 @@ def unknown_words(phrase: Phrase, rng) -> None:
     <unk> in English), in place: the Chinese word that translates exactly that one English word."""
     for token in phrase.en:
         word = token.content
-        if word is None:
+        if word is None or word.particle:  # a phrasal verb's Chinese translates two English words: never <unk>
             continue
         dropped = word.common and rng.random() < DROPOUT
         if not (dropped or not word.common):

@@ -5,10 +5,13 @@
 The translation check (app/engine/models/mt_check.py) asks whether each Chinese word translates an English word of
 the sentence by the dictionary. The grammars also write Chinese no dictionary gives the English word: "it rained"
 -> 下雨 (rained: 下雨), "showed her a map" -> 给 她 看 (show: 看), "every morning" -> 每 天 早上 (every: 天),
-"last night" -> 昨天 晚上. Each such (English word, Chinese content word) link of the training split's gold
-alignments is a row, by the English word's lemma where the dictionary knows the word (showed, shows: show; every
-form is then taught), with the number of links: what the translators were taught, so the check does not call it
-made up. tests/test_translator_figures.py writes the file again and compares it byte for byte.
+"last night" -> 昨天 晚上, "a glass of water" -> 一 杯 水 (glass: 杯), "went home" -> 回 家 (go: 回). Each such
+(English word, Chinese word) link of the training split's gold alignments is a row (the rules: carriers and
+taught_links), by the English word's lemma where the dictionary knows the word (showed, shows: show; every form is
+then taught), with the number of links: what the translators were taught, so the check does not call it made up, nor
+the English word left out. The Chinese content words among them are also candidates for the decoder
+(mt_check.allowed_content), so a function word never teaches one (the to of go to -> 去 teaches nothing).
+tests/test_translator_figures.py writes the file again and compares it byte for byte.
 """
 
 from __future__ import annotations
@@ -31,21 +34,46 @@ def lemma(word: str) -> str:
     return reading.lemma if reading else word
 
 
+def carriers(english: list[str], chinese: str, sources: list[int]) -> list[int]:
+    """Of the English words ``chinese`` is aligned with, those it teaches. A function word such as to or of is in
+    most sentences: it must not make a content word a candidate by riding along. So when one of the words translates
+    it by the dictionary, only the content words (river of river bank -> 河岸, which bank carries); the to of go to
+    -> 去 learns nothing. When only function words share it, the first (next of next to -> 旁边). Else all (before
+    and dinner of before dinner -> 晚饭 前)."""
+    content = [j for j in sources if mt_check.is_english_content(english[j])]
+    if any(chinese in mt_check.counterparts(english[j], with_taught=False) for j in sources):
+        return content
+    if len(sources) > 1 and not content:
+        return sorted(sources)[:1]
+    return list(sources)
+
+
 def taught_links(train: list[dict]) -> collections.Counter:
-    """(English word, Chinese content word) -> gold links in ``train`` where the dictionary does not give it."""
+    """(English word, Chinese word) -> gold links in ``train`` where the dictionary does not give it: to a Chinese
+    content word; or to a word that is neither content nor grammar (a measure word, 回) when it is all the English
+    content word is aligned with (a glass of -> 一 杯, went home -> 回 家; not the 只 of 一 只 猫: 猫 translates it)."""
     links: collections.Counter = collections.Counter()
     content = mt_check.content_words()
     phrasal = mt_dictionary.load().phrasal
     particles = {particle for _, particle in phrasal}
     for pair in train:
         english, chinese = pair["en"].split(), pair["zh"].split()
+        aligned: dict[int, list[str]] = collections.defaultdict(list)  # English position -> its Chinese words
         for i, sources in enumerate(pair["align"]):
-            for j in sources:
+            if chinese[i] in mt_check.GRAMMAR:
+                continue
+            for j in carriers(english, chinese[i], sources):
                 after_verb = j > 0 and english[j] in particles
                 if after_verb and phrasal.get((lemma(english[j - 1]), english[j])) == chinese[i]:
                     continue  # the up of get up -> 起床: the verb's (the dictionary's phrasal verb), not the particle's
-                if chinese[i] in content and chinese[i] not in mt_check.counterparts(english[j], with_taught=False):
-                    links[lemma(english[j]), chinese[i]] += 1
+                aligned[j].append(chinese[i])
+        for j, words in aligned.items():
+            known = mt_check.counterparts(english[j], with_taught=False)
+            translated = any(zh in content or zh in known or zh == "<unk>" for zh in words)  # 一 支 笔: 笔 is pen's
+            alone = mt_check.is_english_content(english[j]) and not translated
+            for zh in words:
+                if (zh in content or alone) and zh not in known:
+                    links[lemma(english[j]), zh] += 1
     return links
 
 

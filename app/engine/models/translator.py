@@ -53,10 +53,10 @@ MODELS = {
 VOCAB_FILE = "vocab.json"
 # file -> (size in bytes, sha256): the committed files, checked on every load
 PINNED = {
-    "rnnencdec.npz": (5578174, "23654262d73e1abb97f6ee2f71e2570ff7c5f1b567bb6f524899ce250f6d2292"),
-    "rnnsearch.npz": (5710502, "077bade80e22cc80403cd62fb62e24fa9205c1d17ebbb76c6b89238be003dc96"),
-    "transformer-mt.npz": (6122982, "a6276bc3c51969d17eb788d4ab2acf8d28b19bfd97e4b2fab0c4e226c6555dae"),
-    "vocab.json": (51725, "aadc7cdad749b47f94efd01313263b2a10c6e8cd1296051271d1af98e4f63e55"),
+    "rnnencdec.npz": (5692302, "acb4f8329f14a1d2f499bf623380328cb3ac35f6111d21b3591467c98ce2485b"),
+    "rnnsearch.npz": (5824630, "8fe9cb143f5840b4b46071f6d843abd5f390927f7195791b3c76a6b2d08d5ba7"),
+    "transformer-mt.npz": (6191286, "aa31c161922d45c387f695556d18ea2e971a308d5228c0dfe51ccf9eab1011cc"),
+    "vocab.json": (52488, "02dc15422141fa265f4c2b82c425f9f33ae95b5f29b0b8a953c28297cc771e4b"),
 }
 
 
