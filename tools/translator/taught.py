@@ -34,14 +34,19 @@ def lemma(word: str) -> str:
     return reading.lemma if reading else word
 
 
+def known(word: str) -> frozenset[str]:
+    """The Chinese the lexicon and the dictionary give the word (what the corpus need not teach)."""
+    return mt_check.counterparts(word, with_taught=False)
+
+
 def carriers(english: list[str], chinese: str, sources: list[int]) -> list[int]:
     """Of the English words ``chinese`` is aligned with, those it teaches. A function word such as to or of is in
     most sentences: it must not make a content word a candidate by riding along. So when one of the words translates
     it by the dictionary, only the content words (river of river bank -> 河岸, which bank carries); the to of go to
-    -> 去 learns nothing. When only function words share it, the first (next of next to -> 旁边). Else all (before
-    and dinner of before dinner -> 晚饭 前)."""
+    -> 去 learns nothing. When only function words share it, the first (next of next to -> 旁边). Else all (on and
+    foot of on foot -> 走路)."""
     content = [j for j in sources if mt_check.is_english_content(english[j])]
-    if any(chinese in mt_check.counterparts(english[j], with_taught=False) for j in sources):
+    if any(chinese in known(english[j]) for j in sources):
         return content
     if len(sources) > 1 and not content:
         return sorted(sources)[:1]
@@ -59,20 +64,25 @@ def taught_links(train: list[dict]) -> collections.Counter:
     for pair in train:
         english, chinese = pair["en"].split(), pair["zh"].split()
         aligned: dict[int, list[str]] = collections.defaultdict(list)  # English position -> its Chinese words
+        by_dictionary = [  # (n_english,) for each English word, the Chinese positions translating it by the dictionary
+            {i for i, sources in enumerate(pair["align"]) if j in sources and chinese[i] in known(english[j])}
+            for j in range(len(english))
+        ]
         for i, sources in enumerate(pair["align"]):
             if chinese[i] in mt_check.GRAMMAR:
                 continue
+            # breakfast of before breakfast -> 早饭 前 (both aligned to both): 早饭 translates it, so 前 is before's
+            sources = [j for j in sources if not (mt_check.is_english_content(english[j]) and by_dictionary[j] - {i})]
             for j in carriers(english, chinese[i], sources):
                 after_verb = j > 0 and english[j] in particles
                 if after_verb and phrasal.get((lemma(english[j - 1]), english[j])) == chinese[i]:
                     continue  # the up of get up -> 起床: the verb's (the dictionary's phrasal verb), not the particle's
                 aligned[j].append(chinese[i])
         for j, words in aligned.items():
-            known = mt_check.counterparts(english[j], with_taught=False)
-            translated = any(zh in content or zh in known or zh == "<unk>" for zh in words)  # 一 支 笔: 笔 is pen's
+            translated = any(zh in content or zh in known(english[j]) or zh == "<unk>" for zh in words)  # 一 支 笔
             alone = mt_check.is_english_content(english[j]) and not translated
             for zh in words:
-                if (zh in content or alone) and zh not in known:
+                if (zh in content or alone) and zh not in known(english[j]):
                     links[lemma(english[j]), zh] += 1
     return links
 
