@@ -17,6 +17,7 @@ tests/test_translator_figures.py writes the file again and compares it byte for 
 from __future__ import annotations
 
 import collections
+import functools
 
 from app.engine.models import mt_check, mt_dictionary
 from tools.translator import dataset
@@ -34,6 +35,13 @@ def lemma(word: str) -> str:
     return reading.lemma if reading else word
 
 
+@functools.cache
+def is_content(word: str) -> bool:
+    """mt_check.is_english_content, kept per word (the corpus asks it about a million times)."""
+    return mt_check.is_english_content(word)
+
+
+@functools.cache
 def known(word: str) -> frozenset[str]:
     """The Chinese the lexicon and the dictionary give the word (what the corpus need not teach)."""
     return mt_check.counterparts(word, with_taught=False)
@@ -45,7 +53,7 @@ def carriers(english: list[str], chinese: str, sources: list[int]) -> list[int]:
     it by the dictionary, only the content words (river of river bank -> 河岸, which bank carries); the to of go to
     -> 去 learns nothing. When only function words share it, the first (next of next to -> 旁边). Else all (on and
     foot of on foot -> 走路)."""
-    content = [j for j in sources if mt_check.is_english_content(english[j])]
+    content = [j for j in sources if is_content(english[j])]
     if any(chinese in known(english[j]) for j in sources):
         return content
     if len(sources) > 1 and not content:
@@ -72,7 +80,7 @@ def taught_links(train: list[dict]) -> collections.Counter:
             if chinese[i] in mt_check.GRAMMAR:
                 continue
             # breakfast of before breakfast -> 早饭 前 (both aligned to both): 早饭 translates it, so 前 is before's
-            sources = [j for j in sources if not (mt_check.is_english_content(english[j]) and by_dictionary[j] - {i})]
+            sources = [j for j in sources if not (is_content(english[j]) and by_dictionary[j] - {i})]
             for j in carriers(english, chinese[i], sources):
                 after_verb = j > 0 and english[j] in particles
                 if after_verb and phrasal.get((lemma(english[j - 1]), english[j])) == chinese[i]:
@@ -80,7 +88,7 @@ def taught_links(train: list[dict]) -> collections.Counter:
                 aligned[j].append(chinese[i])
         for j, words in aligned.items():
             translated = any(zh in content or zh in known(english[j]) or zh == "<unk>" for zh in words)  # 一 支 笔
-            alone = mt_check.is_english_content(english[j]) and not translated
+            alone = is_content(english[j]) and not translated
             for zh in words:
                 if (zh in content or alone) and zh not in known(english[j]):
                     links[lemma(english[j]), zh] += 1
