@@ -10,7 +10,7 @@ from app.engine.text.lexicon import load_lexicon
 from tools.translator import corpus, dataset, everyday_grammar
 
 SMALL = {"train": 1000, "val": 60, "test": 120}
-SMALL_SHA256 = "26b9bab29b54e104782b1c7dd6eac7c462ff162147ba5fd9383fbfa985f436f9"
+SMALL_SHA256 = "51a5ec79ba0fc716a35e6342acbf29ee678306ec086522892415c52578c7b563"
 
 
 @pytest.fixture(scope="module")
@@ -220,4 +220,20 @@ def test_everyday_constructions_of_a_lesson(small):
             if chinese == "公共汽车" and en[links[0] - 1] == "by":
                 assert zh[i - 1] == "坐", pair
                 seen["vehicle"] += 1
+    assert all(seen.values()), seen
+
+
+def test_what_surrounds_a_hidden_word_does_not_depend_on_it(small):
+    """A noun read as <unk> is counted with 个 (一 个 <unk>, never 一 台 <unk>), and an adjective read as <unk>
+    before its noun takes 的 (<unk> 的 安全): the model cannot see the word that would choose 台 or leave 的 out."""
+    seen = {"measure": 0, "de": 0}
+    for pair in (p for split in small.values() for p in split if p["grammar"] == "everyday"):
+        en, zh, align = pair["en"].split(), pair["zh"].split(), pair["align"]
+        for i, j in ((i, align[i][0]) for i, word in enumerate(zh) if word == "<unk>" and len(align[i]) == 1):
+            if i >= 2 and zh[i - 2] in ("一", "这") and j in align[i - 1]:  # 一 / 这, the measure word, the noun
+                assert zh[i - 1] == "个", pair
+                seen["measure"] += 1
+            if en[j] == "<unk:adj>" and i + 1 < len(zh):  # its noun never follows it straight: 的 comes between
+                assert align[i + 1] != [j + 1], pair
+                seen["de"] += align[i + 1] == [j] and zh[i + 1] == "的"
     assert all(seen.values()), seen

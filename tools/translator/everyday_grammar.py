@@ -726,8 +726,12 @@ class Everyday(story.Grammar):
 
 def unknown_words(phrase: Phrase, rng) -> None:
     """Rare words and a share ``DROPOUT`` of common ones become <unk> in Chinese (and the dropped ones their typed
-    <unk> in English), in place: the Chinese word that translates exactly that one English word."""
-    for token in phrase.en:
+    <unk> in English), in place: the Chinese word that translates exactly that one English word.
+
+    What Chinese writes around such a word must not depend on the word the model cannot see: a hidden noun's
+    measure word is the general 个 (一 个 <unk>, not 一 台 <unk>), and a hidden adjective before its noun always
+    takes 的 (<unk> 的 安全; a visible one of one character does not: 大 猫)."""
+    for position, token in enumerate(phrase.en):
         word = token.content
         if word is None or word.particle:  # a phrasal verb's Chinese translates two English words: never <unk>
             continue
@@ -739,3 +743,13 @@ def unknown_words(phrase: Phrase, rng) -> None:
         for i, (chinese, sources) in enumerate(phrase.zh):
             if sources == (token,) and chinese == word.chinese and chinese not in PARTICLES:
                 phrase.zh[i] = (UNK, sources)
+                following = phrase.en[position + 1].content if position + 1 < len(phrase.en) else None
+                attributive = word.role == "adjective" and following is not None and following.role == "noun"
+                has_de = i + 1 < len(phrase.zh) and phrase.zh[i + 1][0] == "的" and phrase.zh[i + 1][1][0] is token
+                if attributive and not has_de:
+                    phrase.zh.insert(i + 1, ("的", (token,)))
+                break
+        if word.role == "noun":  # its measure word is aligned to the determiner and to it
+            for i, (chinese, sources) in enumerate(phrase.zh):
+                if chinese == word.measure and len(sources) > 1 and any(s is token for s in sources):
+                    phrase.zh[i] = ("个", sources)
