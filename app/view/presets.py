@@ -474,28 +474,28 @@ PRESETS = [
             "en": "enemy, crowd and girlfriend are all unknown, and all read as the same <unk:noun>. RNNsearch "
             "writes 敌人 and 人群 where its attention pointed; then, after 所以, a <unk> where the girlfriend goes, but "
             "writing it looks most at {key0} ({weight0}), not at girlfriend: the dictionary gives 〔{word0}〕, and "
-            "女友 comes last, after the verb. Copying through attention is only as good as the place attention "
-            "points to.",
+            "girlfriend is lost (the check marks it left out). Copying through attention is only as good as the "
+            "place attention points to.",
             "zh": "enemy、crowd 和 girlfriend 都不认识，都读成同一个 <unk:noun>。RNNsearch 在注意力所指之处写出“敌人”"
             "和“人群”；然后在“所以”之后，在 girlfriend 该出现的位置写一个 <unk>，可这时它最关注的是 {key0}"
-            "（{weight0}），不是 girlfriend：词典给出〔{word0}〕，“女友”落到了最后，在动词之后。借注意力复制词，"
+            "（{weight0}），不是 girlfriend：词典给出〔{word0}〕，girlfriend 丢了（检查把它标为漏译）。借注意力复制词，"
             "只能和注意力所指的位置一样好。",
         },
         "params": {
             "source": "because the enemy saw the crowd the girlfriend ran away",
             "model": "rnnsearch",
-            "step": "6",
+            "step": "8",
         },
-        "claims": (Claim("replaced", step=6, key="ran", at_least=0.5),),
+        "claims": (Claim("replaced", step=8, key="ran", at_least=0.35),),
     },
     {
         "id": "mt-made-up",
         "title": {
-            "en": "Trained: it looked at the word and wrote another (please listen carefully)",
-            "zh": "训练出的模型：看着这个词，却写了别的词（please listen carefully）",
+            "en": "Trained: it looked at the word and wrote another (the shop sells bread)",
+            "zh": "训练出的模型：看着这个词，却写了别的词（the shop sells bread）",
         },
         "lesson": {
-            "en": "Writing {word0} (agree), RNNsearch puts {weight0} of its weight on {key0}, yet "
+            "en": "Writing {word0} (drop), RNNsearch puts {weight0} of its weight on {key0}, yet "
             "{word0} translates no word of the sentence: the check against the dictionary marks it made up, and "
             "{key0} left out, though its column of stage 2 sums to {coverage0}. Attention says where the model "
             "looked, not that it translated what it looked at.",
@@ -503,8 +503,8 @@ PRESETS = [
             "词的译文：按词典检查，它被标为编造，{key0} 被标为漏译，尽管 {key0} 在阶段二中那一列的和是 {coverage0}。"
             "注意力说明模型看了哪里，并不说明它译出了所看的词。",
         },
-        "params": {"source": "please listen carefully", "model": "rnnsearch", "step": "1", "candidates": "all"},
-        "claims": (Claim("made_up", step=1, key="carefully", at_least=0.6),),
+        "params": {"source": "the shop sells bread", "model": "rnnsearch", "step": "1", "candidates": "all"},
+        "claims": (Claim("made_up", step=1, key="sells", at_least=0.9),),
     },
     {
         "id": "mt-transformer",

@@ -53,10 +53,10 @@ MODELS = {
 VOCAB_FILE = "vocab.json"
 # file -> (size in bytes, sha256): the committed files, checked on every load
 PINNED = {
-    "rnnencdec.npz": (5692302, "acb4f8329f14a1d2f499bf623380328cb3ac35f6111d21b3591467c98ce2485b"),
-    "rnnsearch.npz": (5824630, "6b21892a103a30d28335d1c7f345b87e0bcd60251c4098c96699df5c10bbf282"),
-    "transformer-mt.npz": (6191286, "aa31c161922d45c387f695556d18ea2e971a308d5228c0dfe51ccf9eab1011cc"),
-    "vocab.json": (52488, "02dc15422141fa265f4c2b82c425f9f33ae95b5f29b0b8a953c28297cc771e4b"),
+    "rnnencdec.npz": (5686146, "8dcb5fb73f1ca0a2174af3730d8a3a45beb49e93659fd19f60ab5f1db658fc48"),
+    "rnnsearch.npz": (5818474, "2f1e7d86c966ee897187860ebfe005dd6a191ea5e43e825ea47b4f95ab30be7e"),
+    "transformer-mt.npz": (6188202, "08939f06721a7fc283db4418e41c9346d8f58f45946ce210a27597fb71b2f429"),
+    "vocab.json": (52467, "a2dd678159d7cc46e170c2a447255cf722ec6c328093d8cb5863cfbf7b64acbd"),
 }
 
 
