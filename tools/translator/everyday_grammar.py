@@ -745,7 +745,7 @@ def unknown_words(phrase: Phrase, rng) -> None:
                 phrase.zh[i] = (UNK, sources)
                 following = phrase.en[position + 1].content if position + 1 < len(phrase.en) else None
                 attributive = word.role == "adjective" and following is not None and following.role == "noun"
-                has_de = i + 1 < len(phrase.zh) and phrase.zh[i + 1][0] == "的" and phrase.zh[i + 1][1][0] is token
+                has_de = i + 1 < len(phrase.zh) and phrase.zh[i + 1][0] == "的" and phrase.zh[i + 1][1][:1] == (token,)
                 if attributive and not has_de:
                     phrase.zh.insert(i + 1, ("的", (token,)))
                 break
