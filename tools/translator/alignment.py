@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import collections
 
-import numpy as np
-
 from app.engine.models import mt_check
 from app.engine.models import translator as mt
 from tools.translator import dataset
@@ -38,8 +36,7 @@ def by_kind(name: str, pairs: list[dict]) -> tuple[dict[str, tuple[int, int]], c
     for pair in pairs:
         steps = mt.forced(model, pair["en"], pair["zh"]).steps
         for i, word in enumerate(pair["zh"].split()):
-            weights = np.asarray(steps[i].attention.weights)  # (n_source,) or (layers, heads, n_source)
-            weights = weights[-1].mean(0) if weights.ndim == 3 else weights
+            weights = mt.pointer_weights(steps[i].attention)  # (n_source,): the Transformer's last layer's mean
             words[kind(word)] += 1
             if int(weights.argmax()) in pair["align"][i]:
                 hits[kind(word)] += 1
