@@ -41,9 +41,9 @@ def is_content(word: str) -> bool:
     return mt_check.is_english_content(word)
 
 
-@functools.cache
 def known(word: str) -> frozenset[str]:
-    """The Chinese the lexicon and the dictionary give the word (what the corpus need not teach)."""
+    """The Chinese the lexicon and the dictionary give the word (what the corpus need not teach; counterparts keeps
+    it per word)."""
     return mt_check.counterparts(word, with_taught=False)
 
 
