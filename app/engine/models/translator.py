@@ -163,9 +163,12 @@ def log_softmax(logits: np.ndarray) -> np.ndarray:
 
 
 def layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float = 1e-5) -> np.ndarray:
-    mean = x.mean(-1, keepdims=True)
-    var = ((x - mean) ** 2).mean(-1, keepdims=True)
-    return (x - mean) / np.sqrt(var + eps) * weight + bias
+    """Each row of x (n, d) to mean 0 and (biased) variance 1, then scaled and shifted. A sum divided by d is
+    bit for bit what ndarray.mean computes, without its Python-level overhead (a third of the time here)."""
+    d = x.shape[-1]
+    centred = x - x.sum(-1, keepdims=True) / d  # (n, d)
+    var = np.square(centred).sum(-1, keepdims=True) / d  # (n, 1)
+    return centred / np.sqrt(var + eps) * weight + bias
 
 
 def sinusoidal_positions(n: int, d: int) -> np.ndarray:
