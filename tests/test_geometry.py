@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.engine.attention.geometry import exact_plane, feature_plane, input_plane, pca_plane
+from app.engine.attention.geometry import axes_share, exact_plane, feature_plane, input_plane, pca_plane, unit_rows
 from app.view.state import State
 from tests.support.views import whole
 
@@ -127,6 +127,26 @@ def test_a_feature_plane_takes_the_two_dimensions_that_choose_between_keys_most(
     assert plane.axis_names == ("a", "c")
     assert plane.score_share == pytest.approx(4.5 / 4.5)
     assert plane.retained == pytest.approx((4 + 1 + 1 + 1 + 0.25) / (4 + 25 + 1 + 1 + 9 + 0.25 + 1 + 9))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(2, 7).flatmap(
+        lambda d: st.tuples(
+            st.lists(st.lists(st.floats(-1e3, 1e3), min_size=d, max_size=d), min_size=1, max_size=9),
+            st.lists(st.integers(0, d - 1), min_size=2, max_size=2, unique=True),
+        )
+    )
+)
+def test_the_share_of_two_axes_is_the_share_the_projection_on_them_keeps(rows_and_columns):
+    """Read from the two columns, the same number, bit for bit, as projecting on the plane's unit rows and summing
+    the squares of the (n, 2) coordinates (the projection the plane draws with)."""
+    rows, columns = rows_and_columns
+    vectors = np.array(rows)  # (n, d)
+    projected = vectors @ unit_rows(vectors.shape[1], tuple(columns)).T  # (n, 2)
+    total = float(np.sum(vectors**2))
+    expected = float(np.sum(projected**2)) / total if total else 1.0
+    assert axes_share(vectors, tuple(columns)) == expected
 
 
 def test_the_sense_head_draws_bank_and_river_on_its_named_questions(client):

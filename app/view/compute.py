@@ -332,13 +332,13 @@ def sentence_view(state: State) -> Answer:
         kind=state.mode,
         stretch=state.stretch,
     )
-    weights = np.stack([h.weights for h in result.heads])  # (n_heads, n_q, n_k)
+    weights = result.weights  # (n_heads, n_q, n_k)
     computed = named_heads(state.mode, n_heads) if state.projection == "named" else ()
     focus = focus_of(state, computed, target_tokens, x_q, weights)  # per step: the head whose question the word asks
     fallback = computed.index(PREVIOUS) if PREVIOUS in computed and state.mode == "self" else 0  # no question asked
     shown = [state.head if state.head is not None else (h if h is not None else fallback) for h in focus]
     index = shown[state.step]
-    head = result.heads[index]
+    head = result.head(index)
     W_O = result.parameters["W_O"]  # (n_heads * d_v, d_model): the head shown's rows give ‖v_j W_O[h]‖ (norms.py)
     head.value_norms = value_norms(head.v, head_rows(W_O, index, head.v.shape[1]))  # (n_k,)
     guessed = []  # words the lexicon lacks, with the role guessed for each

@@ -26,6 +26,7 @@ from urllib.parse import quote_plus, urlencode
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo, model_validator
 from pydantic_core import PydanticCustomError
 
+from app.engine.attention.named_heads import NAMED_HEADS
 from app.engine.models.translator import MAX_SOURCE_WORDS as MAX_TRANSLATOR_WORDS
 from app.view import models
 from app.view.spec import (
@@ -430,8 +431,6 @@ class State(BaseModel):
         if self.heads is not None:
             return self.heads
         if self.projection == "named" and self.mode in ("self", "cross"):
-            from app.engine.attention.named_heads import NAMED_HEADS
-
             return len(NAMED_HEADS[self.mode])
         return 1
 

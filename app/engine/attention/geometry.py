@@ -48,13 +48,14 @@ class Plane:
         return (vectors - self.center) @ self.basis.T  # (n, 2)
 
 
-def kept_share(vectors: np.ndarray, basis: np.ndarray, center: np.ndarray) -> float:
-    """Share of sum |x - center|^2 that lies in the plane spanned by `basis` (orthonormal rows)."""
-    centred = vectors - center  # (n, d)
-    total = float(np.sum(centred**2))
+def axes_share(vectors: np.ndarray, columns: tuple[int, int]) -> float:
+    """Share of sum |x|^2 that lies in the plane of two coordinate axes through 0 (unit_rows(d, columns)): the
+    two columns' squares over all squares (a projection on a unit axis e_c is the column x_c itself)."""
+    squares = vectors**2  # (n, d)
+    total = float(np.sum(squares))
     if total == 0.0:
-        return 1.0  # every point at the centre: the plane loses nothing
-    return float(np.sum((centred @ basis.T) ** 2)) / total
+        return 1.0  # every point at 0: the plane loses nothing
+    return float(np.sum(squares.take(columns, axis=1))) / total  # (n, 2) in rows, as the projection sums them
 
 
 def unit_rows(d: int, columns: tuple[int, int]) -> np.ndarray:
@@ -96,7 +97,7 @@ def feature_plane(q: np.ndarray, k: np.ndarray, mask: np.ndarray, names: tuple[s
     center = np.zeros(q.shape[1])
     total = float(carried.sum())
     share = float(carried[list(columns)].sum()) / total if total > 0 else 1.0
-    retained = kept_share(np.vstack([q, k]), basis, center)
+    retained = axes_share(np.vstack([q, k]), columns)
     return Plane("features", basis, center, (names[columns[0]], names[columns[1]]), retained, share)
 
 
@@ -145,7 +146,7 @@ def input_plane(
     chosen = two_largest(np.where(read > 0, read + present.max() + 1.0, present))
     basis = unit_rows(x_q.shape[1], chosen)  # (2, d_model)
     center = np.zeros(x_q.shape[1])
-    retained = kept_share(np.vstack([x_q, x_k]), basis, center)
+    retained = axes_share(np.vstack([x_q, x_k]), chosen)
     return Plane("inputs", basis, center, (inputs[chosen[0]], inputs[chosen[1]]), retained)
 
 

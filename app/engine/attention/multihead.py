@@ -40,9 +40,33 @@ class HeadResult:
 
 @dataclass
 class MultiHeadResult:
-    heads: list  # of HeadResult
+    stack: HeadResult  # every head's stages at once: q (n_heads, n_q, d), ..., weights (n_heads, n_q, n_k)
+    widths: tuple[int, ...]  # (n_heads,) each head's own d_k: its columns of the stack's q and k
+    head_parameters: tuple[dict, ...]  # (n_heads,) name -> the learned matrices each head used
     output: np.ndarray  # (n_q, d_model) heads concatenated, then projected by W_O
     parameters: dict  # {"W_O": (n_heads * d_v, d_model)}
+
+    @property
+    def weights(self) -> np.ndarray:
+        return self.stack.weights  # (n_heads, n_q, n_k) every head's stage-2 weights
+
+    def head(self, h: int) -> HeadResult:
+        """Head h's own stages, cut from the stack (a view answers with one head: only that one is cut)."""
+        stack, width = self.stack, self.widths[h]
+        return HeadResult(
+            q=stack.q[h, :, :width],  # the head's own columns
+            k=stack.k[h, :, :width],
+            v=stack.v[h],
+            scores=stack.scores[h],
+            mask=stack.mask,
+            weights=stack.weights[h],
+            output=stack.output[h],
+            parameters=self.head_parameters[h],
+        )
+
+    @property
+    def heads(self) -> list[HeadResult]:
+        return [self.head(h) for h in range(len(self.widths))]
 
 
 def single_head_attention(
@@ -197,23 +221,10 @@ def multi_head_attention(
     stack = single_head_attention(
         q, k, v, score=score, temperature=temperature, hard=hard, mask=mask, parameters=padded(learned), d_k=widths
     )
-    heads = [
-        HeadResult(
-            q=q[h, :, :width],  # the head's own columns
-            k=k[h, :, :width],
-            v=v[h],
-            scores=stack.scores[h],
-            mask=mask,
-            weights=stack.weights[h],
-            output=stack.output[h],
-            parameters={**projections.each_head[h], **learned[h]},
-        )
-        for h, width in enumerate(projections.widths)
-    ]
-
     concatenated = np.swapaxes(stack.output, 0, 1).reshape(len(x_q), -1)  # (n_q, n_heads * d_v)
     output = concatenated @ projections.W_O  # (n_q, d_model)
-    return MultiHeadResult(heads, output, {"W_O": projections.W_O})
+    each_head = tuple({**projections.each_head[h], **learned[h]} for h in range(n_heads))
+    return MultiHeadResult(stack, projections.widths, each_head, output, {"W_O": projections.W_O})
 
 
 def padded(learned: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:

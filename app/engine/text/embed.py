@@ -73,7 +73,7 @@ def sinusoidal_positions(n_tokens: int, dim: int = POSITION_DIM) -> np.ndarray:
 def to_length_sqrt_d(x: np.ndarray) -> np.ndarray:
     """Each row scaled to length √d (d = its width); a zero row stays zero."""
     # x (n_tokens, d)
-    norms = np.linalg.norm(x, axis=1, keepdims=True)  # (n_tokens, 1)
+    norms = np.sqrt(np.add.reduce(x * x, axis=1, keepdims=True))  # (n_tokens, 1) each row's length, as linalg.norm
     return np.divide(x, norms, out=np.zeros_like(x), where=norms > 0) * np.sqrt(x.shape[1])
 
 
