@@ -498,6 +498,7 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--train-size", type=int, default=None, help="use the first N training pairs")
     parser.add_argument("--epochs", type=int, default=None, help="override (trials only)")
+    parser.add_argument("--hidden", type=int, default=None, help="the GRUs' width, override (trials only)")
     parser.add_argument("--test-size", type=int, default=None, help="measure on the first N test pairs (trials only)")
     args = parser.parse_args()
     torch.set_num_threads(1)
@@ -513,6 +514,8 @@ def main():
     for name in args.models:
         if args.epochs:
             SETTINGS[name]["epochs"] = args.epochs
+        if args.hidden and "hidden" in SETTINGS[name]:
+            SETTINGS[name]["hidden"] = args.hidden
         model, report = train_one(name, train, val, test, tgt_vocab, len(src_vocab), len(tgt_vocab), args.seed)
         report["torch"] = torch.__version__
         report["numpy"] = np.__version__
