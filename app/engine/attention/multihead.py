@@ -66,6 +66,7 @@ class MultiHeadResult:
 
     @property
     def heads(self) -> list[HeadResult]:
+        """Every head, cut anew on each access (set a field on a head you keep, not on `heads[h]`)."""
         return [self.head(h) for h in range(len(self.widths))]
 
 
