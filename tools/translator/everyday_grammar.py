@@ -21,6 +21,15 @@ shapes a teacher types, each Chinese word aligned to the English words it transl
     going somewhere, and how         she goes to school by bus         → 她 坐 公共汽车 去 学校
     place adverbs, meals and hours   it is snowing outside             → 外面 正在 下雪      (before dinner → 晚饭 前)
 
+The third part, the shapes the first two did not write (the README's "What the models cannot do"):
+
+    wh-questions, asked in place     what did she buy                  → 她 买 了 什么   (where is it → 它 在 哪里)
+    comparisons                      the river is longer than the road → 河 比 路 长         (is not … than → 没有)
+    the to-infinitive                i like to eat apples              → 我 喜欢 吃 苹果
+    the present perfect              she has finished her homework     → 她 完成 了 她的 作业 (never … → 从来 没 … 过)
+    complements of degree            he runs very fast                 → 他 跑 得 很 快
+    if-clauses                       if it rains we will stay at home  → 如果 下雨 我们 会 …
+
 **The model's vocabulary, and <unk>.** A content word is *common* when the lexicon has it or wordfreq ranks
 its lemma among the first ``VOCABULARY_RANK`` English words; the models read every form of a common word. A
 *rare* word is still drawn (about one content word in seven), but the models never learn it: its English stays
@@ -116,8 +125,8 @@ def _pools() -> dict[str, list[Word]]:
                 continue
             seen_roles.add(sense.role)
             chinese = STORY_CHINESE.get((lemma, sense.role)) or CHINESE_FIXES.get((lemma, sense.role), sense.chinese)
-            if " " in chinese:
-                continue
+            if " " in chinese or chinese in PARTICLES:
+                continue  # a content word the grammar's particle translates (achieve → 了) could not be hidden
             common = sense.source == "lexicon" or (sense.rank is not None and sense.rank <= VOCABULARY_RANK)
             own = forms.get(lemma, {})
             if sense.role == "verb" and not all(t in own for t in ("present-3rd", "past", "progressive")):
@@ -145,6 +154,30 @@ RARE = {
     for role, pool in POOLS.items()
 }
 RARE_FORMS = frozenset(f for pool in RARE.values() for w in pool for f in (w.lemma, *w.forms.values()))
+
+
+LONG_ADJECTIVE_ENDINGS = ("ful", "ous", "ive", "ing", "ed", "al", "ent", "ant", "ic", "ble", "less", "ish")
+
+
+def comparative(word: Word) -> str | None:
+    """How English compares the adjective: its -er form (taller, bigger, happier, better), "more" for a long one
+    (more careful), None when neither fits (first, same, righter). An -er form counts when the dictionary reads it
+    back as this adjective's comparative (older, not elder)."""
+    lemma = word.lemma
+    if len(lemma) >= 7 or lemma.endswith(LONG_ADJECTIVE_ENDINGS):
+        return "more"
+    regular = [lemma + "er", lemma + "r", lemma[:-1] + "ier", lemma + lemma[-1] + "er"]
+    for form in [*regular, word.forms.get("comparative")]:
+        reading = mt_dictionary.lookup(form) if form and not form.endswith("eer") else None
+        if reading and reading.lemma == lemma and reading.tag == "comparative":
+            return form
+    return None
+
+
+COMPARABLE = {
+    kind: [(w, form) for w in pool["adjective"] if (form := comparative(w))]
+    for kind, pool in (("common", COMMON), ("rare", RARE))
+}
 
 TIMES = [  # English words, Chinese words (each aligned to the English words but "the", "in", "on"), tenses
     (("yesterday",), ("昨天",), ("past",)),
@@ -185,6 +218,19 @@ MOTION = [("go", "goes", "went", "去"), ("come", "comes", "came", "来")]  # go
 # a container and its measure word: a glass of water → 一 杯 水
 CONTAINERS = [("glass", "glasses", "杯"), ("cup", "cups", "杯"), ("bottle", "bottles", "瓶"), ("bowl", "bowls", "碗"),
               ("piece", "pieces", "块"), ("box", "boxes", "盒")]  # fmt: skip
+# --- the third part's tables ---
+# a question word and its Chinese, which stands where the answer would (她 买 了 什么)
+WH_BEFORE_VERB = {"where": ("在", "哪里"), "when": ("什么时候",), "why": ("为什么",), "how": ("怎么",)}
+DO_VERB = ("do", "does", "did", "doing", "做")  # what are you doing → 你 正在 做 什么
+# verb + to + verb: the first verb's Chinese is aligned to it and to "to" (want to → 想 is verb_clause's)
+CATENATIVES = [
+    ("like", "likes", "liked", "喜欢"), ("love", "loves", "loved", "爱"), ("need", "needs", "needed", "需要"),
+    ("start", "starts", "started", "开始"), ("begin", "begins", "began", "开始"), ("hope", "hopes", "hoped", "希望"),
+    ("decide", "decides", "decided", "决定"), ("plan", "plans", "planned", "计划"),
+    ("forget", "forgets", "forgot", "忘记"), ("learn", "learns", "learned", "学"),
+]  # fmt: skip
+STATIVE = {"like", "love", "need", "hope"}  # negated with 不 in the past too: she didn't like to … → 她 不 喜欢 …
+DEGREE_ADVERBS = [("well", "好"), ("fast", "快"), ("hard", "努力")]  # V 得 很 好
 # every Chinese word the tables above write
 GRAMMAR_CHINESE = frozenset(
     {word for _, chinese, _ in TIMES for word in chinese}
@@ -194,6 +240,11 @@ GRAMMAR_CHINESE = frozenset(
     | {motion[3] for motion in MOTION}
     | {container[2] for container in CONTAINERS}
     | {"很多", "回", "家"}
+    | {word for chinese in WH_BEFORE_VERB.values() for word in chinese}
+    | {DO_VERB[4]}
+    | {verb[3] for verb in CATENATIVES}
+    | {chinese for _, chinese in DEGREE_ADVERBS}
+    | {"什么", "谁", "比", "没有", "已经", "还", "从来", "过", "得", "如果", "这", "那", "好"}
 )
 FREQUENCY = [("always", "总是"), ("usually", "通常"), ("often", "经常"), ("sometimes", "有时候")]
 # give X Y → 给 X Y; show X Y → 给 X 看 Y: (base, 3rd, past, -ing, Chinese before X, Chinese after X)
@@ -690,32 +741,277 @@ class Everyday(story.Grammar):
         en = before_subject + subject.en + en_verb + place_en + how_en + time_en
         return Phrase(en, subject.zh + time_zh + zh_before + how_zh + verb_zh + tail)
 
+    # --- the third part -------------------------------------------------------------------
+
+    def _verb_and_object(self, word: Word, v: En, object_share: float = 0.6) -> tuple[list[En], list, list]:
+        """The English after the verb (its particle, an object), the verb's Chinese, the object's Chinese."""
+        particle = words(word.particle) if word.particle else []
+        takes_object = 1.0 if word.particle in PREPOSITION_PARTICLES else 0.3 if word.particle else object_share
+        obj = self.object_phrase_() if self.chance(takes_object) else Phrase()
+        return particle + obj.en, [zh(word.chinese, v, *particle)], obj.zh
+
+    def _auxiliary(self, tense: str, subject: Phrase) -> En:
+        """The word a question or a negation leans on: do / does / did / will / am / is / are."""
+        if tense == "future":
+            return En("will")
+        if tense == "progressive":
+            return En(self.subject_be(subject))
+        return En(DO[(tense, subject["third"])])
+
+    def wh_clause(self) -> Phrase:
+        """Chinese asks in place, the question word where the answer would stand: what is this → 这 是 什么; where is
+        the bank → 银行 在 哪里; who opened the door → 谁 打开 了 门; what did she buy → 她 买 了 什么; where do you
+        work → 你 在 哪里 工作; when will they come → 他们 什么时候 会 来; why did he leave → 他 为什么 离开 了; how do
+        you go to school → 你 怎么 去 学校."""
+        kind = self.pick(["be", "be", "what", "what", "who", "where", "when", "why", "how"])
+        if kind == "be":
+            wh_en, wh_zh = self.pick([("what", "什么"), ("who", "谁"), ("where", "哪里")])
+            if wh_en == "what" and self.chance(0.3):
+                (this,) = words(self.pick(["this", "that"]))
+                subject = Phrase([this], [zh("这" if this.word == "this" else "那", this)], third=True, plural=False)
+            else:
+                subject = self.noun_phrase(person=wh_en == "who", place=False)
+            wh, be = words(wh_en, self.subject_be(subject))
+            link = zh("在" if wh_en == "where" else "是", be)
+            return Phrase([wh, be] + subject.en, subject.zh + [link, zh(wh_zh, wh)], question=True)
+        if kind == "how" and self.chance(0.15):  # how are you → 你 好 吗
+            how, are, you = words("how", "are", "you")
+            return Phrase([how, are, you], [zh("你", you), zh("好", how), zh("吗", are)], question=True)
+        if kind in ("how", "where") and (kind == "how" or self.chance(0.3)):
+            return self.motion_question(kind)
+        tense = self.pick(["present", "past", "future", "progressive"] if kind != "when" else ["present", "future"])
+        if kind == "what" and self.chance(0.25):
+            base, third_form, past, ing, chinese = DO_VERB
+            word = Word(
+                base, "verb", chinese, None, {"present-3rd": third_form, "past": past, "progressive": ing}, True
+            )
+        else:
+            word = self.content("phrasal") if self.chance(0.15) else self.content("verb")
+        if kind == "who":  # who is the subject: who opened the door → 谁 打开 了 门
+            (who,) = words("who")
+            subject = Phrase([who], [zh("谁", who)], third=True, plural=False)
+            aux = self._auxiliary(tense, subject) if tense in ("future", "progressive") else None
+            form = {"present": "present-3rd", "past": "past", "future": None, "progressive": "progressive"}[tense]
+            v = self.content_token(word, word.form(form) if form else word.lemma)
+            after, verb_zh, obj_zh = self._verb_and_object(word, v)
+            before = (
+                [zh("会" if tense == "future" else "正在", aux, *([v] if tense == "progressive" else []))]
+                if aux
+                else []
+            )
+            tail = [zh("了", v)] if tense == "past" else []
+            return Phrase(
+                [who] + ([aux] if aux else []) + [v] + after,
+                subject.zh + before + verb_zh + tail + obj_zh,
+                question=True,
+            )
+        subject = self.subject_phrase()
+        (wh,) = words(kind)
+        aux = self._auxiliary(tense, subject)
+        v = self.content_token(word, word.form("progressive") if tense == "progressive" else word.lemma)
+        after, verb_zh, obj_zh = self._verb_and_object(word, v, object_share=0.0 if kind == "what" else 0.6)
+        before = {"future": [zh("会", aux)], "progressive": [zh("正在", aux, v)]}.get(tense, [])
+        tail = [zh("了", aux, v)] if tense == "past" else []
+        if kind == "what":  # the object is what is asked: 她 买 了 什么
+            middle = before + verb_zh + tail + [zh("什么", wh)]
+        else:
+            asked = [zh(chinese, wh) for chinese in WH_BEFORE_VERB[kind]]
+            middle = (before + asked if kind == "where" else asked + before) + verb_zh + tail + obj_zh
+            if kind == "where" and tense == "progressive":  # 正在 在 哪里 → 在 哪里, aligned to be, where and the verb
+                middle = [zh("在", wh, aux, v), asked[1]] + verb_zh + obj_zh
+        return Phrase([wh, aux] + subject.en + [v] + after, subject.zh + middle, question=True)
+
+    def motion_question(self, kind: str) -> Phrase:
+        """how do you go to school → 你 怎么 去 学校; how will she come to the party → 她 怎么 会 来 聚会 (how: present
+        and future); where did they go → 他们 去 了 哪里; where will you go → 你 会 去 哪里."""
+        subject = self.subject_phrase()
+        tense = self.pick(["present", "future"] if kind == "how" else ["present", "past", "past", "future"])
+        base, _, _, chinese = self.pick(MOTION)
+        wh, v = words(kind, base)
+        aux = self._auxiliary(tense, subject)
+        will = [zh("会", aux)] if tense == "future" else []
+        if kind == "where":
+            tail = [zh("了", aux, v)] if tense == "past" else []
+            return Phrase(
+                [wh, aux] + subject.en + [v],
+                subject.zh + will + [zh(chinese, v)] + tail + [zh("哪里", wh)],
+                question=True,
+            )
+        to, det = words("to", self.pick(["the", "the", "my", "our"]))
+        noun = self.content("noun", person=False)
+        token = self.content_token(noun, noun.lemma)
+        det_zh = {"the": [], "my": [zh("我的", det)], "our": [zh("我们的", det)]}[det.word]
+        return Phrase(
+            [wh, aux] + subject.en + [v, to, det, token],
+            subject.zh + [zh("怎么", wh)] + will + [zh(chinese, v, to)] + det_zh + [self.chinese(noun, token)],
+            question=True,
+        )
+
+    def comparison_clause(self) -> Phrase:
+        """the river is longer than the road → 河 比 路 长; she is more careful than me → 她 比 我 小心; is your bag
+        heavier than mine … → … 吗; he is not taller than his brother → 他 没有 他的 哥哥 高. "more" has no Chinese
+        word: the comparison is 比's."""
+        subject = self.subject_phrase()
+        be_word = self.subject_be(subject)
+        if self.chance(0.2):
+            be_word = "were" if subject["plural"] or be_word == "are" else "was"
+        pool = COMPARABLE["rare"] if COMPARABLE["rare"] and self.chance(RARE_SHARE) else COMPARABLE["common"]
+        adjective, form = self.pick(pool)
+        more = words("more") if form == "more" else []
+        a = self.content_token(adjective, adjective.lemma if more else form)
+        other = self.object_phrase_()
+        shape = self.pick(["plain", "plain", "plain", "not", "question"])
+        be, than = words(be_word, "than")
+        compared = more + [a, than] + other.en
+        if shape == "question":
+            return Phrase(
+                [be] + subject.en + compared,
+                subject.zh + [zh("比", than)] + other.zh + [self.chinese(adjective, a), zh("吗", be)],
+                question=True,
+            )
+        if shape == "not":
+            (not_,) = words("not")
+            return Phrase(
+                subject.en + [be, not_] + compared,
+                subject.zh + [zh("没有", not_, than)] + other.zh + [self.chinese(adjective, a)],
+            )
+        return Phrase(
+            subject.en + [be] + compared, subject.zh + [zh("比", than)] + other.zh + [self.chinese(adjective, a)]
+        )
+
+    def catenative_clause(self) -> Phrase:
+        """i like to eat apples → 我 喜欢 吃 苹果; she started to cry → 她 开始 哭; do you need to go → 你 需要 去 吗;
+        he didn't forget to call → 他 没 忘记 打电话. The first verb's Chinese is aligned to it and to "to"."""
+        subject = self.subject_phrase()
+        base, third_form, past, chinese = self.pick(CATENATIVES)
+        tense = self.pick(["present", "present", "past"])
+        shape = self.pick(["plain", "plain", "plain", "not", "question"])
+        word = self.content("phrasal") if self.chance(0.1) else self.content("verb")
+        v = self.content_token(word, word.lemma)
+        after, verb_zh, obj_zh = self._verb_and_object(word, v)
+        to = En("to")
+        if shape == "plain":
+            (cat,) = words(third_form if tense == "present" and subject["third"] else past if tense == "past" else base)
+            return Phrase(subject.en + [cat, to, v] + after, subject.zh + [zh(chinese, cat, to)] + verb_zh + obj_zh)
+        aux, cat = words(DO[(tense, subject["third"])], base)
+        if shape == "question":
+            return Phrase(
+                [aux] + subject.en + [cat, to, v] + after,
+                subject.zh + [zh(chinese, cat, to)] + verb_zh + obj_zh + [zh("吗", aux)],
+                question=True,
+            )
+        (not_,) = words("not")
+        negation = "不" if tense == "present" or base in STATIVE else "没"
+        return Phrase(
+            subject.en + [aux, not_, cat, to, v] + after,
+            subject.zh
+            + [zh(negation, not_, *([aux] if negation == "没" else []))]
+            + [zh(chinese, cat, to)]
+            + verb_zh
+            + obj_zh,
+        )
+
+    def perfect_clause(self) -> Phrase:
+        """she has finished her homework → 她 完成 了 她的 作业; they have already eaten → 他们 已经 吃 了; he hasn't
+        called yet → 他 还 没 打电话; we have never met him → 我们 从来 没 见 过 他; have you ever seen a panda → 你
+        看见 过 一 只 熊猫 吗."""
+        subject = self.subject_phrase()
+        have_word = "has" if subject["third"] else "have"
+        word = self.content("phrasal") if self.chance(0.1) else self.content("verb")
+        v = self.content_token(word, word.forms.get("past-participle") or word.form("past"))
+        after, verb_zh, obj_zh = self._verb_and_object(word, v)
+        shape = self.pick(["plain", "plain", "already", "yet", "never", "question", "ever"])
+        (have,) = words(have_word)
+        if shape == "plain":
+            return Phrase(subject.en + [have, v] + after, subject.zh + verb_zh + [zh("了", have, v)] + obj_zh)
+        if shape == "already":
+            (already,) = words("already")
+            return Phrase(
+                subject.en + [have, already, v] + after,
+                subject.zh + [zh("已经", already)] + verb_zh + [zh("了", have, v)] + obj_zh,
+            )
+        if shape == "yet":  # hasn't … yet → 还 没
+            if self.chance(0.5):
+                (have,) = words(have_word[:-1] + "sn't" if have_word == "has" else "haven't")
+                negation, not_ = [have], have
+            else:
+                (not_,) = words("not")
+                negation = [have, not_]
+            (yet,) = words("yet")
+            return Phrase(
+                subject.en + negation + [v] + after + [yet],
+                subject.zh + [zh("还", yet), zh("没", not_)] + verb_zh + obj_zh,
+            )
+        if shape == "never":
+            (never,) = words("never")
+            return Phrase(
+                subject.en + [have, never, v] + after,
+                subject.zh + [zh("从来", never), zh("没", never)] + verb_zh + [zh("过", have, v)] + obj_zh,
+            )
+        ever = words("ever") if shape == "ever" else []
+        done = zh("过", *ever, v) if ever else zh("了", have, v)
+        return Phrase(
+            [have] + subject.en + ever + [v] + after,
+            subject.zh + verb_zh + [done] + obj_zh + [zh("吗", have)],
+            question=True,
+        )
+
+    def degree_clause(self) -> Phrase:
+        """she sings well → 她 唱 得 很 好; he runs very fast → 他 跑 得 很 快; they worked hard → 他们 工作 得 很 努力
+        (a complement of degree: 得 and 很, 很 aligned to very when English says it)."""
+        subject = self.subject_phrase()
+        word = self.content("verb")
+        tense = self.pick(["present", "present", "past"])
+        form = "past" if tense == "past" else "present-3rd" if subject["third"] else None
+        v = self.content_token(word, word.form(form) if form else word.lemma)
+        adverb, chinese = self.pick(DEGREE_ADVERBS)
+        (how,) = words(adverb)
+        very = words("very") if self.chance(0.4) else []
+        return Phrase(
+            subject.en + [v] + very + [how],
+            subject.zh + [self.chinese(word, v), zh("得", how), zh("很", *(very or [how])), zh(chinese, how)],
+        )
+
     def everyday_clause(self) -> Phrase:
         roll = self.rng.random()
-        if roll < 0.42:
+        if roll < 0.33:
             return self.verb_clause()
-        if roll < 0.64:
+        if roll < 0.51:
             return self.be_clause()
-        if roll < 0.75:
+        if roll < 0.6:
             return self.have_clause()
-        if roll < 0.86:
+        if roll < 0.69:
             return self.please_clause()
-        if roll < 0.94:
+        if roll < 0.76:
             return self.motion_clause()
-        return self.weather_clause()
+        if roll < 0.8:
+            return self.weather_clause()
+        if roll < 0.88:
+            return self.wh_clause()
+        if roll < 0.92:
+            return self.comparison_clause()
+        if roll < 0.95:
+            return self.catenative_clause()
+        if roll < 0.98:
+            return self.perfect_clause()
+        return self.degree_clause()
 
     def sentence(self) -> Phrase:
         first = self.everyday_clause()
         roll = self.rng.random()
-        if roll < 0.8 or first.en[0].word == "please":
+        if roll < 0.8 or first.en[0].word == "please" or first.facts.get("question"):
             return first
         second = self.everyday_clause()
-        if second.en[0].word == "please":
+        if second.en[0].word == "please" or second.facts.get("question"):
             return first
-        if roll < 0.87:  # A and B → A B ("and" between clauses has no Chinese word)
+        if roll < 0.84:  # if A B, B if A → 如果 A B
+            (if_,) = words("if")
+            en = [if_] + first.en + second.en if self.chance(0.6) else second.en + [if_] + first.en
+            return Phrase(en, [zh("如果", if_)] + first.zh + second.zh)
+        if roll < 0.89:  # A and B → A B ("and" between clauses has no Chinese word)
             (and_,) = words("and")
             return Phrase(first.en + [and_] + second.en, first.zh + second.zh)
-        if roll < 0.94:
+        if roll < 0.95:
             (but,) = words("but")
             return Phrase(first.en + [but] + second.en, first.zh + [zh("但是", but)] + second.zh)
         (because,) = words("because")
