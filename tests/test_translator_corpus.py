@@ -244,3 +244,39 @@ def test_what_surrounds_a_hidden_word_does_not_depend_on_it(small):
                 assert align[i + 1] != [j + 1], pair
                 seen["de"] += align[i + 1] == [j] and zh[i + 1] == "的"
     assert all(seen.values()), seen
+
+
+def test_questions_comparisons_infinitives_and_the_perfect_translate_as_chinese_does(small):
+    """The third part: a wh-question is asked in place (她 买 了 什么: the question word's Chinese aligned to it, first
+    only when it is the subject, and no 吗); than is 比 (or 没有), and the adjective comes after what it is compared
+    with; like to / need to … is one Chinese word aligned to both (喜欢 吃, never 喜欢 会 吃); has / have before a
+    participle writes 了 or 过 (or 吗 when it asks), and 没 when negated."""
+    pairs = [p for split in small.values() for p in split if p["grammar"] == "everyday"]
+    wh_chinese = {"what": "什么", "who": "谁", "where": "哪里", "when": "什么时候", "why": "为什么", "how": "怎么"}
+    catenatives = {form: verb[3] for verb in everyday_grammar.CATENATIVES for form in verb[:3]}
+    seen = {"wh": 0, "than": 0, "to": 0, "perfect": 0}
+    for pair in pairs:
+        en, zh, align = pair["en"].split(), pair["zh"].split(), pair["align"]
+        to_chinese = [[zh[i] for i, links in enumerate(align) if j in links] for j in range(len(en))]
+        if en[0] in wh_chinese and en[:3] != ["how", "are", "you"]:
+            assert wh_chinese[en[0]] in to_chinese[0] and "吗" not in zh, pair
+            if en[0] == "who":  # the subject (谁 打开 了 门) or what is asked of one (她 是 谁)
+                assert "谁" in (zh[0], zh[-1]), pair
+            else:
+                assert zh[0] != wh_chinese[en[0]], pair
+            seen["wh"] += 1
+        for j, word in enumerate(en):
+            if word == "than":
+                assert to_chinese[j] in (["比"], ["没有"]), pair
+                if to_chinese[j - 1]:  # the adjective (a hidden one is <unk>)
+                    assert zh.index(to_chinese[j - 1][0]) > zh.index(to_chinese[j][0]), pair
+                seen["than"] += 1
+            if word == "to" and en[j - 1] in catenatives and to_chinese[j] == [catenatives[en[j - 1]]]:
+                i = next(i for i, links in enumerate(align) if links == [j - 1, j])
+                assert zh[i + 1 : i + 2] != ["会"], pair
+                seen["to"] += 1
+            reading = mt_dictionary.lookup(en[j + 1]) if word in ("has", "have") and j + 1 < len(en) else None
+            if reading and reading.role == "verb" and reading.tag in ("past", "past-participle"):
+                assert set(to_chinese[j]) & {"了", "过", "吗", "没"}, pair
+                seen["perfect"] += 1
+    assert all(seen.values()), seen
