@@ -4,7 +4,7 @@
 Splits: a few (subject, verb) and (adjective, noun) combinations are held out. A sentence that
 contains one goes to the test split, the others to training and validation, so the test split
 measures combinations the models never saw together. No English sentence is in two splits, and none
-of the hand-written everyday sentences (tests/data/everyday_mt.jsonl, HAND_WRITTEN) is in any: a grammar
+of the hand-written everyday sentences (tests/data/everyday_mt*.jsonl, HAND_WRITTEN) is in any: a grammar
 of everyday shapes writes some short ones too ("please sit down"), and that set measures the models.
 
     python -m tools.translator.dataset --out /tmp/translator-data      # train/val/test .jsonl
@@ -28,7 +28,10 @@ SIZES = {"train": 80000, "val": 1000, "test": 2000}
 EVERYDAY_SHARE = 0.6  # of the pairs, from everyday_grammar.py; the rest from corpus.py's story grammar
 MAX_EN = 25  # English words per sentence at most
 HELD_OUT_SHARE = 0.12
-HAND_WRITTEN = Path(__file__).resolve().parents[2] / "tests/data/everyday_mt.jsonl"  # never in a split
+HAND_WRITTEN = (  # never in a split
+    Path(__file__).resolve().parents[2] / "tests/data/everyday_mt.jsonl",
+    Path(__file__).resolve().parents[2] / "tests/data/everyday_mt_shapes.jsonl",
+)
 
 # ---------------------------------------------------------------------------
 # Pairs, held-out combinations, splits
@@ -55,9 +58,9 @@ def to_pair(phrase: Phrase) -> dict:
     return {"en": " ".join(t.word for t in phrase.en), "zh": " ".join(chinese), "align": links}
 
 
-def hand_written_sentences(path: Path = HAND_WRITTEN) -> set[str]:
+def hand_written_sentences(paths: tuple[Path, ...] = HAND_WRITTEN) -> set[str]:
     """The hand-written sentences' English as the corpus writes it (lower case, 's apart: translator.source_words)."""
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = [line for path in paths for line in path.read_text(encoding="utf-8").splitlines()]
     return {" ".join(source_words(json.loads(line)["en"])) for line in lines}
 
 

@@ -1,8 +1,9 @@
-"""The trained translators on everyday sentences written by hand (tests/data/everyday_mt.jsonl).
+"""The trained translators on everyday sentences written by hand (tests/data/everyday_mt.jsonl, and _shapes.jsonl).
 
     python -m tools.translator.everyday                 # the three committed models, greedy decoding
     python -m tools.translator.everyday --models rnnsearch --examples 10
     python -m tools.translator.everyday --candidates all   # the models' own choices (the page: dictionary)
+    python -m tools.translator.everyday --set tests/data/everyday_mt_shapes.jsonl   # the second set
 
 No PyTorch: the app's numpy translators (app/engine/models/translator.py). For each model:
 
@@ -45,6 +46,9 @@ from pathlib import Path
 from app.engine.models import mt_check, mt_dictionary, translator
 
 SET_PATH = Path(__file__).resolve().parents[2] / "tests/data/everyday_mt.jsonl"
+# the second set: 42 sentences of the shapes the grammar's third part writes (wh-questions, comparisons, the
+# to-infinitive, the present perfect, if-clauses, complements of degree), written by hand after that grammar
+SHAPES_PATH = SET_PATH.with_name("everyday_mt_shapes.jsonl")
 
 
 @dataclass(frozen=True)
@@ -181,8 +185,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--models", nargs="+", default=list(translator.MODELS), choices=list(translator.MODELS))
     parser.add_argument("--examples", type=int, default=5, help="invented words listed per model")
     parser.add_argument("--candidates", choices=["dictionary", "all"], default="dictionary", help="as the page's")
+    parser.add_argument("--set", type=Path, default=SET_PATH, help=f"the sentences (also: {SHAPES_PATH.name})")
     args = parser.parse_args(argv)
-    items = read_set()
+    items = read_set(args.set)
     dictionary = args.candidates == "dictionary"
     print(table([evaluate(name, items, args.examples, dictionary) for name in args.models]))
 
