@@ -62,7 +62,7 @@ PRESETS = [
             "所以它是“河岸”，不是“银行”。",
         },
         "params": {"source": "walk by river bank", "step": "3"},
-        "claims": (Claim("top", step=3, key="river", at_least=0.5),),
+        "claims": (Claim("top", step=3, key="river", at_least=0.45),),
     },
     {
         "id": "bank-tree",
@@ -271,7 +271,7 @@ PRESETS = [
             "（3 × 3，见“这个头的矩阵”）；bank 最关注 {key0}（{weight0}）。",
         },
         "params": {"source": "walk by river bank", "score": "general", "step": "3"},
-        "claims": (Claim("top", step=3, key="river", at_least=0.5),),
+        "claims": (Claim("top", step=3, key="river", at_least=0.45),),
     },
     {
         "id": "additive",
@@ -427,7 +427,7 @@ PRESETS = [
             "（{weight0}），正是决定词义的那个词。",
         },
         "params": {"source": "we sat on the river bank", "model": "rnnsearch", "step": "3"},
-        "claims": (Claim("top", step=3, key="river", at_least=0.5),),
+        "claims": (Claim("top", step=3, key="river", at_least=0.45),),
     },
     {
         "id": "mt-library",
@@ -471,31 +471,30 @@ PRESETS = [
             "zh": "训练出的模型：两个不认识的词，注意力指错了",
         },
         "lesson": {
-            "en": "enemy, crowd and girlfriend are all unknown, and all read as the same <unk:noun>. RNNsearch "
-            "writes 敌人 and 人群 where its attention pointed; then, after 所以, a <unk> where the girlfriend goes, but "
-            "writing it looks most at {key0} ({weight0}), not at girlfriend: the dictionary gives 〔{word0}〕, and "
-            "girlfriend is lost (the check marks it left out). Copying through attention is only as good as the "
-            "place attention points to.",
-            "zh": "enemy、crowd 和 girlfriend 都不认识，都读成同一个 <unk:noun>。RNNsearch 在注意力所指之处写出“敌人”"
-            "和“人群”；然后在“所以”之后，在 girlfriend 该出现的位置写一个 <unk>，可这时它最关注的是 {key0}"
-            "（{weight0}），不是 girlfriend：词典给出〔{word0}〕，girlfriend 丢了（检查把它标为漏译）。借注意力复制词，"
-            "只能和注意力所指的位置一样好。",
+            "en": "enemy and crowd are both unknown, and both read as the same <unk:noun>. RNNsearch writes three "
+            "<unk> for them: the first looks at enemy and becomes 敌人; writing the second, its weight is split "
+            "between {key0} ({weight0}) and enemy, nearly half and half; the page copies the word with the largest "
+            "weight, 〔{word0}〕, and the third <unk> copies it again. Copying through attention is only as good as "
+            "the place attention points to.",
+            "zh": "enemy 和 crowd 都不认识，都读成同一个 <unk:noun>。RNNsearch 为它们写出三个 <unk>：第一个看 enemy，"
+            "成了“敌人”；写第二个时，权重分在 {key0}（{weight0}）和 enemy 之间，几乎一半一半；页面复制权重最大的词，"
+            "〔{word0}〕，第三个 <unk> 又复制了一次。借注意力复制词，只能和注意力所指的位置一样好。",
         },
         "params": {
-            "source": "because the enemy saw the crowd the girlfriend ran away",
+            "source": "the enemy and the crowd ran away",
             "model": "rnnsearch",
-            "step": "8",
+            "step": "1",
         },
-        "claims": (Claim("replaced", step=8, key="ran", at_least=0.35),),
+        "claims": (Claim("replaced", step=1, key="crowd", at_least=0.4),),
     },
     {
         "id": "mt-made-up",
         "title": {
-            "en": "Trained: it looked at the word and wrote another (the shop sells bread)",
-            "zh": "训练出的模型：看着这个词，却写了别的词（the shop sells bread）",
+            "en": "Trained: it looked at the word and wrote another (my father wants rice)",
+            "zh": "训练出的模型：看着这个词，却写了别的词（my father wants rice）",
         },
         "lesson": {
-            "en": "Writing {word0} (drop), RNNsearch puts {weight0} of its weight on {key0}, yet "
+            "en": "Writing {word0} (practice), RNNsearch puts {weight0} of its weight on {key0}, yet "
             "{word0} translates no word of the sentence: the check against the dictionary marks it made up, and "
             "{key0} left out, though its column of stage 2 sums to {coverage0}. Attention says where the model "
             "looked, not that it translated what it looked at.",
@@ -503,8 +502,8 @@ PRESETS = [
             "词的译文：按词典检查，它被标为编造，{key0} 被标为漏译，尽管 {key0} 在阶段二中那一列的和是 {coverage0}。"
             "注意力说明模型看了哪里，并不说明它译出了所看的词。",
         },
-        "params": {"source": "the shop sells bread", "model": "rnnsearch", "step": "1", "candidates": "all"},
-        "claims": (Claim("made_up", step=1, key="sells", at_least=0.9),),
+        "params": {"source": "my father wants rice", "model": "rnnsearch", "step": "3", "candidates": "all"},
+        "claims": (Claim("made_up", step=3, key="rice", at_least=0.85),),
     },
     {
         "id": "mt-transformer",

@@ -24,7 +24,7 @@ from tools.translator import everyday_grammar
 from tools.translator.corpus import ADJECTIVES, NAMES, NOUNS, PRONOUNS, VERBS, Grammar, Phrase
 
 SEED = 20
-SIZES = {"train": 80000, "val": 1000, "test": 2000}
+SIZES = {"train": 160000, "val": 1000, "test": 2000}
 EVERYDAY_SHARE = 0.6  # of the pairs, from everyday_grammar.py; the rest from corpus.py's story grammar
 MAX_EN = 25  # English words per sentence at most
 HELD_OUT_SHARE = 0.12

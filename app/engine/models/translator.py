@@ -53,10 +53,10 @@ MODELS = {
 VOCAB_FILE = "vocab.json"
 # file -> (size in bytes, sha256): the committed files, checked on every load
 PINNED = {
-    "rnnencdec.npz": (5686146, "8dcb5fb73f1ca0a2174af3730d8a3a45beb49e93659fd19f60ab5f1db658fc48"),
-    "rnnsearch.npz": (5818474, "2f1e7d86c966ee897187860ebfe005dd6a191ea5e43e825ea47b4f95ab30be7e"),
-    "transformer-mt.npz": (6188202, "08939f06721a7fc283db4418e41c9346d8f58f45946ce210a27597fb71b2f429"),
-    "vocab.json": (52467, "a2dd678159d7cc46e170c2a447255cf722ec6c328093d8cb5863cfbf7b64acbd"),
+    "rnnencdec.npz": (5754042, "1f87e74581ad46a1af7a796fdd08574d7106f089c6a3e0b69753c4737d32f4db"),
+    "rnnsearch.npz": (5886370, "d6e5b0ad6f31c9fdd08f3d1ac606dc1be5dd27457dfdbaff0e89035ca88c6f1c"),
+    "transformer-mt.npz": (6280930, "5c9a628256171ac10e8366ae54ab4fe339967208be13085b1d349ca532a35666"),
+    "vocab.json": (54112, "dde71c767d2e931365503401eb4a4b26c9060947e47a278b2fdfc7e93a48325a"),
 }
 
 
