@@ -174,6 +174,24 @@ def comparative(word: Word) -> str | None:
     return None
 
 
+def superlative(word: Word) -> str | None:
+    """How English says "the most": its -est form (tallest, biggest, happiest, best), "most" for a long one, None when
+    neither fits; an -est form counts when the dictionary reads it back as this adjective's superlative."""
+    lemma = word.lemma
+    if len(lemma) >= 7 or lemma.endswith(LONG_ADJECTIVE_ENDINGS):
+        return "most"
+    regular = [lemma + "est", lemma + "st", lemma[:-1] + "iest", lemma + lemma[-1] + "est"]
+    for form in [*regular, word.forms.get("superlative")]:
+        reading = mt_dictionary.lookup(form) if form else None
+        if reading and reading.lemma == lemma and reading.tag == "superlative":
+            return form
+    return None
+
+
+SUPERLATIVE = {
+    kind: [(w, form) for w in pool["adjective"] if (form := superlative(w))]
+    for kind, pool in (("common", COMMON), ("rare", RARE))
+}
 COMPARABLE = {
     kind: [(w, form) for w in pool["adjective"] if (form := comparative(w))]
     for kind, pool in (("common", COMMON), ("rare", RARE))
@@ -266,12 +284,14 @@ NOT_FORMS = {"does": "doesn't", "do": "don't", "did": "didn't", "will": "won't",
 
 
 # The everyday clauses: each one's upper bound on one draw of rng.random() (the shares are the differences: verb
-# clauses 33%, be 18%, have 9%, please 9%, going 7%, weather 4%; the third part: wh-questions 8%, comparisons 4%, the
-# to-infinitive 3%, the present perfect 3%, complements of degree the last 2%).
+# clauses 31%, be 16%, have 8%, please 8%, going 6%, weather 3%; the third part: wh-questions 7%, comparisons 4%, the
+# to-infinitive 3%, the present perfect 3%, complements of degree 2%; the fourth: superlatives 3%, going to 3%, how
+# old / how many / what time / whose 3%).
 CLAUSES = (
-    (0.33, "verb_clause"), (0.51, "be_clause"), (0.6, "have_clause"), (0.69, "please_clause"), (0.76, "motion_clause"),
-    (0.8, "weather_clause"), (0.88, "wh_clause"), (0.92, "comparison_clause"), (0.95, "catenative_clause"),
-    (0.98, "perfect_clause"),
+    (0.31, "verb_clause"), (0.47, "be_clause"), (0.55, "have_clause"), (0.63, "please_clause"), (0.69, "motion_clause"),
+    (0.72, "weather_clause"), (0.79, "wh_clause"), (0.83, "comparison_clause"), (0.86, "catenative_clause"),
+    (0.89, "perfect_clause"), (0.91, "degree_clause"), (0.94, "superlative_clause"), (0.97, "going_to_clause"),
+    (1.0, "how_many_clause"),
 )  # fmt: skip
 
 
@@ -349,6 +369,11 @@ class Everyday(story.Grammar):
             noun_zh.append(zh("们", token))
         phrase.en = before_en + adj_en + [token]
         phrase.zh = before_zh + adj_zh + noun_zh
+        if noun.person and det == "the" and self.chance(0.2):  # the man who lives here → 住 在 这里 的 男人
+            relative = self.relative_who(plural)
+            phrase.en += relative.en
+            phrase.zh = relative.zh + phrase.zh
+            return phrase
         if place and det == "the" and self.chance(0.1):  # the water in the lake → 湖 里 的 水
             place_en, place_zh = self.place_phrase(preposition=True)
             (at,) = place_zh[:1]
@@ -592,7 +617,7 @@ class Everyday(story.Grammar):
         zh_words = (time_zh if time_first else []) + subject.zh + ([] if time_first else time_zh)
         zh_words += zh_adverb[:1] if en_frequency else []
         zh_words += zh_before_verb + place_zh + ([] if en_frequency else zh_adverb) + zh_verb + tail_zh
-        return Phrase(en, zh_words)
+        return Phrase(en, zh_words, question=question)
 
     def be_clause(self) -> Phrase:
         """X is (very / not) ADJ → X 很 / 不 ADJ; X is a N → X 是 一 个 N; is X ADJ → X ADJ 吗."""
@@ -616,13 +641,15 @@ class Everyday(story.Grammar):
             zh_words = subject.zh + time_zh + ([zh("不", *not_)] if negated else []) + [zh("是", be)] + noun.zh
             if question:
                 zh_words.append(zh("吗", be))
-            return Phrase(en + time_en, zh_words)
+            return Phrase(en + time_en, zh_words, question=question)
         adjective = self.content("adjective")
         a = self.content_token(adjective, adjective.lemma)
         degree = "" if question else self.pick(["", "very", "very", "not", "so", "really"])
         if question:
             return Phrase(
-                [be] + subject.en + [a] + time_en, subject.zh + time_zh + [self.chinese(adjective, a), zh("吗", be)]
+                [be] + subject.en + [a] + time_en,
+                subject.zh + time_zh + [self.chinese(adjective, a), zh("吗", be)],
+                question=True,
             )
         if degree:
             (d,) = words(degree)
@@ -749,15 +776,16 @@ class Everyday(story.Grammar):
         if tense == "past" and shape != "not":
             tail = [zh("了", v if shape == "plain" else before_subject[0])] + tail
         en = before_subject + subject.en + en_verb + place_en + how_en + time_en
-        return Phrase(en, subject.zh + time_zh + zh_before + how_zh + verb_zh + tail)
+        return Phrase(en, subject.zh + time_zh + zh_before + how_zh + verb_zh + tail, question=shape == "question")
 
     # --- the third part -------------------------------------------------------------------
 
-    def _verb_and_object(self, word: Word, v: En, object_share: float = 0.6) -> tuple[list[En], list, list]:
-        """The English after the verb (its particle, an object), the verb's Chinese, the object's Chinese."""
+    def _verb_and_object(self, word: Word, v: En, object_share: float | None = 0.6) -> tuple[list[En], list, list]:
+        """The English after the verb (its particle, an object), the verb's Chinese, the object's Chinese.
+        ``object_share`` None: never an object (what did you look at: the question word is the object)."""
         particle = words(word.particle) if word.particle else []
         takes_object = 1.0 if word.particle in PREPOSITION_PARTICLES else 0.3 if word.particle else object_share
-        obj = self.object_phrase_() if self.chance(takes_object) else Phrase()
+        obj = self.object_phrase_() if object_share is not None and self.chance(takes_object) else Phrase()
         return particle + obj.en, [zh(word.chinese, v, *particle)], obj.zh
 
     def _auxiliary(self, tense: str, subject: Phrase) -> En:
@@ -819,7 +847,7 @@ class Everyday(story.Grammar):
         (wh,) = words(kind)
         aux = self._auxiliary(tense, subject)
         v = self.content_token(word, word.form("progressive") if tense == "progressive" else word.lemma)
-        after, verb_zh, obj_zh = self._verb_and_object(word, v, object_share=0.0 if kind == "what" else 0.6)
+        after, verb_zh, obj_zh = self._verb_and_object(word, v, object_share=None if kind == "what" else 0.6)
         before = {"future": [zh("会", aux)], "progressive": [zh("正在", aux, v)]}.get(tense, [])
         tail = [zh("了", aux, v)] if tense == "past" else []
         if kind == "what":  # the object is what is asked: 她 买 了 什么
@@ -832,7 +860,7 @@ class Everyday(story.Grammar):
         return Phrase([wh, aux] + subject.en + [v] + after, subject.zh + middle, question=True)
 
     def motion_question(self, kind: str) -> Phrase:
-        """how do you go to school → 你 怎么 去 学校; how will she come to the party → 她 怎么 会 来 聚会 (how: present
+        """how do you go to school → 你 怎么 去 学校; how will she come to the party → 她 会 怎么 来 聚会 (how: present
         and future); where did they go → 他们 去 了 哪里; where will you go → 你 会 去 哪里."""
         subject = self.subject_phrase()
         tense = self.pick(["present", "future"] if kind == "how" else ["present", "past", "past", "future"])
@@ -853,7 +881,7 @@ class Everyday(story.Grammar):
         det_zh = {"the": [], "my": [zh("我的", det)], "our": [zh("我们的", det)]}[det.word]
         return Phrase(
             [wh, aux] + subject.en + [v, to, det, token],
-            subject.zh + [zh("怎么", wh)] + will + [zh(chinese, v, to)] + det_zh + [self.chinese(noun, token)],
+            subject.zh + will + [zh("怎么", wh)] + [zh(chinese, v, to)] + det_zh + [self.chinese(noun, token)],
             question=True,
         )
 
@@ -982,10 +1010,144 @@ class Everyday(story.Grammar):
             subject.zh + [self.chinese(word, v), zh("得", how), zh("很", *(very or [how])), zh(chinese, how)],
         )
 
+    # --- the fourth part -------------------------------------------------------------------
+
+    def relative_who(self, plural: bool) -> Phrase:
+        """who lives here / who helped me / who is singing, after a person: Chinese puts it before the noun with 的
+        (住 在 这里 的 男人), aligned to who; the past takes no 了 there."""
+        (who,) = words("who")
+        word = self.content("verb")
+        tense = self.pick(["present", "present", "past", "progressive"])
+        if tense == "progressive":
+            (be,) = words("are" if plural else "is")
+            v = self.content_token(word, word.form("progressive"))
+            verb_en, before = [be, v], [zh("正在", be, v)]
+        else:
+            form = "past" if tense == "past" else None if plural else "present-3rd"
+            v = self.content_token(word, word.form(form) if form else word.lemma)
+            verb_en, before = [v], []
+        obj = self.pronoun_phrase("object") if self.chance(0.3) else Phrase()
+        if not obj.en and self.chance(0.4):
+            place_en, place_zh = self.place_phrase()
+        else:
+            place_en, place_zh = [], []
+        return Phrase(
+            [who] + verb_en + obj.en + place_en,
+            before + place_zh + [self.chinese(word, v)] + obj.zh + [zh("的", who)],
+        )
+
+    def superlative_clause(self) -> Phrase:
+        """he is the tallest boy in the class → 他 是 班 里 最 高 的 男孩; she is the happiest → 她 最 高兴; the most
+        careful … → 最 小心 的 …: 最 aligned to the -est form (or most), the adjective's Chinese to the adjective."""
+        subject = self.subject_phrase()
+        (be,) = words(self.subject_be(subject))
+        pool = SUPERLATIVE["rare"] if SUPERLATIVE["rare"] and self.chance(RARE_SHARE) else SUPERLATIVE["common"]
+        adjective, form = self.pick(pool)
+        most = words("most") if form == "most" else []
+        a = self.content_token(adjective, adjective.lemma if most else form)
+        (the,) = words("the")
+        top = zh("最", *(most or [a]))
+        if not self.chance(0.6):  # she is the happiest → 她 最 高兴
+            return Phrase(subject.en + [be, the] + most + [a], subject.zh + [top, self.chinese(adjective, a)])
+        noun = self.content("noun", person=subject["kind"] == "person" or None)
+        token = self.content_token(noun, noun.form("plural") if subject["plural"] else noun.lemma)
+        place_en, place_zh = self.place_phrase(preposition=True) if self.chance(0.4) else ([], [])
+        return Phrase(
+            subject.en + [be, the] + most + [a, token] + place_en,
+            subject.zh
+            + [zh("是", be)]
+            + place_zh[1:]
+            + [top, self.chinese(adjective, a), zh("的", a)]
+            + [self.chinese(noun, token)],
+        )
+
+    def going_to_clause(self) -> Phrase:
+        """we are going to visit my grandmother → 我们 要 参观 我的 奶奶; is she going to cook → 她 要 做饭 吗; they are
+        not going to buy it → 他们 不 打算 买 它: 要 (打算 when negated) aligned to be, going and to."""
+        subject = self.subject_phrase()
+        be, going, to = words(self.subject_be(subject), "going", "to")
+        word = self.content("phrasal") if self.chance(0.1) else self.content("verb")
+        v = self.content_token(word, word.lemma)
+        after, verb_zh, obj_zh = self._verb_and_object(word, v)
+        time = self.time_phrase("future") if self.chance(0.3) else None
+        time_en, time_zh = time or ([], [])
+        shape = self.pick(["plain", "plain", "plain", "not", "question"])
+        if shape == "question":
+            return Phrase(
+                [be] + subject.en + [going, to, v] + after + time_en,
+                subject.zh + time_zh + [zh("要", be, going, to)] + verb_zh + obj_zh + [zh("吗", be)],
+                question=True,
+            )
+        if shape == "not":
+            (not_,) = words("not")
+            return Phrase(
+                subject.en + [be, not_, going, to, v] + after + time_en,
+                subject.zh + time_zh + [zh("不", not_), zh("打算", be, going, to)] + verb_zh + obj_zh,
+            )
+        return Phrase(
+            subject.en + [be, going, to, v] + after + time_en,
+            subject.zh + time_zh + [zh("要", be, going, to)] + verb_zh + obj_zh,
+        )
+
+    def how_many_clause(self) -> Phrase:
+        """how old are you → 你 几 岁; how many apples do you have → 你 有 多少 苹果; how many cats are there in the
+        garden → 花园 里 有 多少 猫; what time do you get up → 你 几 点 起床; whose book is this → 这 是 谁的 书."""
+        kind = self.pick(["old", "many", "many", "there", "time", "whose"])
+        if kind == "old":
+            subject = self.noun_phrase(person=True, place=False) if self.chance(0.5) else self.pronoun_phrase("subject")
+            how, old, be = words("how", "old", self.subject_be(subject))
+            return Phrase([how, old, be] + subject.en, subject.zh + [zh("几", how), zh("岁", old)], question=True)
+        if kind == "whose":
+            noun = self.content("noun", person=False)
+            token = self.content_token(noun, noun.lemma)
+            whose, be, this = words("whose", "is", self.pick(["this", "that"]))
+            return Phrase(
+                [whose, token, be, this],
+                [
+                    zh("这" if this.word == "this" else "那", this),
+                    zh("是", be),
+                    zh("谁的", whose),
+                    self.chinese(noun, token),
+                ],
+                question=True,
+            )
+        if kind == "time":
+            subject = self.subject_phrase()
+            what, time_ = words("what", "time")
+            aux = self._auxiliary(self.pick(["present", "past", "future"]), subject)
+            word = self.content("phrasal") if self.chance(0.3) else self.content("verb")
+            v = self.content_token(word, word.lemma)
+            after, verb_zh, obj_zh = self._verb_and_object(word, v, object_share=0.4)
+            will = [zh("会", aux)] if aux.word == "will" else []
+            return Phrase(
+                [what, time_, aux] + subject.en + [v] + after,
+                subject.zh + [zh("几", what), zh("点", time_)] + will + verb_zh + obj_zh,
+                question=True,
+            )
+        noun = self.content("noun")
+        token = self.content_token(noun, noun.form("plural"))
+        how, many = words("how", "many")
+        if kind == "there":
+            be, there = words("are", "there")
+            place_en, place_zh = self.place_phrase(preposition=True)
+            return Phrase(
+                [how, many, token, be, there] + place_en,
+                place_zh[1:] + [zh("有", be, there), zh("多少", how, many), self.chinese(noun, token)],
+                question=True,
+            )
+        subject = self.subject_phrase()
+        aux = self._auxiliary(self.pick(["present", "present", "past"]), subject)
+        (have,) = words("have")
+        return Phrase(
+            [how, many, token, aux] + subject.en + [have],
+            subject.zh + [zh("有", have), zh("多少", how, many), self.chinese(noun, token)],
+            question=True,
+        )
+
     def everyday_clause(self) -> Phrase:
         """One clause, its shape drawn by CLAUSES' bounds on one draw of the generator."""
         roll = self.rng.random()
-        return getattr(self, next((name for bound, name in CLAUSES if roll < bound), "degree_clause"))()
+        return getattr(self, next(name for bound, name in CLAUSES if roll < bound))()
 
     def sentence(self) -> Phrase:
         first = self.everyday_clause()
