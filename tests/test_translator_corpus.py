@@ -10,7 +10,7 @@ from app.engine.text.lexicon import load_lexicon
 from tools.translator import corpus, dataset, everyday_grammar
 
 SMALL = {"train": 2000, "val": 60, "test": 120}
-SMALL_SHA256 = "fbf28f09713de3a0c7b3a6fa259f96e1396e5263f288bbf669d43f3525f0330a"
+SMALL_SHA256 = "203330dee20331c0dc35a81f64a4a67c53dcf63d233f6793505ec142371bf96a"
 
 
 @pytest.fixture(scope="module")
