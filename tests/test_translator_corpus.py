@@ -285,3 +285,33 @@ def test_questions_comparisons_infinitives_and_the_perfect_translate_as_chinese_
                 assert set(to_chinese[j]) & {"了", "过", "吗", "没"}, pair
                 seen["perfect"] += 1
     assert all(seen.values()), seen
+
+
+def test_relatives_superlatives_going_to_and_how_many_translate_as_chinese_does(small):
+    """The fourth part: a relative who comes before its noun, closed by 的 aligned to who (住 在 这里 的 男人); a
+    superlative is 最 before the adjective; going to is 要 (不 打算 when negated) aligned to going alone; how many
+    is 多少, how old 几 岁, whose 谁的."""
+    pairs = [p for split in small.values() for p in split if p["grammar"] == "everyday"]
+    seen = {"who": 0, "most": 0, "going": 0, "how many": 0, "whose": 0}
+    for pair in pairs:
+        en, zh, align = pair["en"].split(), pair["zh"].split(), pair["align"]
+        to_chinese = [[zh[i] for i, links in enumerate(align) if j in links] for j in range(len(en))]
+        for j, word in enumerate(en):
+            if word == "who" and j > 0:  # a relative: 的 aligned to who, its noun (en[j - 1]) after it in Chinese
+                de = next(i for i, links in enumerate(align) if links == [j])
+                assert zh[de] == "的" and all(i > de for i, links in enumerate(align) if j - 1 in links), pair
+                seen["who"] += 1
+            if word == "the" and j + 1 < len(en) and "最" in to_chinese[j + 1]:
+                top = zh.index("最")
+                assert to_chinese[j + 1][0] == "最" and top + 1 < len(zh), pair
+                seen["most"] += 1
+            if en[j : j + 2] == ["going", "to"] and j + 2 < len(en) and en[j + 2] not in ("the", "my", "our", "a"):
+                assert to_chinese[j] in (["要"], ["打算"]) and to_chinese[j + 1] == [], pair
+                seen["going"] += 1
+            if en[j : j + 2] == ["how", "many"]:
+                assert to_chinese[j] == to_chinese[j + 1] == ["多少"], pair
+                seen["how many"] += 1
+            if word == "whose":
+                assert to_chinese[j] == ["谁的"], pair
+                seen["whose"] += 1
+    assert all(seen.values()), seen

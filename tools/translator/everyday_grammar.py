@@ -30,6 +30,14 @@ The third part, the shapes the first two did not write (the README's "What the m
     complements of degree            he runs very fast                 → 他 跑 得 很 快
     if-clauses                       if it rains we will stay at home  → 如果 下雨 我们 会 …
 
+The fourth part (2026-12-04, later still):
+
+    relative who                     the man who lives here            → 住 在 这里 的 男人
+    superlatives                     he is the tallest boy in the class → 他 是 班 里 最 高 的 男孩
+    going to                         we are going to visit the zoo     → 我们 要 参观 动物园 (not going to → 不 打算)
+    how old, how many, what time     how many apples do you have       → 你 有 多少 苹果    (how old are you → 你 几 岁)
+    whose                            whose book is this                → 这 是 谁的 书
+
 **The model's vocabulary, and <unk>.** A content word is *common* when the lexicon has it or wordfreq ranks
 its lemma among the first ``VOCABULARY_RANK`` English words; the models read every form of a common word. A
 *rare* word is still drawn (about one content word in seven), but the models never learn it: its English stays
