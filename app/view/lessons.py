@@ -260,7 +260,7 @@ LESSONS = [
     {
         "title": {"en": "17. A word the translator does not know", "zh": "17. 翻译模型不认识的词"},
         "text": {
-            "en": "A trained translator knows a fixed list of words (here about 3,700 English and 1,600 Chinese). A "
+            "en": "A trained translator knows a fixed list of words (here about 3,900 English and 1,600 Chinese). A "
             "word beyond it is read as <unk>, typed by what it looks like (<unk:noun>, <unk:verb-ed>...), and the "
             "model was trained to write <unk> where its translation goes, never to invent another word. What "
             "should stand there? Luong et al. and Jean et al. (2015) follow the attention: the <unk> is replaced by "
@@ -268,7 +268,7 @@ LESSONS = [
             "RNNsearch looks at {key0} ({weight0}), and the page writes 〔{word0}〕, marked as taken from the "
             "dictionary. When attention points at the wrong word, the wrong word is copied: the second example. A "
             "word in no dictionary stays in English.",
-            "zh": "训练好的翻译模型只认识一张固定的词表（这里约 3,700 个英文词、1,600 个中文词）。表外的词被读成 <unk>，"
+            "zh": "训练好的翻译模型只认识一张固定的词表（这里约 3,900 个英文词、1,600 个中文词）。表外的词被读成 <unk>，"
             "并按它的样子分类（<unk:noun>、<unk:verb-ed>……）；模型训练时学会在它的译文该出现的位置写 <unk>，"
             "而不是编造另一个词。那里该写什么？Luong 等和 Jean 等（2015）顺着注意力找：用词典里注意力最关注的那个源词的"
             "译法代替 <unk>。为 enemy 写 <unk> 时，RNNsearch 最关注 {key0}（{weight0}），页面写出〔{word0}〕，"
@@ -282,16 +282,16 @@ LESSONS = [
         "text": {
             "en": "A translator beyond its corpus can go wrong with no <unk> at all: it writes a fluent word no English "
             "word asked for, or drops one. The page checks every translation against the dictionary: each Chinese "
-            "word's English counterpart, the words made up, the English words left out. For “my father wants rice”, "
-            "RNNsearch writes {word0} (practice) while putting {weight0} of its weight on {key0}: attention pointed at "
+            "word's English counterpart, the words made up, the English words left out. For “the doctor wants coffee”, "
+            "RNNsearch writes {word0} (economy) while putting {weight0} of its weight on {key0}: attention pointed at "
             "the right word, and the word written is still not its translation. {key0} is marked left out though "
             "its column of stage 2 sums to {coverage0} (the attention a word receives over all the steps is its "
             "coverage, Tu et al. 2016). Where a word looks and what it translates are two questions. This lesson's link "
             "lets the model write any word (candidates=all); by default the page chooses among the dictionary's "
             "candidates, and {word0} is ruled out.",
             "zh": "超出语料的句子，翻译模型即使不写 <unk> 也会出错：写出一个没有英文词要求的通顺的词，或者漏掉一个词。"
-            "页面按词典检查每个译文：每个中文词对应的英文词、编造的词、漏译的英文词。对“my father wants rice”，RNNsearch "
-            "把 {weight0} 的权重放在 {key0} 上，却写出“{word0}”（练习）：注意力指对了词，写出的仍不是它的译文。"
+            "页面按词典检查每个译文：每个中文词对应的英文词、编造的词、漏译的英文词。对“the doctor wants coffee”，RNNsearch "
+            "把 {weight0} 的权重放在 {key0} 上，却写出“{word0}”（经济）：注意力指对了词，写出的仍不是它的译文。"
             "{key0} 被标为漏译，尽管它在阶段二中那一列的和是 {coverage0}（一个词在所有步骤中得到的注意力之和叫"
             "覆盖度，Tu 等 2016）。看向哪里和译出什么，是两个问题。本课的链接让模型可以写任何词（candidates=all）；"
             "页面默认只在词典给出的候选词中选词，“{word0}”会被排除。",

@@ -467,34 +467,33 @@ PRESETS = [
     {
         "id": "mt-unknown-wrong",
         "title": {
-            "en": "Trained: two unknown words, attention points at the wrong one",
-            "zh": "训练出的模型：两个不认识的词，注意力指错了",
+            "en": "Trained: three unknown words, attention points at one twice",
+            "zh": "训练出的模型：三个不认识的词，注意力两次指向同一个",
         },
         "lesson": {
-            "en": "enemy and crowd are both unknown, and both read as the same <unk:noun>. RNNsearch writes three "
-            "<unk> for them: the first looks at enemy and becomes 敌人; writing the second, its weight is split "
-            "between {key0} ({weight0}) and enemy, nearly half and half; the page copies the word with the largest "
-            "weight, 〔{word0}〕, and the third <unk> copies it again. Copying through attention is only as good as "
-            "the place attention points to.",
-            "zh": "enemy 和 crowd 都不认识，都读成同一个 <unk:noun>。RNNsearch 为它们写出三个 <unk>：第一个看 enemy，"
-            "成了“敌人”；写第二个时，权重分在 {key0}（{weight0}）和 enemy 之间，几乎一半一半；页面复制权重最大的词，"
-            "〔{word0}〕，第三个 <unk> 又复制了一次。借注意力复制词，只能和注意力所指的位置一样好。",
+            "en": "enemy, crowd and girlfriend are all unknown, and all read as the same <unk:noun>. RNNsearch "
+            "writes 敌人, 人群 and 女友 where its attention pointed, then one <unk> more: writing it, it looks most at "
+            "{key0} again ({weight0}), so the page copies 〔{word0}〕 a second time, and the and between the two is "
+            "lost. Copying through attention is only as good as the place attention points to.",
+            "zh": "enemy、crowd 和 girlfriend 都不认识，都读成同一个 <unk:noun>。RNNsearch 在注意力所指之处写出“敌人”"
+            "“人群”和“女友”，然后又多写了一个 <unk>：写它时最关注的还是 {key0}（{weight0}），页面于是再复制一次"
+            "〔{word0}〕，两者之间的 and 丢了。借注意力复制词，只能和注意力所指的位置一样好。",
         },
         "params": {
-            "source": "the enemy and the crowd ran away",
+            "source": "the enemy saw the crowd and the girlfriend",
             "model": "rnnsearch",
-            "step": "1",
+            "step": "5",
         },
-        "claims": (Claim("replaced", step=1, key="crowd", at_least=0.4),),
+        "claims": (Claim("replaced", step=5, key="girlfriend", at_least=0.7),),
     },
     {
         "id": "mt-made-up",
         "title": {
-            "en": "Trained: it looked at the word and wrote another (my father wants rice)",
-            "zh": "训练出的模型：看着这个词，却写了别的词（my father wants rice）",
+            "en": "Trained: it looked at the word and wrote another (the doctor wants coffee)",
+            "zh": "训练出的模型：看着这个词，却写了别的词（the doctor wants coffee）",
         },
         "lesson": {
-            "en": "Writing {word0} (practice), RNNsearch puts {weight0} of its weight on {key0}, yet "
+            "en": "Writing {word0} (economy), RNNsearch puts {weight0} of its weight on {key0}, yet "
             "{word0} translates no word of the sentence: the check against the dictionary marks it made up, and "
             "{key0} left out, though its column of stage 2 sums to {coverage0}. Attention says where the model "
             "looked, not that it translated what it looked at.",
@@ -502,8 +501,8 @@ PRESETS = [
             "词的译文：按词典检查，它被标为编造，{key0} 被标为漏译，尽管 {key0} 在阶段二中那一列的和是 {coverage0}。"
             "注意力说明模型看了哪里，并不说明它译出了所看的词。",
         },
-        "params": {"source": "my father wants rice", "model": "rnnsearch", "step": "3", "candidates": "all"},
-        "claims": (Claim("made_up", step=3, key="rice", at_least=0.85),),
+        "params": {"source": "the doctor wants coffee", "model": "rnnsearch", "step": "2", "candidates": "all"},
+        "claims": (Claim("made_up", step=2, key="coffee", at_least=0.9),),
     },
     {
         "id": "mt-transformer",
