@@ -62,7 +62,7 @@ PRESETS = [
             "所以它是“河岸”，不是“银行”。",
         },
         "params": {"source": "walk by river bank", "step": "3"},
-        "claims": (Claim("top", step=3, key="river", at_least=0.45),),
+        "claims": (Claim("top", step=3, key="river", at_least=0.5),),
     },
     {
         "id": "bank-tree",
@@ -271,7 +271,7 @@ PRESETS = [
             "（3 × 3，见“这个头的矩阵”）；bank 最关注 {key0}（{weight0}）。",
         },
         "params": {"source": "walk by river bank", "score": "general", "step": "3"},
-        "claims": (Claim("top", step=3, key="river", at_least=0.45),),
+        "claims": (Claim("top", step=3, key="river", at_least=0.5),),
     },
     {
         "id": "additive",
@@ -427,7 +427,7 @@ PRESETS = [
             "（{weight0}），正是决定词义的那个词。",
         },
         "params": {"source": "we sat on the river bank", "model": "rnnsearch", "step": "3"},
-        "claims": (Claim("top", step=3, key="river", at_least=0.45),),
+        "claims": (Claim("top", step=3, key="river", at_least=0.5),),
     },
     {
         "id": "mt-library",
