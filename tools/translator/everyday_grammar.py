@@ -167,43 +167,33 @@ RARE_FORMS = frozenset(f for pool in RARE.values() for w in pool for f in (w.lem
 LONG_ADJECTIVE_ENDINGS = ("ful", "ous", "ive", "ing", "ed", "al", "ent", "ant", "ic", "ble", "less", "ish")
 
 
-def comparative(word: Word) -> str | None:
-    """How English compares the adjective: its -er form (taller, bigger, happier, better), "more" for a long one
-    (more careful), None when neither fits (first, same, righter). An -er form counts when the dictionary reads it
-    back as this adjective's comparative (older, not elder)."""
+def degree_form(word: Word, tag: str) -> str | None:
+    """How English grades the adjective (tag "comparative" or "superlative"): its -er / -est form (taller, tallest;
+    happier; better, best), "more" / "most" for a long one (more careful), None when neither fits (first, same). An
+    -er / -est form counts when the dictionary reads it back as this adjective's form (older, not elder). A
+    comparative ending in -eer is skipped (freeer), a superlative in -eest is not (freeest): the committed corpus was
+    written so; make them agree at the next retraining."""
     lemma = word.lemma
+    suffix, long_form = ("er", "more") if tag == "comparative" else ("est", "most")
     if len(lemma) >= 7 or lemma.endswith(LONG_ADJECTIVE_ENDINGS):
-        return "more"
-    regular = [lemma + "er", lemma + "r", lemma[:-1] + "ier", lemma + lemma[-1] + "er"]
-    for form in [*regular, word.forms.get("comparative")]:
-        reading = mt_dictionary.lookup(form) if form and not form.endswith("eer") else None
-        if reading and reading.lemma == lemma and reading.tag == "comparative":
+        return long_form
+    regular = [lemma + suffix, lemma + suffix[1:], lemma[:-1] + "i" + suffix, lemma + lemma[-1] + suffix]
+    for form in [*regular, word.forms.get(tag)]:
+        skipped = tag == "comparative" and form and form.endswith("eer")
+        reading = mt_dictionary.lookup(form) if form and not skipped else None
+        if reading and reading.lemma == lemma and reading.tag == tag:
             return form
     return None
 
 
-def superlative(word: Word) -> str | None:
-    """How English says "the most": its -est form (tallest, biggest, happiest, best), "most" for a long one, None when
-    neither fits; an -est form counts when the dictionary reads it back as this adjective's superlative."""
-    lemma = word.lemma
-    if len(lemma) >= 7 or lemma.endswith(LONG_ADJECTIVE_ENDINGS):
-        return "most"
-    regular = [lemma + "est", lemma + "st", lemma[:-1] + "iest", lemma + lemma[-1] + "est"]
-    for form in [*regular, word.forms.get("superlative")]:
-        reading = mt_dictionary.lookup(form) if form else None
-        if reading and reading.lemma == lemma and reading.tag == "superlative":
-            return form
-    return None
-
-
-SUPERLATIVE = {
-    kind: [(w, form) for w in pool["adjective"] if (form := superlative(w))]
-    for kind, pool in (("common", COMMON), ("rare", RARE))
-}
-COMPARABLE = {
-    kind: [(w, form) for w in pool["adjective"] if (form := comparative(w))]
-    for kind, pool in (("common", COMMON), ("rare", RARE))
-}
+# (adjective, its form) for each adjective English grades so, common and rare as the content words are
+COMPARABLE, SUPERLATIVE = (
+    {
+        kind: [(w, form) for w in pool["adjective"] if (form := degree_form(w, tag))]
+        for kind, pool in (("common", COMMON), ("rare", RARE))
+    }
+    for tag in ("comparative", "superlative")
+)
 
 TIMES = [  # English words, Chinese words (each aligned to the English words but "the", "in", "on"), tenses
     (("yesterday",), ("昨天",), ("past",)),
@@ -309,10 +299,14 @@ class Everyday(story.Grammar):
     # --- words ----------------------------------------------------------------------------
 
     def content(self, role: str, person: bool | None = None) -> Word:
-        pool = RARE[role] if RARE[role] and self.chance(RARE_SHARE) else COMMON[role]
+        pool = self.common_or_rare(COMMON[role], RARE[role])
         if person is not None:
             pool = [w for w in pool if w.person == person] or pool
         return self.pick(pool)
+
+    def common_or_rare(self, common: list, rare: list) -> list:
+        """The rare pool for about RARE_SHARE of the draws (when it has any), else the common one."""
+        return rare if rare and self.chance(RARE_SHARE) else common
 
     def content_token(self, word: Word, form: str) -> En:
         """An English content word; to_pair writes it (or its typed <unk>) and its Chinese (or <unk>)."""
@@ -724,6 +718,18 @@ class Everyday(story.Grammar):
         after = [zh("了", v)] if tense == "past" else []
         return Phrase(en + place_en + time_en, time_zh + place_zh + before + [zh(chinese, v)] + after)
 
+    def destination(self, determiners: list[str]) -> tuple[En, list[En], list]:
+        """Where one goes: "to", the English after it and its Chinese (to my school → 我的 学校; to a park → 一 个
+        公园), the determiner drawn from ``determiners``."""
+        to, det = words("to", self.pick(determiners))
+        noun = self.content("noun", person=False)
+        token = self.content_token(noun, noun.lemma)
+        det_zh = {"the": [], "my": [zh("我的", det)], "our": [zh("我们的", det)]}.get(det.word)
+        if det.word == "a":
+            det.word = "an" if noun.lemma[0] in "aeiou" else "a"
+            det_zh = [zh("一", det), zh(noun.measure, det, token)]
+        return to, [det, token], det_zh + [self.chinese(noun, token)]
+
     def motion_clause(self) -> Phrase:
         """she goes to school by bus → 她 坐 公共汽车 去 学校; he went home → 他 回 家 了; will you come to my house
         tomorrow → 你 明天 会 来 我的 房子 吗. The time comes after the subject, 了 at the end of the clause."""
@@ -762,14 +768,8 @@ class Everyday(story.Grammar):
             (home,) = words("home")
             place_en, verb_zh = [home], [zh("回", v), zh("家", home)]
         else:
-            to, det = words("to", self.pick(["the", "the", "my", "our", "a"]))
-            noun = self.content("noun", person=False)
-            token = self.content_token(noun, noun.lemma)
-            det_zh = {"the": [], "my": [zh("我的", det)], "our": [zh("我们的", det)]}.get(det.word)
-            if det.word == "a":
-                det.word = "an" if noun.lemma[0] in "aeiou" else "a"
-                det_zh = [zh("一", det), zh(noun.measure, det, token)]
-            place_en, verb_zh = [to, det, token], [zh(chinese, v, to)] + det_zh + [self.chinese(noun, token)]
+            to, where_en, where_zh = self.destination(["the", "the", "my", "our", "a"])
+            place_en, verb_zh = [to, *where_en], [zh(chinese, v, to), *where_zh]
         how_en, how_zh = [], []
         if self.chance(0.35):
             vehicle_en, vehicle_zh = self.pick(VEHICLES)
@@ -883,13 +883,10 @@ class Everyday(story.Grammar):
                 subject.zh + will + [zh(chinese, v)] + tail + [zh("哪里", wh)],
                 question=True,
             )
-        to, det = words("to", self.pick(["the", "the", "my", "our"]))
-        noun = self.content("noun", person=False)
-        token = self.content_token(noun, noun.lemma)
-        det_zh = {"the": [], "my": [zh("我的", det)], "our": [zh("我们的", det)]}[det.word]
+        to, where_en, where_zh = self.destination(["the", "the", "my", "our"])
         return Phrase(
-            [wh, aux] + subject.en + [v, to, det, token],
-            subject.zh + will + [zh("怎么", wh)] + [zh(chinese, v, to)] + det_zh + [self.chinese(noun, token)],
+            [wh, aux] + subject.en + [v, to, *where_en],
+            subject.zh + will + [zh("怎么", wh), zh(chinese, v, to), *where_zh],
             question=True,
         )
 
@@ -901,8 +898,7 @@ class Everyday(story.Grammar):
         be_word = self.subject_be(subject)
         if self.chance(0.2):
             be_word = "were" if subject["plural"] or be_word == "are" else "was"
-        pool = COMPARABLE["rare"] if COMPARABLE["rare"] and self.chance(RARE_SHARE) else COMPARABLE["common"]
-        adjective, form = self.pick(pool)
+        adjective, form = self.pick(self.common_or_rare(COMPARABLE["common"], COMPARABLE["rare"]))
         more = words("more") if form == "more" else []
         a = self.content_token(adjective, adjective.lemma if more else form)
         other = self.object_phrase_()
@@ -1049,8 +1045,7 @@ class Everyday(story.Grammar):
         careful … → 最 小心 的 …: 最 aligned to the -est form (or most), the adjective's Chinese to the adjective."""
         subject = self.subject_phrase()
         (be,) = words(self.subject_be(subject))
-        pool = SUPERLATIVE["rare"] if SUPERLATIVE["rare"] and self.chance(RARE_SHARE) else SUPERLATIVE["common"]
-        adjective, form = self.pick(pool)
+        adjective, form = self.pick(self.common_or_rare(SUPERLATIVE["common"], SUPERLATIVE["rare"]))
         most = words("most") if form == "most" else []
         a = self.content_token(adjective, adjective.lemma if most else form)
         (the,) = words("the")
