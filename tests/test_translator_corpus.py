@@ -249,6 +249,12 @@ def test_what_surrounds_a_hidden_word_does_not_depend_on_it(small):
     assert all(seen.values()), seen
 
 
+def chinese_of_each_english_word(pair: dict) -> list[list[str]]:
+    """For each English word of the pair, the Chinese words aligned to it, in Chinese order."""
+    zh = pair["zh"].split()
+    return [[zh[i] for i, links in enumerate(pair["align"]) if j in links] for j in range(len(pair["en"].split()))]
+
+
 def test_questions_comparisons_infinitives_and_the_perfect_translate_as_chinese_does(small):
     """The third part: a wh-question is asked in place (她 买 了 什么: the question word's Chinese aligned to it, first
     only when it is the subject, and no 吗); than is 比 (or 没有), and the adjective comes after what it is compared
@@ -260,7 +266,7 @@ def test_questions_comparisons_infinitives_and_the_perfect_translate_as_chinese_
     seen = {"wh": 0, "than": 0, "to": 0, "perfect": 0}
     for pair in pairs:
         en, zh, align = pair["en"].split(), pair["zh"].split(), pair["align"]
-        to_chinese = [[zh[i] for i, links in enumerate(align) if j in links] for j in range(len(en))]
+        to_chinese = chinese_of_each_english_word(pair)
         asked = {("how", "many"): "多少", ("how", "old"): "几", ("what", "time"): "几"}.get(tuple(en[:2]))
         if en[0] in wh_chinese and en[:3] != ["how", "are", "you"]:
             assert (asked or wh_chinese[en[0]]) in to_chinese[0] and "吗" not in zh, pair
@@ -295,7 +301,7 @@ def test_relatives_superlatives_going_to_and_how_many_translate_as_chinese_does(
     seen = {"who": 0, "most": 0, "going": 0, "how many": 0, "whose": 0}
     for pair in pairs:
         en, zh, align = pair["en"].split(), pair["zh"].split(), pair["align"]
-        to_chinese = [[zh[i] for i, links in enumerate(align) if j in links] for j in range(len(en))]
+        to_chinese = chinese_of_each_english_word(pair)
         for j, word in enumerate(en):
             if word == "who" and j > 0:  # a relative: 的 aligned to who, its noun (en[j - 1]) after it in Chinese
                 de = next(i for i, links in enumerate(align) if links == [j])

@@ -20,7 +20,7 @@ import random
 from pathlib import Path
 
 from app.engine.models.translator import source_words
-from tools.translator import everyday_grammar
+from tools.translator import everyday, everyday_grammar
 from tools.translator.corpus import ADJECTIVES, NAMES, NOUNS, PRONOUNS, VERBS, Grammar, Phrase
 
 SEED = 20
@@ -28,10 +28,7 @@ SIZES = {"train": 160000, "val": 1000, "test": 2000}
 EVERYDAY_SHARE = 0.6  # of the pairs, from everyday_grammar.py; the rest from corpus.py's story grammar
 MAX_EN = 25  # English words per sentence at most
 HELD_OUT_SHARE = 0.12
-HAND_WRITTEN = (  # never in a split
-    Path(__file__).resolve().parents[2] / "tests/data/everyday_mt.jsonl",
-    Path(__file__).resolve().parents[2] / "tests/data/everyday_mt_shapes.jsonl",
-)
+HAND_WRITTEN = (everyday.SET_PATH, everyday.SHAPES_PATH)  # never in a split
 
 # ---------------------------------------------------------------------------
 # Pairs, held-out combinations, splits
