@@ -38,6 +38,18 @@ The fourth part (2026-12-04, later still):
     how old, how many, what time     how many apples do you have       → 你 有 多少 苹果    (how old are you → 你 几 岁)
     whose                            whose book is this                → 这 是 谁的 书
 
+The fifth part (2026-12-04, the next day), what a teacher typed that the first four did not write:
+
+    greetings and thanks             good morning tom                  → 汤姆 早上 好       (thank you very much →
+                                                                         非常 感谢 你; what time is it → 几 点 了)
+    names                            what is your sister 's name       → 你的 姐姐 叫 什么 名字
+                                                                         (my name is tom → 我 叫 汤姆)
+    a length of time                 we have lived here for two years  → 我们 在 这里 住 了 两 年 了
+    comparing verbs                  tom runs faster than his friends  → 汤姆 比 他的 朋友 们 跑 得 快
+    an object with a degree          she speaks english very well      → 她 英语 说 得 很 好
+    too, let's, that one             the tea is too hot                → 茶 太 热 了         (let 's go → 我们 去 吧;
+                                                                         i like that one → 我 喜欢 那 个)
+
 **The model's vocabulary, and <unk>.** A content word is *common* when the lexicon has it or wordfreq ranks
 its lemma among the first ``VOCABULARY_RANK`` English words; the models read every form of a common word. A
 *rare* word is still drawn (about one content word in seven), but the models never learn it: its English stays
@@ -115,6 +127,12 @@ class Word:
 
     def form(self, tag: str) -> str:
         return self.forms.get(tag, self.lemma)
+
+    def participle(self) -> str:
+        """The past participle: the dictionary's, else the past when it is regular, else the lemma (the dictionary
+        lists no form that is the lemma itself: come, run, become)."""
+        past = self.form("past")
+        return self.forms.get("past-participle") or (past if past.endswith("ed") else self.lemma)
 
 
 def _pools() -> dict[str, list[Word]]:
@@ -247,6 +265,43 @@ CATENATIVES = [
 ]  # fmt: skip
 STATIVE = {"like", "love", "need", "hope"}  # negated with 不 in the past too: she didn't like to … → 她 不 喜欢 …
 DEGREE_ADVERBS = [("well", "好"), ("fast", "快"), ("hard", "努力")]  # V 得 很 好
+# --- the fifth part's tables ---
+# what one says as a whole: English words, then each Chinese word with the English positions it translates
+GREETINGS = [
+    (("thank", "you"), (("谢谢", (0,)), ("你", (1,)))),
+    (("thank", "you", "very", "much"), (("非常", (2, 3)), ("感谢", (0,)), ("你", (1,)))),
+    (("thanks",), (("谢谢", (0,)),)),
+    (("good", "morning"), (("早上", (1,)), ("好", (0,)))),
+    (("good", "afternoon"), (("下午", (1,)), ("好", (0,)))),
+    (("good", "evening"), (("晚上", (1,)), ("好", (0,)))),
+    (("good", "night"), (("晚安", (0, 1)),)),
+    (("hello",), (("你好", (0,)),)),
+    (("goodbye",), (("再见", (0,)),)),
+    (("see", "you", "tomorrow"), (("明天", (2,)), ("见", (0,)))),
+    (("how", "are", "you"), (("你", (2,)), ("好", (0,)), ("吗", (1,)))),
+    (("i", "am", "fine"), (("我", (0,)), ("很", (1,)), ("好", (2,)))),
+    (("what", "time", "is", "it"), (("几", (0,)), ("点", (1,)), ("了", (2, 3)))),
+    (("what", "time", "is", "it", "now"), (("现在", (4,)), ("几", (0,)), ("点", (1,)), ("了", (2, 3)))),
+    (("i", "am", "sorry"), (("对不起", (2,)),)),
+    (("sorry",), (("对不起", (0,)),)),
+    (("excuse", "me"), (("打扰", (0,)), ("一下", (1,)))),
+    (("you", "are", "welcome"), (("不", (0, 1)), ("客气", (2,)))),
+    (("nice", "to", "meet", "you"), (("很", (0,)), ("高兴", (0,)), ("认识", (2,)), ("你", (3,)))),
+    (("happy", "birthday"), (("生日", (1,)), ("快乐", (0,)))),
+    (("happy", "new", "year"), (("新年", (1, 2)), ("快乐", (0,)))),
+]
+# for two hours → 两 个 小时, after the verb and 了: (singular, plural, Chinese, measure word or None)
+DURATIONS = [
+    ("minute", "minutes", "分钟", None), ("hour", "hours", "小时", "个"), ("day", "days", "天", None),
+    ("week", "weeks", "星期", "个"), ("month", "months", "月", "个"), ("year", "years", "年", None),
+]  # fmt: skip
+DURATION_VERBS = (
+    "live", "work", "study", "sleep", "play", "walk", "run", "swim", "sing", "dance", "rest", "stay", "talk", "learn",
+    "practice", "travel", "cry", "laugh", "drive", "write",
+)  # fmt: skip
+DURATION_WORDS = [w for w in COMMON["verb"] if w.lemma in DURATION_VERBS]  # wait for two hours
+# runs faster than → 比 … 跑 得 快: the comparative adverb, and its Chinese after 得
+COMPARED_ADVERBS = [("faster", "快"), ("better", "好"), ("harder", "努力"), ("earlier", "早"), ("later", "晚")]
 # every Chinese word the tables above write
 GRAMMAR_CHINESE = frozenset(
     {word for _, chinese, _ in TIMES for word in chinese}
@@ -261,6 +316,10 @@ GRAMMAR_CHINESE = frozenset(
     | {verb[3] for verb in CATENATIVES}
     | {chinese for _, chinese in DEGREE_ADVERBS}
     | {"什么", "谁", "比", "没有", "已经", "还", "从来", "过", "得", "如果", "这", "那", "好"}
+    | {word for _, chinese in GREETINGS for word, _ in chinese}
+    | {chinese for _, chinese, _, measure in DURATIONS}
+    | {chinese for _, chinese in COMPARED_ADVERBS}
+    | {"太", "吧", "叫", "名字", "个"}
 )
 FREQUENCY = [("always", "总是"), ("usually", "通常"), ("often", "经常"), ("sometimes", "有时候")]
 # give X Y → 给 X Y; show X Y → 给 X 看 Y: (base, 3rd, past, -ing, Chinese before X, Chinese after X)
@@ -282,14 +341,16 @@ NOT_FORMS = {"does": "doesn't", "do": "don't", "did": "didn't", "will": "won't",
 
 
 # The everyday clauses: each one's upper bound on one draw of rng.random() (the shares are the differences: verb
-# clauses 31%, be 16%, have 8%, please 8%, going 6%, weather 3%; the third part: wh-questions 7%, comparisons 4%, the
-# to-infinitive 3%, the present perfect 3%, complements of degree 2%; the fourth: superlatives 3%, going to 3%, how
-# old / how many / what time / whose 3%).
+# clauses 26%, be 14%, have 7%, please and let's 7%, going 5%, weather 3%; the third part: wh-questions 6%,
+# comparisons 4%, the to-infinitive 3%, the present perfect 3%, complements of degree 3%; the fourth: superlatives
+# 3%, going to 3%, how old / how many / what time / whose 3%; the fifth: greetings 3%, names 2%, lengths of time 3%,
+# comparing verbs 2%).
 CLAUSES = (
-    (0.31, "verb_clause"), (0.47, "be_clause"), (0.55, "have_clause"), (0.63, "please_clause"), (0.69, "motion_clause"),
-    (0.72, "weather_clause"), (0.79, "wh_clause"), (0.83, "comparison_clause"), (0.86, "catenative_clause"),
-    (0.89, "perfect_clause"), (0.91, "degree_clause"), (0.94, "superlative_clause"), (0.97, "going_to_clause"),
-    (1.0, "how_many_clause"),
+    (0.26, "verb_clause"), (0.40, "be_clause"), (0.47, "have_clause"), (0.54, "please_clause"), (0.59, "motion_clause"),
+    (0.62, "weather_clause"), (0.68, "wh_clause"), (0.72, "comparison_clause"), (0.75, "catenative_clause"),
+    (0.78, "perfect_clause"), (0.81, "degree_clause"), (0.84, "superlative_clause"), (0.87, "going_to_clause"),
+    (0.90, "how_many_clause"), (0.93, "greeting_clause"), (0.95, "name_clause"), (0.98, "duration_clause"),
+    (1.0, "verb_comparison_clause"),
 )  # fmt: skip
 
 
@@ -412,6 +473,13 @@ class Everyday(story.Grammar):
 
     def object_phrase_(self) -> Phrase:
         roll = self.rng.random()
+        if roll > 0.97:  # that one → 那 个 (the fifth part)
+            this, one = words(self.pick(["this", "that"]), "one")
+            return Phrase(
+                [this, one],
+                [zh("这" if this.word == "this" else "那", this), zh("个", one)],
+                kind="object", head="one", third=True, plural=False,
+            )  # fmt: skip
         if roll < 0.15:
             return self.pronoun_phrase("object")
         if roll < 0.25:
@@ -622,7 +690,8 @@ class Everyday(story.Grammar):
         return Phrase(en, zh_words, question=question)
 
     def be_clause(self) -> Phrase:
-        """X is (very / not) ADJ → X 很 / 不 ADJ; X is a N → X 是 一 个 N; is X ADJ → X ADJ 吗."""
+        """X is (very / not) ADJ → X 很 / 不 ADJ; X is a N → X 是 一 个 N; is X ADJ → X ADJ 吗; X is too ADJ → X 太
+        ADJ 了 (the fifth part)."""
         subject = self.subject_phrase()
         be_word = self.subject_be(subject)
         tense = "adjective"
@@ -646,7 +715,7 @@ class Everyday(story.Grammar):
             return Phrase(en + time_en, zh_words, question=question)
         adjective = self.content("adjective")
         a = self.content_token(adjective, adjective.lemma)
-        degree = "" if question else self.pick(["", "very", "very", "not", "so", "really"])
+        degree = "" if question else self.pick(["", "very", "very", "not", "so", "really", "too"])
         if question:
             return Phrase(
                 [be] + subject.en + [a] + time_en,
@@ -655,12 +724,13 @@ class Everyday(story.Grammar):
             )
         if degree:
             (d,) = words(degree)
-            degree_zh = [zh({"very": "很", "not": "不", "so": "很", "really": "真"}[degree], d)]
+            degree_zh = [zh({"very": "很", "not": "不", "so": "很", "really": "真", "too": "太"}[degree], d)]
             en = subject.en + [be, d, a]
         else:
             degree_zh = [zh("很", be)]
             en = subject.en + [be, a]
-        return Phrase(en + time_en, subject.zh + time_zh + degree_zh + [self.chinese(adjective, a)])
+        too = [zh("了", d)] if degree == "too" else []  # too cold → 太 冷 了
+        return Phrase(en + time_en, subject.zh + time_zh + degree_zh + [self.chinese(adjective, a)] + too)
 
     def have_clause(self) -> Phrase:
         """X has a N → X 有 一 只 N; there is a N in the P → 在 P 里 有 一 个 N."""
@@ -679,7 +749,7 @@ class Everyday(story.Grammar):
         return Phrase(subject.en + [have] + thing.en, subject.zh + [zh("有", have)] + thing.zh)
 
     def please_clause(self) -> Phrase:
-        """please open the window → 请 打开 窗; please don't V → 请 不要 V."""
+        """please open the window → 请 打开 窗; please don't V → 请 不要 V; let 's V → 我们 V 吧 (the fifth part)."""
         (please,) = words("please")
         word = self.content("phrasal") if self.chance(0.25) else self.content("verb")
         v = self.content_token(word, word.lemma)
@@ -691,8 +761,12 @@ class Everyday(story.Grammar):
         obj = self.noun_phrase(person=False) if self.chance(takes_object) else Phrase()
         place_en, place_zh = self.place_phrase() if self.chance(0.2) else ([], [])
         verb_en = [v] + particle + obj.en + place_en
+        verb_zh = place_zh + [zh(word.chinese, v, *particle)] + obj.zh
+        if not negated and self.chance(0.2):  # let 's play in the park → 我们 在 公园 里 玩 吧
+            let, s = words("let", "'s")
+            return Phrase([let, s] + verb_en, [zh("我们", let, s)] + verb_zh + [zh("吧", let)])
         en = neg_en + verb_en + [please] if self.chance(0.3) else [please] + neg_en + verb_en  # "…, please"
-        return Phrase(en, [zh("请", please)] + neg_zh + place_zh + [zh(word.chinese, v, *particle)] + obj.zh)
+        return Phrase(en, [zh("请", please)] + neg_zh + verb_zh)
 
     def weather_clause(self) -> Phrase:
         """it is raining → 正在 下雨; it will snow tomorrow → 明天 会 下雪 (it has no Chinese)."""
@@ -960,7 +1034,7 @@ class Everyday(story.Grammar):
         subject = self.subject_phrase()
         have_word = "has" if subject["third"] else "have"
         word = self.content("phrasal") if self.chance(0.1) else self.content("verb")
-        v = self.content_token(word, word.forms.get("past-participle") or word.form("past"))
+        v = self.content_token(word, word.participle())
         after, verb_zh, obj_zh = self._verb_and_object(word, v)
         shape = self.pick(["plain", "plain", "already", "yet", "never", "question", "ever"])
         (have,) = words(have_word)
@@ -1000,7 +1074,8 @@ class Everyday(story.Grammar):
 
     def degree_clause(self) -> Phrase:
         """she sings well → 她 唱 得 很 好; he runs very fast → 他 跑 得 很 快; they worked hard → 他们 工作 得 很 努力
-        (a complement of degree: 得 and 很, 很 aligned to very when English says it)."""
+        (a complement of degree: 得 and 很, 很 aligned to very when English says it); an object goes before the verb
+        (she speaks english very well → 她 英语 说 得 很 好: the fifth part)."""
         subject = self.subject_phrase()
         word = self.content("verb")
         tense = self.pick(["present", "present", "past"])
@@ -1009,9 +1084,10 @@ class Everyday(story.Grammar):
         adverb, chinese = self.pick(DEGREE_ADVERBS)
         (how,) = words(adverb)
         very = words("very") if self.chance(0.4) else []
+        obj = self.noun_phrase(person=False, place=False) if self.chance(0.35) else Phrase()  # before the verb
         return Phrase(
-            subject.en + [v] + very + [how],
-            subject.zh + [self.chinese(word, v), zh("得", how), zh("很", *(very or [how])), zh(chinese, how)],
+            subject.en + [v] + obj.en + very + [how],
+            subject.zh + obj.zh + [self.chinese(word, v), zh("得", how), zh("很", *(very or [how])), zh(chinese, how)],
         )
 
     # --- the fourth part -------------------------------------------------------------------
@@ -1146,6 +1222,102 @@ class Everyday(story.Grammar):
             [how, many, token, aux] + subject.en + [have],
             subject.zh + [zh("有", have), zh("多少", how, many), self.chinese(noun, token)],
             question=True,
+        )
+
+    # --- the fifth part -------------------------------------------------------------------
+
+    def greeting_clause(self) -> Phrase:
+        """thank you → 谢谢 你; good morning tom → 汤姆 早上 好; hello my name is mary → 你好 我 叫 玛丽: what one says
+        as a whole (GREETINGS), sometimes to someone named after it (Chinese names them first), a hello or a good
+        morning sometimes followed by one's name. Never joined to another clause."""
+        english, chinese = self.pick(GREETINGS)
+        said = words(*english)
+        phrase = Phrase(said, [zh(word, *(said[j] for j in sources)) for word, sources in chinese], question=True)
+        roll = self.rng.random()
+        if roll < 0.3:  # … tom, … teacher
+            if self.chance(0.6):
+                who = self.name()
+            else:
+                noun = self.content("noun", person=True)
+                token = self.content_token(noun, noun.lemma)
+                who = Phrase([token], [self.chinese(noun, token)])
+            phrase.en += who.en
+            phrase.zh = who.zh + phrase.zh
+        elif roll < 0.5 and english[0] in ("hello", "good"):  # … my name is mary → … 我 叫 玛丽
+            my, name_, is_ = words("my", "name", "is")
+            called = self.name()
+            phrase.en += [my, name_, is_] + called.en
+            phrase.zh += [zh("我", my), zh("叫", name_)] + called.zh
+        return phrase
+
+    def name_clause(self, question: bool | None = None) -> Phrase:
+        """my name is tom → 我 叫 汤姆; what is your name → 你 叫 什么 名字; what 's your sister 's name → 你的 姐姐 叫
+        什么 名字: the owner without 的 (a name's 's has no Chinese word), 叫 aligned to name (not to is: what the
+        corpus teaches, taught.py, would let every is write 叫), 什么 to what, and 名字 to name in a question."""
+        roll = self.rng.random()
+        _, _, poss, zh_word, zh_poss, _, _ = self.pick(PRONOUNS[:-1])
+        (s,) = words("'s")
+        if roll < 0.6:  # my, your, …
+            (owner,) = owner_en = words(poss)
+            owner_zh = [zh(zh_word, owner)]
+        elif roll < 0.8:  # tom 's
+            person = self.name()
+            owner_en, owner_zh = person.en + [s], person.zh
+        else:  # your sister 's
+            noun = self.content("noun", person=True)
+            (d,) = words(poss)
+            token = self.content_token(noun, noun.lemma)
+            owner_en, owner_zh = [d, token, s], [zh(zh_poss, d), self.chinese(noun, token)]
+        (name_,) = words("name")
+        if question if question is not None else self.chance(0.5):
+            what, be = words("what", self.pick(["is", "is", "'s"]))
+            return Phrase(
+                [what, be] + owner_en + [name_],
+                owner_zh + [zh("叫", name_), zh("什么", what), zh("名字", name_)],
+                question=True,
+            )
+        (be,) = words("is")
+        called = self.name()
+        return Phrase(owner_en + [name_, be] + called.en, owner_zh + [zh("叫", name_)] + called.zh)
+
+    def duration_clause(self) -> Phrase:
+        """she slept for two hours → 她 睡觉 了 两 个 小时; we have lived in this town for three years → 我们 在 这
+        个 小镇 住 了 三 年 了: the length after the verb and its 了 (the present perfect's second 了 aligned to
+        have); for has no Chinese word."""
+        subject = self.subject_phrase()
+        word = self.pick(DURATION_WORDS)
+        perfect = self.chance(0.4)
+        have = En("has" if subject["third"] else "have")
+        v = self.content_token(word, word.participle() if perfect else word.form("past"))
+        place_en, place_zh = self.place_phrase() if self.chance(0.4) else ([], [])
+        single, plural_form, chinese, measure = self.pick(DURATIONS)
+        plural = self.chance(0.75)
+        number, zh_number = self.pick(PLURAL_NUMBERS) if plural else ("an" if single == "hour" else "a", "一")
+        for_, n, unit = words("for", number, plural_form if plural else single)
+        length = [zh(zh_number, n)] + ([zh(measure, n, unit)] if measure else []) + [zh(chinese, unit)]
+        return Phrase(
+            subject.en + ([have, v] if perfect else [v]) + place_en + [for_, n, unit],
+            subject.zh
+            + place_zh
+            + [self.chinese(word, v), zh("了", *([have, v] if perfect else [v]))]
+            + length
+            + ([zh("了", have)] if perfect else []),
+        )
+
+    def verb_comparison_clause(self) -> Phrase:
+        """tom runs faster than his friends → 汤姆 比 他的 朋友 们 跑 得 快; she sang better than me → 她 比 我 唱
+        得 好: 比 aligned to than, 得 and the adjective to the comparative adverb."""
+        subject = self.subject_phrase()
+        word = self.content("verb")
+        tense = self.pick(["present", "present", "past"])
+        form = "past" if tense == "past" else "present-3rd" if subject["third"] else None
+        v = self.content_token(word, word.form(form) if form else word.lemma)
+        adverb, chinese = self.pick(COMPARED_ADVERBS)
+        how, than = words(adverb, "than")
+        other = self.object_phrase_()
+        return Phrase(
+            subject.en + [v, how, than] + other.en,
+            subject.zh + [zh("比", than)] + other.zh + [self.chinese(word, v), zh("得", how), zh(chinese, how)],
         )
 
     def everyday_clause(self) -> Phrase:
