@@ -10,7 +10,7 @@ from app.engine.text.lexicon import load_lexicon
 from tools.translator import corpus, dataset, everyday_grammar
 
 SMALL = {"train": 2000, "val": 60, "test": 120}
-SMALL_SHA256 = "203330dee20331c0dc35a81f64a4a67c53dcf63d233f6793505ec142371bf96a"
+SMALL_SHA256 = "997cc278dad7c7a38a7dfe3aeef5dba4bbfa547f9a7edfc88058730a295612f2"
 
 
 @pytest.fixture(scope="module")
@@ -320,4 +320,49 @@ def test_relatives_superlatives_going_to_and_how_many_translate_as_chinese_does(
             if word == "whose":
                 assert to_chinese[j] == ["谁的"], pair
                 seen["whose"] += 1
+    assert all(seen.values()), seen
+
+
+def test_greetings_names_lengths_of_time_and_comparing_verbs_translate_as_chinese_does(small):
+    """The fifth part: a greeting is written as Chinese says it (谢谢 你, 早上 好), someone it is said to first; a name
+    is 叫, aligned to name and never to is; for + a length of time has no Chinese word, the length coming after the
+    verb's 了; runs faster than is 比 … 跑 得 快; too is 太 … 了; let 's is 我们 … 吧; that one is 那 个."""
+    pairs = [p for split in small.values() for p in split if p["grammar"] == "everyday"]
+    greetings = {english: [word for word, _ in chinese] for english, chinese in everyday_grammar.GREETINGS}
+    units = {form: chinese for *forms, chinese, _ in everyday_grammar.DURATIONS for form in forms}
+    compared = dict(everyday_grammar.COMPARED_ADVERBS)
+    seen = {"greeting": 0, "name": 0, "length": 0, "compared": 0, "too": 0, "let's": 0, "that one": 0}
+    for pair in pairs:
+        en, zh = pair["en"].split(), pair["zh"].split()
+        to_chinese = chinese_of_each_english_word(pair)
+        said = next((g for g in sorted(greetings, key=len, reverse=True) if tuple(en[: len(g)]) == g), None)
+        if said and (len(en) == len(said) or en[len(said)] != "name" and "name" not in en):
+            chinese = greetings[said]
+            start = len(zh) - len(chinese)  # someone named after the greeting is named first in Chinese
+            assert zh[start:] == chinese or zh[: len(chinese)] == chinese, pair
+            seen["greeting"] += 1
+        for j, word in enumerate(en):
+            if word == "name" and (en[j + 1 : j + 2] == ["is"] or en[:2] in (["what", "is"], ["what", "'s"])):
+                assert "叫" in to_chinese[j] and all("叫" not in to_chinese[k] for k in range(len(en)) if k != j), pair
+                seen["name"] += 1
+            if word == "for" and j + 2 < len(en) and en[j + 2] in units:
+                unit = next(i for i, links in enumerate(pair["align"]) if links == [j + 2])
+                assert to_chinese[j] == [] and zh[unit] == units[en[j + 2]] and "了" in zh[:unit], pair
+                seen["length"] += 1
+            reading = mt_dictionary.lookup(en[j - 1]) if j else None
+            after_a_verb = (
+                en[j - 1].startswith("<unk:verb") or reading and reading.role == "verb" and reading.lemma != "be"
+            )
+            if word in compared and en[j + 1 : j + 2] == ["than"] and after_a_verb:  # not is … earlier than
+                assert to_chinese[j] == ["得", compared[word]] and to_chinese[j + 1] == ["比"], pair
+                seen["compared"] += 1
+            if word == "too":
+                assert to_chinese[j] == ["太", "了"], pair
+                seen["too"] += 1
+            if en[j : j + 2] == ["let", "'s"]:
+                assert to_chinese[j] == ["我们", "吧"] and zh[-1] == "吧", pair
+                seen["let's"] += 1
+            if en[j : j + 2] == ["that", "one"]:
+                assert to_chinese[j : j + 2] == [["那"], ["个"]], pair
+                seen["that one"] += 1
     assert all(seen.values()), seen

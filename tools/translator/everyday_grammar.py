@@ -345,6 +345,7 @@ NOT_FORMS = {"does": "doesn't", "do": "don't", "did": "didn't", "will": "won't",
 # comparisons 4%, the to-infinitive 3%, the present perfect 3%, complements of degree 3%; the fourth: superlatives
 # 3%, going to 3%, how old / how many / what time / whose 3%; the fifth: greetings 3%, names 2%, lengths of time 3%,
 # comparing verbs 2%).
+IMPERATIVES = ("please", "let")  # never joined to another clause
 CLAUSES = (
     (0.26, "verb_clause"), (0.40, "be_clause"), (0.47, "have_clause"), (0.54, "please_clause"), (0.59, "motion_clause"),
     (0.62, "weather_clause"), (0.68, "wh_clause"), (0.72, "comparison_clause"), (0.75, "catenative_clause"),
@@ -1328,10 +1329,10 @@ class Everyday(story.Grammar):
     def sentence(self) -> Phrase:
         first = self.everyday_clause()
         roll = self.rng.random()
-        if roll < 0.8 or first.en[0].word == "please" or first.facts.get("question"):
+        if roll < 0.8 or first.en[0].word in IMPERATIVES or first.facts.get("question"):
             return first
         second = self.everyday_clause()
-        if second.en[0].word == "please" or second.facts.get("question"):
+        if second.en[0].word in IMPERATIVES or second.facts.get("question"):
             return first
         if roll < 0.84:  # if A B, B if A → 如果 A B
             (if_,) = words("if")
