@@ -74,6 +74,10 @@ def test_the_counting_on_hand_made_outputs():
     sense = score(short, ["他", "很", "短"], knows, CONTENT_WORDS)  # the dictionary's other sense of short
     assert not sense.content_right and sense.invented == ()  # wrong, but it translates a word of the sentence
     assert sense.missing == ("short",) and sense.missing_marked == ()  # the page cannot tell a wrong sense
+    sung = Item("she sings beautifully", ("她", "唱", "得", "很", "好听"), {"sings": ("唱",), "beautifully": ("好听",)})
+    pretty = score(sung, ["她", "漂亮", "地", "唱"], knows, CONTENT_WORDS)  # a sense the lexicon gives beautiful
+    assert not pretty.content_right and pretty.invented == () and pretty.missing == ("beautifully",)
+    assert score(sung, ["她", "学生", "地", "唱"], knows, CONTENT_WORDS).invented == ("学生",)
     daily = Item("I run every morning", ("我", "每天", "早上", "跑步"), {"run": ("跑步",), "morning": ("早上",)})
     assert score(daily, ["我", "每", "天", "早上", "跑步"], knows, CONTENT_WORDS).invented == ()  # 每 天: the 每天
     alone = score(daily, ["我", "天", "早上", "跑步"], knows, CONTENT_WORDS)

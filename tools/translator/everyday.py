@@ -15,9 +15,11 @@ No PyTorch: the app's numpy translators (app/engine/models/translator.py). For e
     invented               a Chinese content word in the output (the lexicon or the translators' dictionary
                            calls it a noun, verb or adjective; mt_check.GRAMMAR's words are the grammar's) that
                            translates no word of the sentence: in neither the reference translation, nor the
-                           counterparts of its content words, nor any sense the dictionary gives one of its English
-                           words (short -> 短 where the reference says 矮 is the wrong sense, not an invention;
-                           it is not right either), nor joined with the word beside it into one of the reference's words
+                           counterparts of its content words, nor any sense the dictionary or the lexicon gives
+                           one of its English words (mt_check.counterparts without what the corpus taught: short ->
+                           短 where the reference says 矮 is the wrong sense, not an invention; it is not right
+                           either; so is beautifully -> 漂亮, the lexicon's beautiful being 美丽, 漂亮 and 美),
+                           nor joined with the word beside it into one of the reference's words
                            (每 天 for 每天): the sentences with one, and how many
     unmarked               of the invented words, those the page does not mark "made up" (its check against the
                            dictionary, app/engine/models/mt_check.py, which also accepts what the corpus taught:
@@ -87,7 +89,7 @@ def score(item: Item, output: list[str], knows, content_words: frozenset[str]) -
     with_dictionary = sum(knows(word) or mt_dictionary.lookup(word) is not None for word in words)
     missing = tuple(en for en, alternatives in item.content.items() if not any(zh in output for zh in alternatives))
     allowed = set(item.zh) | {zh for alternatives in item.content.values() for zh in alternatives}
-    senses = {zh for word in words for zh in mt_check.dictionary_senses(word)}
+    senses = {zh for word in words for zh in mt_check.counterparts(word, with_taught=False)}
     joined = {i for i in range(len(output) - 1) if output[i] + output[i + 1] in item.zh}
     beside = joined | {i + 1 for i in joined}  # the words that make a reference word together
     invented = tuple(
