@@ -10,10 +10,11 @@ import pytest
 from app.engine.models import mt_check
 from app.engine.models.translator import source_words
 from tools.translator import dataset
-from tools.translator.everyday import SET_PATH, SHAPES_PATH, Item, evaluate, read_set, score
+from tools.translator.everyday import BLIND_PATH, SET_PATH, SHAPES_PATH, Item, evaluate, read_set, score
 
 ITEMS = read_set()
 SHAPES = read_set(SHAPES_PATH)
+BLIND = read_set(BLIND_PATH)
 CONTENT_WORDS = mt_check.content_words()
 
 
@@ -48,12 +49,18 @@ def test_the_second_set_is_seven_sentences_of_each_shape_of_the_third_part():
     assert kinds == dict.fromkeys(shapes, 7)
 
 
+def test_the_third_set_is_forty_sentences_written_blind():
+    well_formed(BLIND)
+    assert len(BLIND) == 40
+    assert not {item.en for item in BLIND} & {item.en for item in ITEMS + SHAPES}
+
+
 def test_the_set_is_not_the_corpus_generators():
     generated = dataset.generate(sizes={"train": 1000, "val": 10, "test": 10})
     sentences = {pair["en"] for split in generated.values() for pair in split}
     vocabulary = {word for sentence in sentences for word in sentence.split()}
-    assert not sentences & {" ".join(source_words(item.en)) for item in ITEMS + SHAPES}
-    assert dataset.hand_written_sentences() == {" ".join(source_words(item.en)) for item in ITEMS + SHAPES}
+    assert not sentences & {" ".join(source_words(item.en)) for item in ITEMS + SHAPES + BLIND}
+    assert dataset.hand_written_sentences() == {" ".join(source_words(item.en)) for item in ITEMS + SHAPES + BLIND}
     beyond = [item.en for item in ITEMS if set(source_words(item.en)) - vocabulary]
     assert len(beyond) >= 0.4 * len(ITEMS)  # many have a word a thousand generated pairs never write
 

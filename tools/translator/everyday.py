@@ -1,9 +1,10 @@
-"""The trained translators on everyday sentences written by hand (tests/data/everyday_mt.jsonl, and _shapes.jsonl).
+"""The trained translators on everyday sentences written by hand (tests/data/everyday_mt.jsonl, _shapes, _blind).
 
     python -m tools.translator.everyday                 # the three committed models, greedy decoding
     python -m tools.translator.everyday --models rnnsearch --examples 10
     python -m tools.translator.everyday --candidates all   # the models' own choices (the page: dictionary)
     python -m tools.translator.everyday --set tests/data/everyday_mt_shapes.jsonl   # the second set
+    python -m tools.translator.everyday --set tests/data/everyday_mt_blind.jsonl    # the third
 
 No PyTorch: the app's numpy translators (app/engine/models/translator.py). For each model:
 
@@ -51,6 +52,8 @@ SET_PATH = Path(__file__).resolve().parents[2] / "tests/data/everyday_mt.jsonl"
 # the second set: 42 sentences of the shapes the grammar's third part writes (wh-questions, comparisons, the
 # to-infinitive, the present perfect, if-clauses, complements of degree), written by hand after that grammar
 SHAPES_PATH = SET_PATH.with_name("everyday_mt_shapes.jsonl")
+# the third: 40 sentences written blind (the helper saw neither the grammar's shapes nor the models), 2026-12-04
+BLIND_PATH = SET_PATH.with_name("everyday_mt_blind.jsonl")
 
 
 @dataclass(frozen=True)
@@ -187,7 +190,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--models", nargs="+", default=list(translator.MODELS), choices=list(translator.MODELS))
     parser.add_argument("--examples", type=int, default=5, help="invented words listed per model")
     parser.add_argument("--candidates", choices=["dictionary", "all"], default="dictionary", help="as the page's")
-    parser.add_argument("--set", type=Path, default=SET_PATH, help=f"the sentences (also: {SHAPES_PATH.name})")
+    parser.add_argument(
+        "--set", type=Path, default=SET_PATH, help=f"the sentences (also: {SHAPES_PATH.name}, {BLIND_PATH.name})"
+    )
     args = parser.parse_args(argv)
     items = read_set(args.set)
     dictionary = args.candidates == "dictionary"
