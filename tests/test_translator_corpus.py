@@ -10,7 +10,7 @@ from app.engine.text.lexicon import load_lexicon
 from tools.translator import corpus, dataset, everyday_grammar
 
 SMALL = {"train": 2000, "val": 60, "test": 120}
-SMALL_SHA256 = "997cc278dad7c7a38a7dfe3aeef5dba4bbfa547f9a7edfc88058730a295612f2"
+SMALL_SHA256 = "4e463025d85181b04945ca8d49cd7050076e2b9912e3c528857cf4afa62f4f83"
 
 
 @pytest.fixture(scope="module")
@@ -331,6 +331,7 @@ def test_greetings_names_lengths_of_time_and_comparing_verbs_translate_as_chines
     greetings = {english: [word for word, _ in chinese] for english, chinese in everyday_grammar.GREETINGS}
     units = {form: chinese for *forms, chinese, _ in everyday_grammar.DURATIONS for form in forms}
     compared = dict(everyday_grammar.COMPARED_ADVERBS)
+    names = {name for name, _ in corpus.NAMES}
     seen = {"greeting": 0, "name": 0, "length": 0, "compared": 0, "too": 0, "let's": 0, "that one": 0}
     for pair in pairs:
         en, zh = pair["en"].split(), pair["zh"].split()
@@ -342,7 +343,8 @@ def test_greetings_names_lengths_of_time_and_comparing_verbs_translate_as_chines
             assert zh[start:] == chinese or zh[: len(chinese)] == chinese, pair
             seen["greeting"] += 1
         for j, word in enumerate(en):
-            if word == "name" and (en[j + 1 : j + 2] == ["is"] or en[:2] in (["what", "is"], ["what", "'s"])):
+            named = en[j + 1 : j + 2] == ["is"] and en[j + 2 : j + 3] and en[j + 2] in names  # my name is tom
+            if word == "name" and (named or en[:2] in (["what", "is"], ["what", "'s"]) and j == len(en) - 1):
                 assert "叫" in to_chinese[j] and all("叫" not in to_chinese[k] for k in range(len(en)) if k != j), pair
                 seen["name"] += 1
             if word == "for" and j + 2 < len(en) and en[j + 2] in units:
@@ -365,4 +367,33 @@ def test_greetings_names_lengths_of_time_and_comparing_verbs_translate_as_chines
             if en[j : j + 2] == ["that", "one"]:
                 assert to_chinese[j : j + 2] == [["那"], ["个"]], pair
                 seen["that one"] += 1
+    assert all(seen.values()), seen
+
+
+def test_modals_and_the_adverbs_around_the_verb_translate_as_chinese_does(small):
+    """The sixth part: should / must / may / might / could are 应该 / 必须 / 可以 / 可能 / 能 before the verb (would
+    like to is 想, aligned to all three); also / still / only / even / all are 也 / 还 / 只 / 甚至 / 都 before it;
+    again and together, last in English, are 又 (in the past) or 再, and 一起, before it in Chinese; will be is 会."""
+    pairs = [p for split in small.values() for p in split if p["grammar"] == "everyday"]
+    modals = {english[0]: chinese for english, chinese, _ in everyday_grammar.MODALS}
+    before = dict(everyday_grammar.BEFORE_VERB) | {"all": "都"}
+    seen = {"modal": 0, "before": 0, "after": 0, "will be": 0}
+    for pair in pairs:
+        en, zh = pair["en"].split(), pair["zh"].split()
+        to_chinese = chinese_of_each_english_word(pair)
+        for j, word in enumerate(en):
+            if word in modals:
+                assert to_chinese[j] == [modals[word]] or to_chinese[j] == [modals[word], "吗"], pair
+                seen["modal"] += 1
+            if word in before:
+                assert to_chinese[j] == [before[word]], pair
+                seen["before"] += 1
+            if word in ("again", "together"):
+                assert to_chinese[j] in (["又"], ["再"], ["一起"]), pair
+                i = zh.index(to_chinese[j][0])
+                assert any(j - 1 in links or j - 2 in links for links in pair["align"][i + 1 :]), pair  # the verb after
+                seen["after"] += 1
+            if en[j : j + 2] == ["will", "be"]:
+                assert to_chinese[j] == ["会"], pair
+                seen["will be"] += 1
     assert all(seen.values()), seen

@@ -50,6 +50,15 @@ The fifth part (2026-12-04, the next day), what a teacher typed that the first f
     too, let's, that one             the tea is too hot                → 茶 太 热 了         (let 's go → 我们 去 吧;
                                                                          i like that one → 我 喜欢 那 个)
 
+The sixth part (the same day): words among wordfreq's 400 commonest English words that no part wrote:
+
+    modals                           you should rest                   → 你 应该 休息       (must 必须, may 可以,
+                                                                         might 可能, could 能, would like to 想)
+    adverbs before the verb          she also likes tea                → 她 也 喜欢 茶      (still 还, only 只,
+                                                                         even 甚至; we all … → 我们 都 …)
+    again, together                  he was late again                 → 他 又 迟到 了      (再 but in the past)
+    will be, please be               it will be cold tomorrow          → 明天 会 很 冷      (please be quiet → 请 安静)
+
 **The model's vocabulary, and <unk>.** A content word is *common* when the lexicon has it or wordfreq ranks
 its lemma among the first ``VOCABULARY_RANK`` English words; the models read every form of a common word. A
 *rare* word is still drawn (about one content word in seven), but the models never learn it: its English stays
@@ -302,6 +311,17 @@ DURATION_VERBS = (
 DURATION_WORDS = [w for w in COMMON["verb"] if w.lemma in DURATION_VERBS]  # wait for two hours
 # runs faster than → 比 … 跑 得 快: the comparative adverb, and its Chinese after 得
 COMPARED_ADVERBS = [("faster", "快"), ("better", "好"), ("harder", "努力"), ("earlier", "早"), ("later", "晚")]
+# --- the sixth part's tables: words among wordfreq's 400 commonest English words that no part wrote ---
+# a modal before the verb (should → 应该), and whether it asks a question (should we go → 我们 应该 去 吗)
+MODALS = [
+    (("should",), "应该", True), (("must",), "必须", False), (("may",), "可以", True), (("might",), "可能", False),
+    (("could",), "能", True), (("would", "like", "to"), "想", True),
+]  # fmt: skip
+# an adverb before the verb group in both languages (she also likes tea → 她 也 喜欢 茶; we all … → 我们 都 …)
+BEFORE_VERB = [("also", "也"), ("still", "还"), ("only", "只"), ("even", "甚至")]
+# an adverb English puts after the verb and its object, Chinese before the verb: (English, Chinese in the past,
+# Chinese otherwise): he was late again → 他 又 迟到 了; please say it again → 请 再 说; we play together → 我们 一起 玩
+AFTER_VERB = [("again", "又", "再"), ("together", "一起", "一起")]
 # every Chinese word the tables above write
 GRAMMAR_CHINESE = frozenset(
     {word for _, chinese, _ in TIMES for word in chinese}
@@ -320,6 +340,9 @@ GRAMMAR_CHINESE = frozenset(
     | {chinese for _, chinese, _, measure in DURATIONS}
     | {chinese for _, chinese in COMPARED_ADVERBS}
     | {"太", "吧", "叫", "名字", "个"}
+    | {chinese for _, chinese, _ in MODALS}
+    | {chinese for _, chinese in BEFORE_VERB}
+    | {"都", "又", "再", "一起"}
 )
 FREQUENCY = [("always", "总是"), ("usually", "通常"), ("often", "经常"), ("sometimes", "有时候")]
 # give X Y → 给 X Y; show X Y → 给 X 看 Y: (base, 3rd, past, -ing, Chinese before X, Chinese after X)
@@ -535,7 +558,9 @@ class Everyday(story.Grammar):
         """subject + (negated / questioned / modal) verb + objects, adverb, place, time."""
         subject = subject or self.subject_phrase()
         third = subject["third"]
-        shape = self.pick(["plain"] * 5 + ["not", "not", "question", "question", "can", "want", "ditransitive"])
+        shape = self.pick(
+            ["plain"] * 5 + ["not", "not", "question", "question", "can", "want", "ditransitive", "modal", "modal"]
+        )
         tense = self.pick(["present", "present", "past", "past", "future", "progressive"])
         if shape == "ditransitive":
             base, third_form, past, ing, zh_before, zh_after = self.pick(DITRANSITIVES)
@@ -573,6 +598,22 @@ class Everyday(story.Grammar):
                 v = verb_token(base)
                 en_verb = modal + [v]
                 zh_before_verb = [zh("能" if shape == "can" else "想", *modal)]
+            tense = "modal"
+        elif shape == "modal":  # the sixth part: should, must, may, might, could, would like to
+            modal_words, chinese, asks = self.pick(MODALS)
+            modal = words(*modal_words)
+            v = verb_token(base)
+            if asks and self.chance(0.3):  # should we go → 我们 应该 去 吗
+                en_before, en_verb = modal[:1], modal[1:] + [v]
+                zh_before_verb, tail_zh = [zh(chinese, *modal)], [zh("吗", modal[0])]
+                question = True
+            elif modal_words == ("should",) and self.chance(0.25):  # should not → 不 应该
+                (not_,) = words("not")
+                en_verb = modal + [not_, v]
+                zh_before_verb = [zh("不", not_), zh(chinese, *modal)]
+            else:
+                en_verb = modal + [v]
+                zh_before_verb = [zh(chinese, *modal)]
             tense = "modal"
         elif tense == "progressive":
             be_word = self.subject_be(subject)
@@ -637,6 +678,22 @@ class Everyday(story.Grammar):
                 if tense == "past":
                     zh_after_verb = [zh("了", v)]
         verb_en = en_verb[-1]
+        # the sixth part: also / still / only / even (all, after a plural subject) before the verb in both languages
+        zh_around: list = []  # again, together: before the verb in Chinese, at the end in English
+        en_around: list[En] = []
+        if shape in ("plain", "modal") and not question and self.chance(0.2):
+            roll = self.rng.random()
+            if roll < 0.6:
+                adverb, chinese = ("all", "都") if subject["plural"] and self.chance(0.3) else self.pick(BEFORE_VERB)
+                (a,) = words(adverb)
+                en_verb = en_verb[:-1] + [a] + en_verb[-1:]  # she also likes, she will also come
+                zh_before_verb = [zh(chinese, a)] + zh_before_verb  # 她 也 会 来
+            else:
+                adverb, past_chinese, chinese = self.pick(AFTER_VERB)
+                if adverb == "together" and not subject["plural"]:
+                    adverb, past_chinese, chinese = AFTER_VERB[0]
+                (a,) = en_around = words(adverb)
+                zh_around = [zh(past_chinese if tense == "past" else chinese, a)]
         # objects
         en_after: list[En] = []
         zh_verb: list
@@ -681,13 +738,14 @@ class Everyday(story.Grammar):
         time = self.time_phrase(tense if tense != "modal" else "future") if self.chance(0.3) else None
         time_en, time_zh = time or ([], [])
         time_first = bool(time_en) and not question and self.chance(0.3)
+        en_after = en_after + en_around
         en = en_before + subject.en + en_frequency + en_verb + en_after + place_en + ([] if time_first else time_en)
         if time_first:
             en = time_en + en
         # Chinese: (time) subject (time) frequency 不/会/正在 place manner verb 了 object 吗
         zh_words = (time_zh if time_first else []) + subject.zh + ([] if time_first else time_zh)
         zh_words += zh_adverb[:1] if en_frequency else []
-        zh_words += zh_before_verb + place_zh + ([] if en_frequency else zh_adverb) + zh_verb + tail_zh
+        zh_words += zh_before_verb + zh_around + place_zh + ([] if en_frequency else zh_adverb) + zh_verb + tail_zh
         return Phrase(en, zh_words, question=question)
 
     def be_clause(self) -> Phrase:
@@ -717,6 +775,8 @@ class Everyday(story.Grammar):
         adjective = self.content("adjective")
         a = self.content_token(adjective, adjective.lemma)
         degree = "" if question else self.pick(["", "very", "very", "not", "so", "really", "too"])
+        if tense == "adjective" and degree != "not" and not question and self.chance(0.15):  # the sixth part
+            return self.will_be(subject, a, adjective, degree)
         if question:
             return Phrase(
                 [be] + subject.en + [a] + time_en,
@@ -732,6 +792,20 @@ class Everyday(story.Grammar):
             en = subject.en + [be, a]
         too = [zh("了", d)] if degree == "too" else []  # too cold → 太 冷 了
         return Phrase(en + time_en, subject.zh + time_zh + degree_zh + [self.chinese(adjective, a)] + too)
+
+    def will_be(self, subject: Phrase, a: En, adjective: Word, degree: str) -> Phrase:
+        """it will be cold tomorrow → 明天 会 很 冷; you will be very happy → 你 会 很 高兴: 会 aligned to will, 很 to
+        be when no degree word says it."""
+        will, be = words("will", "be")
+        time = self.time_phrase("future") if self.chance(0.3) else None
+        time_en, time_zh = time or ([], [])
+        d = words(degree) if degree else []
+        degree_zh = [zh({"very": "很", "so": "很", "really": "真", "too": "太"}[degree], *d)] if d else [zh("很", be)]
+        too = [zh("了", *d)] if degree == "too" else []
+        return Phrase(
+            subject.en + [will, be] + d + [a] + time_en,
+            subject.zh + time_zh + [zh("会", will)] + degree_zh + [self.chinese(adjective, a)] + too,
+        )
 
     def have_clause(self) -> Phrase:
         """X has a N → X 有 一 只 N; there is a N in the P → 在 P 里 有 一 个 N."""
@@ -752,6 +826,10 @@ class Everyday(story.Grammar):
     def please_clause(self) -> Phrase:
         """please open the window → 请 打开 窗; please don't V → 请 不要 V; let 's V → 我们 V 吧 (the fifth part)."""
         (please,) = words("please")
+        if self.chance(0.1):  # please be quiet → 请 安静 (the sixth part; be has no Chinese word)
+            adjective = self.content("adjective")
+            be, a = En("be"), self.content_token(adjective, adjective.lemma)
+            return Phrase([please, be, a], [zh("请", please), self.chinese(adjective, a)])
         word = self.content("phrasal") if self.chance(0.25) else self.content("verb")
         v = self.content_token(word, word.lemma)
         particle = words(word.particle) if word.particle else []  # please sit down → 请 坐下
