@@ -14,6 +14,7 @@ matrix moves the numbers by 1e-2 or more.
 
 import json
 import math
+import re
 import shutil
 from pathlib import Path
 
@@ -200,3 +201,17 @@ def test_beam_search_finds_what_greedy_misses():
     assert beam.target == ["B"]
     assert beam.log_probability == pytest.approx(math.log(0.4 * 0.9))
     assert beam.log_probability > greedy.log_probability
+
+
+def test_the_texts_give_the_vocabularys_size_to_the_hundred():
+    """The page, the lessons, the README and the module say "about 3,900 English and 1,700 Chinese words": the
+    committed vocabulary's sizes, rounded to the hundred (a retrained vocabulary that moved them fails here)."""
+    vocab = json.loads((mt.DIRECTORY / mt.VOCAB_FILE).read_text(encoding="utf-8"))
+    expected = (f"{round(len(vocab['source']), -2):,}", f"{round(len(vocab['target']), -2):,}")
+    root = Path(__file__).resolve().parents[1]
+    found = []
+    for name in ("app/engine/models/translator.py", "app/view/lessons.py", "app/view/i18n.py", "README.md"):
+        text = (root / name).read_text(encoding="utf-8")
+        found += re.findall(r"about ([\d,]+) English and ([\d,]+) Chinese", text)
+        found += re.findall(r"约 ([\d,]+) 个英文词、([\d,]+) 个中文词", text)
+    assert len(found) >= 5 and set(found) == {expected}, (found, expected)

@@ -33,7 +33,7 @@ STRINGS = {
         "candidates_dictionary": "candidates from the dictionary (nothing made up)",
         "candidates_all": "any word it knows",
         "model_note_rnnsearch": "RNNsearch was trained here, from scratch, on a generated corpus of English→Chinese "
-        "sentences (about 3,900 English and 1,600 Chinese words; it takes at most {max} words a sentence; a word beyond "
+        "sentences (about 3,900 English and 1,700 Chinese words; it takes at most {max} words a sentence; a word beyond "
         "them is written <unk> and replaced from the dictionary where attention points). It attends with the additive "
         "score vᵀ tanh(W s + U h): the query is its decoder state, the keys and values the encoder's vectors.",
         "model_note_transformer-mt": "A small Transformer (2 + 2 layers, 4 heads) trained here on the same generated "
@@ -375,7 +375,7 @@ STRINGS = {
         "candidates": "可写的词",
         "candidates_dictionary": "词典给出的候选词（不编造）",
         "candidates_all": "它认识的任何词",
-        "model_note_rnnsearch": "RNNsearch 是在这里从零训练的，语料是生成的英译中句子（约 3,900 个英文词、1,600 个中文词，"
+        "model_note_rnnsearch": "RNNsearch 是在这里从零训练的，语料是生成的英译中句子（约 3,900 个英文词、1,700 个中文词，"
         "每句最多 {max} 个词；表外的词写成 <unk>，再按注意力所指的词从词典里取译法）。它用加性打分 vᵀ tanh(W s + U h)："
         "查询是解码器状态，键和值是编码器的向量。",
         "model_note_transformer-mt": "一个小 Transformer（2 + 2 层，4 个头），用同一份生成语料训练。三个阶段显示解码器"

@@ -260,7 +260,7 @@ LESSONS = [
     {
         "title": {"en": "17. A word the translator does not know", "zh": "17. 翻译模型不认识的词"},
         "text": {
-            "en": "A trained translator knows a fixed list of words (here about 3,900 English and 1,600 Chinese). A "
+            "en": "A trained translator knows a fixed list of words (here about 3,900 English and 1,700 Chinese). A "
             "word beyond it is read as <unk>, typed by what it looks like (<unk:noun>, <unk:verb-ed>...), and the "
             "model was trained to write <unk> where its translation goes, never to invent another word. What "
             "should stand there? Luong et al. and Jean et al. (2015) follow the attention: the <unk> is replaced by "
@@ -268,7 +268,7 @@ LESSONS = [
             "RNNsearch looks at {key0} ({weight0}), and the page writes 〔{word0}〕, marked as taken from the "
             "dictionary. When attention points at the wrong word, the wrong word is copied: the second example. A "
             "word in no dictionary stays in English.",
-            "zh": "训练好的翻译模型只认识一张固定的词表（这里约 3,900 个英文词、1,600 个中文词）。表外的词被读成 <unk>，"
+            "zh": "训练好的翻译模型只认识一张固定的词表（这里约 3,900 个英文词、1,700 个中文词）。表外的词被读成 <unk>，"
             "并按它的样子分类（<unk:noun>、<unk:verb-ed>……）；模型训练时学会在它的译文该出现的位置写 <unk>，"
             "而不是编造另一个词。那里该写什么？Luong 等和 Jean 等（2015）顺着注意力找：用词典里注意力最关注的那个源词的"
             "译法代替 <unk>。为 enemy 写 <unk> 时，RNNsearch 最关注 {key0}（{weight0}），页面写出〔{word0}〕，"

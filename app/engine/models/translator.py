@@ -2,7 +2,7 @@
 
 The weights were trained by tools/translator/train.py on the generated corpus of
 tools/translator/dataset.py (the story grammar and everyday sentences over the dictionary's common words: about
-3,900 English and 1,600 Chinese words; sentences of up to 25 words),
+3,900 English and 1,700 Chinese words; sentences of up to 25 words),
 and are committed in ``mt/`` as float32 ``.npz``, each pinned by size and sha256 (checked on load).
 
     rnnencdec       the encoder squeezes the sentence into ONE context vector c; every step uses it
