@@ -1329,7 +1329,7 @@ class Everyday(story.Grammar):
             phrase.zh += [zh("我", my), zh("叫", name_)] + called.zh
         return phrase
 
-    def name_clause(self, question: bool | None = None) -> Phrase:
+    def name_clause(self) -> Phrase:
         """my name is tom → 我 叫 汤姆; what is your name → 你 叫 什么 名字; what 's your sister 's name → 你的 姐姐 叫
         什么 名字: the owner without 的 (a name's 's has no Chinese word), 叫 aligned to name (not to is: what the
         corpus teaches, taught.py, would let every is write 叫), 什么 to what, and 名字 to name in a question."""
@@ -1348,7 +1348,7 @@ class Everyday(story.Grammar):
             token = self.content_token(noun, noun.lemma)
             owner_en, owner_zh = [d, token, s], [zh(zh_poss, d), self.chinese(noun, token)]
         (name_,) = words("name")
-        if question if question is not None else self.chance(0.5):
+        if self.chance(0.5):
             what, be = words("what", self.pick(["is", "is", "'s"]))
             return Phrase(
                 [what, be] + owner_en + [name_],
