@@ -421,13 +421,15 @@ PRESETS = [
             "zh": "训练出的模型：we sat on the river bank（河岸）",
         },
         "lesson": {
-            "en": "Beside river, bank becomes 河岸: RNNsearch writes 我们 坐 在 河岸 上, and producing 河岸 it looks most "
-            "at {key0} ({weight0}), the word that decides the meaning.",
-            "zh": "在 river 旁边，bank 成了“河岸”：RNNsearch 译为 我们 坐 在 河岸 上；生成“河岸”时最关注 {key0}"
-            "（{weight0}），正是决定词义的那个词。",
+            "en": "Beside river, bank becomes 河岸: RNNsearch writes 我们 坐 在 河岸 上. Producing 河岸, one Chinese word "
+            "for the two English words river bank, its weights are {pairs0}: most on {key0} ({weight0}), and most of "
+            "the rest on river, the word that makes this bank 河岸 and not 银行.",
+            "zh": "在 river 旁边，bank 成了“河岸”：RNNsearch 译为 我们 坐 在 河岸 上。“河岸”一个中文词译的是 river bank "
+            "两个英文词，生成它时的权重是 {pairs0}：最多在 {key0} 上（{weight0}），其余的大多在 river 上，"
+            "正是 river 让这里的 bank 成了“河岸”而不是“银行”。",
         },
         "params": {"source": "we sat on the river bank", "model": "rnnsearch", "step": "3"},
-        "claims": (Claim("top", step=3, key="river", at_least=0.5),),
+        "claims": (Claim("top", step=3, key="bank", at_least=0.4),),
     },
     {
         "id": "mt-library",
@@ -489,11 +491,11 @@ PRESETS = [
     {
         "id": "mt-made-up",
         "title": {
-            "en": "Trained: it looked at the word and wrote another (the doctor wants coffee)",
-            "zh": "训练出的模型：看着这个词，却写了别的词（the doctor wants coffee）",
+            "en": "Trained: it looked at the word and wrote another (the king wants oranges)",
+            "zh": "训练出的模型：看着这个词，却写了别的词（the king wants oranges）",
         },
         "lesson": {
-            "en": "Writing {word0} (economy), RNNsearch puts {weight0} of its weight on {key0}, yet "
+            "en": "Writing {word0} (thank you), RNNsearch puts {weight0} of its weight on {key0}, yet "
             "{word0} translates no word of the sentence: the check against the dictionary marks it made up, and "
             "{key0} left out, though its column of stage 2 sums to {coverage0}. Attention says where the model "
             "looked, not that it translated what it looked at.",
@@ -501,8 +503,8 @@ PRESETS = [
             "词的译文：按词典检查，它被标为编造，{key0} 被标为漏译，尽管 {key0} 在阶段二中那一列的和是 {coverage0}。"
             "注意力说明模型看了哪里，并不说明它译出了所看的词。",
         },
-        "params": {"source": "the doctor wants coffee", "model": "rnnsearch", "step": "2", "candidates": "all"},
-        "claims": (Claim("made_up", step=2, key="coffee", at_least=0.9),),
+        "params": {"source": "the king wants oranges", "model": "rnnsearch", "step": "2", "candidates": "all"},
+        "claims": (Claim("made_up", step=2, key="oranges", at_least=0.85),),
     },
     {
         "id": "mt-transformer",

@@ -53,10 +53,10 @@ MODELS = {
 VOCAB_FILE = "vocab.json"
 # file -> (size in bytes, sha256): the committed files, checked on every load
 PINNED = {
-    "rnnencdec.npz": (5796818, "22d2f5ed97234a33a632c15b72bd26f01a319aca77613cc7b2ea820c2c08c83e"),
-    "rnnsearch.npz": (5929146, "30a41d3b2d4404b550d4d3474a5f5c3549f4addb042834142191819fe68b26ec"),
-    "transformer-mt.npz": (6348026, "149f7bf8a7e7024012294081fb021fb145de7d1f7484722fe93c8a2df3b0995c"),
-    "vocab.json": (55513, "affb50110d945a9acc74ace89b0ee656b68279134193bbfb2816706dbdc0668b"),
+    "rnnencdec.npz": (5840670, "4d3445733f4de5e0ca63e6c52462924e86c1868ade9ca8e76ff5c96215e8b726"),
+    "rnnsearch.npz": (5972998, "b8a2804ec580da56abb837fa898d1942b7583365a105769521b4c957750703dc"),
+    "transformer-mt.npz": (6377286, "c8536ce76c5674b6cfa7a898e1f37effc8339d44b95031d9b928d361ec119d29"),
+    "vocab.json": (55852, "c232dc7bb1695c161ca88fb73eb92f57d19df310df5766e27e01b5bae8632e25"),
 }
 
 
