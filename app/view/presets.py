@@ -474,12 +474,13 @@ PRESETS = [
         },
         "lesson": {
             "en": "enemy, crowd and girlfriend are all unknown, and all read as the same <unk:noun>. RNNsearch "
-            "writes 敌人, 人群 and 女友 where its attention pointed, then one <unk> more: writing it, it looks most at "
-            "{key0} again ({weight0}), so the page copies 〔{word0}〕 a second time, and the and between the two is "
-            "lost. Copying through attention is only as good as the place attention points to.",
+            "writes 敌人, 人群 and 女友 where its attention pointed, then more <unk>: writing the next one, it looks "
+            "most at {key0} again ({weight0}), so the page copies 〔{word0}〕 a second time (and, after a 了, a third), "
+            "and the and between the two is lost. Copying through attention is only as good as the place attention "
+            "points to.",
             "zh": "enemy、crowd 和 girlfriend 都不认识，都读成同一个 <unk:noun>。RNNsearch 在注意力所指之处写出“敌人”"
-            "“人群”和“女友”，然后又多写了一个 <unk>：写它时最关注的还是 {key0}（{weight0}），页面于是再复制一次"
-            "〔{word0}〕，两者之间的 and 丢了。借注意力复制词，只能和注意力所指的位置一样好。",
+            "“人群”和“女友”，然后又多写了 <unk>：写下一个时最关注的还是 {key0}（{weight0}），页面于是再复制一次"
+            "〔{word0}〕（在一个“了”之后还有第三次），两者之间的 and 丢了。借注意力复制词，只能和注意力所指的位置一样好。",
         },
         "params": {
             "source": "the enemy saw the crowd and the girlfriend",
