@@ -949,6 +949,15 @@ class Everyday(story.Grammar):
         obj = self.object_phrase_() if object_share is not None and self.chance(takes_object) else Phrase()
         return particle + obj.en, [zh(word.chinese, v, *particle)], obj.zh
 
+    def _subject_and_verb(self) -> tuple[Phrase, Word, En]:
+        """A subject and a content verb agreeing with it, in the present (two draws in three) or the past: what a
+        complement of degree or a comparison of how one does it follows (she sings well, he ran faster than me)."""
+        subject = self.subject_phrase()
+        word = self.content("verb")
+        tense = self.pick(["present", "present", "past"])
+        form = "past" if tense == "past" else "present-3rd" if subject["third"] else None
+        return subject, word, self.content_token(word, word.form(form) if form else word.lemma)
+
     def _auxiliary(self, tense: str, subject: Phrase) -> En:
         """The word a question or a negation leans on: do / does / did / will / am / is / are."""
         if tense == "future":
@@ -1155,11 +1164,7 @@ class Everyday(story.Grammar):
         """she sings well → 她 唱 得 很 好; he runs very fast → 他 跑 得 很 快; they worked hard → 他们 工作 得 很 努力
         (a complement of degree: 得 and 很, 很 aligned to very when English says it); an object goes before the verb
         (she speaks english very well → 她 英语 说 得 很 好: the fifth part)."""
-        subject = self.subject_phrase()
-        word = self.content("verb")
-        tense = self.pick(["present", "present", "past"])
-        form = "past" if tense == "past" else "present-3rd" if subject["third"] else None
-        v = self.content_token(word, word.form(form) if form else word.lemma)
+        subject, word, v = self._subject_and_verb()
         adverb, chinese = self.pick(DEGREE_ADVERBS)
         (how,) = words(adverb)
         very = words("very") if self.chance(0.4) else []
@@ -1386,11 +1391,7 @@ class Everyday(story.Grammar):
     def verb_comparison_clause(self) -> Phrase:
         """tom runs faster than his friends → 汤姆 比 他的 朋友 们 跑 得 快; she sang better than me → 她 比 我 唱
         得 好: 比 aligned to than, 得 and the adjective to the comparative adverb."""
-        subject = self.subject_phrase()
-        word = self.content("verb")
-        tense = self.pick(["present", "present", "past"])
-        form = "past" if tense == "past" else "present-3rd" if subject["third"] else None
-        v = self.content_token(word, word.form(form) if form else word.lemma)
+        subject, word, v = self._subject_and_verb()
         adverb, chinese = self.pick(COMPARED_ADVERBS)
         how, than = words(adverb, "than")
         other = self.object_phrase_()
