@@ -363,6 +363,18 @@ NOT_FORMS = {"does": "doesn't", "do": "don't", "did": "didn't", "will": "won't",
              "can": "can't", "am": "am"}  # fmt: skip
 
 
+# a degree word before an adjective after be (the river is very long → 河 很 长)
+DEGREE_CHINESE = {"very": "很", "not": "不", "so": "很", "really": "真", "too": "太"}
+
+
+def degree_words(degree: str, be: En) -> tuple[list[En], list, list]:
+    """The English degree word (none for ""), the Chinese before the adjective (DEGREE_CHINESE's, or 很 aligned to be
+    when English says none: the river is long → 河 很 长) and after it (too cold → 太 冷 了)."""
+    d = words(degree) if degree else []
+    before = [zh(DEGREE_CHINESE[degree], *d)] if d else [zh("很", be)]
+    return d, before, [zh("了", *d)] if degree == "too" else []
+
+
 # The everyday clauses: each one's upper bound on one draw of rng.random() (the shares are the differences: verb
 # clauses 26%, be 14%, have 7%, please and let's 7%, going 5%, weather 3%; the third part: wh-questions 6%,
 # comparisons 4%, the to-infinitive 3%, the present perfect 3%, complements of degree 3%; the fourth: superlatives
@@ -783,15 +795,10 @@ class Everyday(story.Grammar):
                 subject.zh + time_zh + [self.chinese(adjective, a), zh("吗", be)],
                 question=True,
             )
-        if degree:
-            (d,) = words(degree)
-            degree_zh = [zh({"very": "很", "not": "不", "so": "很", "really": "真", "too": "太"}[degree], d)]
-            en = subject.en + [be, d, a]
-        else:
-            degree_zh = [zh("很", be)]
-            en = subject.en + [be, a]
-        too = [zh("了", d)] if degree == "too" else []  # too cold → 太 冷 了
-        return Phrase(en + time_en, subject.zh + time_zh + degree_zh + [self.chinese(adjective, a)] + too)
+        d, degree_zh, too = degree_words(degree, be)
+        return Phrase(
+            subject.en + [be, *d, a] + time_en, subject.zh + time_zh + degree_zh + [self.chinese(adjective, a)] + too
+        )
 
     def will_be(self, subject: Phrase, a: En, adjective: Word, degree: str) -> Phrase:
         """it will be cold tomorrow → 明天 会 很 冷; you will be very happy → 你 会 很 高兴: 会 aligned to will, 很 to
@@ -799,9 +806,7 @@ class Everyday(story.Grammar):
         will, be = words("will", "be")
         time = self.time_phrase("future") if self.chance(0.3) else None
         time_en, time_zh = time or ([], [])
-        d = words(degree) if degree else []
-        degree_zh = [zh({"very": "很", "so": "很", "really": "真", "too": "太"}[degree], *d)] if d else [zh("很", be)]
-        too = [zh("了", *d)] if degree == "too" else []
+        d, degree_zh, too = degree_words(degree, be)
         return Phrase(
             subject.en + [will, be] + d + [a] + time_en,
             subject.zh + time_zh + [zh("会", will)] + degree_zh + [self.chinese(adjective, a)] + too,
