@@ -1,6 +1,7 @@
 """The translators' training data: tools/translator/dataset.py over corpus.py and everyday_grammar.py (seeded,
 checked by checksum and by its properties)."""
 
+import collections
 import random
 
 import pytest
@@ -10,7 +11,7 @@ from app.engine.text.lexicon import load_lexicon
 from tools.translator import corpus, dataset, everyday_grammar
 
 SMALL = {"train": 2000, "val": 60, "test": 120}
-SMALL_SHA256 = "4e463025d85181b04945ca8d49cd7050076e2b9912e3c528857cf4afa62f4f83"
+SMALL_SHA256 = "39849637495e91c801a0d609e6ca658c0cabc4406a3414635a2a409809ecc7ec"
 
 
 @pytest.fixture(scope="module")
@@ -120,7 +121,10 @@ def test_read_has_one_tense_where_its_past_looks_like_its_present(small):
     for pair in story:
         en, zh = pair["en"].split(), pair["zh"].split()
         for i, word in enumerate(en[1:], start=1):
-            if word == "read" and en[i - 1] in subjects:
+            # the subject right before it, first in its clause (not the object of a relative: the friend that saw
+            # john read the book)
+            first_in_clause = i == 1 or en[i - 2] in ("and", "but", "because", "if", "when", "so")
+            if word == "read" and en[i - 1] in subjects and first_in_clause:
                 k = next(j for j, links in enumerate(pair["align"]) if i in links and zh[j] == "看")
                 assert zh[k + 1 : k + 2] != ["了"] or en[i - 1] not in subjects, pair
                 checked += 1
@@ -275,7 +279,8 @@ def test_questions_comparisons_infinitives_and_the_perfect_translate_as_chinese_
         en, zh, align = pair["en"].split(), pair["zh"].split(), pair["align"]
         to_chinese = chinese_of_each_english_word(pair)
         asked = {("how", "many"): "多少", ("how", "old"): "几", ("what", "time"): "几"}.get(tuple(en[:2]))
-        if en[0] in wh_chinese and en[:3] != ["how", "are", "you"]:
+        opens_a_clause = en[0] == "when" and to_chinese[0] == ["的", "时候"]  # when it rains … (the seventh part)
+        if en[0] in wh_chinese and en[:3] != ["how", "are", "you"] and not opens_a_clause:
             assert (asked or wh_chinese[en[0]]) in to_chinese[0] and "吗" not in zh, pair
             if en[0] == "who":  # the subject (谁 打开 了 门) or what is asked of one (她 是 谁)
                 assert "谁" in (zh[0], zh[-1]), pair
@@ -352,7 +357,8 @@ def test_greetings_names_lengths_of_time_and_comparing_verbs_translate_as_chines
         for j, word in enumerate(en):
             named = en[j + 1 : j + 2] == ["is"] and en[j + 2 : j + 3] and en[j + 2] in names  # my name is tom
             if word == "name" and (named or en[:2] in (["what", "is"], ["what", "'s"]) and j == len(en) - 1):
-                assert "叫" in to_chinese[j] and all("叫" not in to_chinese[k] for k in range(len(en)) if k != j), pair
+                called = [k for k in range(len(en)) if "叫" in to_chinese[k]]  # two joined clauses: two names
+                assert "叫" in to_chinese[j] and all(en[k] == "name" for k in called), pair
                 seen["name"] += 1
             if word == "for" and j + 2 < len(en) and en[j + 2] in units:
                 unit = next(i for i, links in enumerate(pair["align"]) if links == [j + 2])
@@ -404,3 +410,52 @@ def test_modals_and_the_adverbs_around_the_verb_translate_as_chinese_does(small)
                 assert to_chinese[j] == ["会"], pair
                 seen["will be"] += 1
     assert all(seen.values()), seen
+
+
+def test_joined_clauses_coordination_and_the_seventh_parts_words_translate_as_chinese_does(small):
+    """The seventh part: a clause opened by when / after / before comes first in Chinese and ends in 的 时候 / 以后 /
+    以前 (when and before take no 了 inside it); so and then join with 所以 and 然后; or between two nouns is 或者;
+    about a topic is 关于 … 的; which asks 哪 and a measure word where the answer stands; each other is 互相, from 从,
+    just 刚 (in the past), almost 几乎, maybe 也许, wanted to 想."""
+    pairs = [p for split in small.values() for p in split if p["grammar"] == "everyday"]
+    one_word = {"or": "或者", "then": "然后", "from": "从", "just": "刚", "almost": "几乎", "maybe": "也许"}
+    seen = collections.Counter()
+    for pair in pairs:
+        en, zh = pair["en"].split(), pair["zh"].split()
+        to_chinese = chinese_of_each_english_word(pair)
+        for j, word in enumerate(en):
+            if word in one_word:
+                assert to_chinese[j] == [one_word[word]], pair
+                seen[word] += 1
+            elif word in ("each", "other"):
+                assert (
+                    to_chinese[j] == ["互相"]
+                    and en[j - 1 : j + 1] == ["each", "other"]
+                    or en[j : j + 2]
+                    == [
+                        "each",
+                        "other",
+                    ]
+                ), pair
+                seen["each other"] += 1
+            elif word == "about":
+                assert to_chinese[j] == ["关于", "的"], pair
+                seen[word] += 1
+            elif word == "which":
+                assert to_chinese[j][0] == "哪" and len(to_chinese[j]) == 2 and pair["zh"].endswith(zh[-1]), pair
+                assert en[0] == "which" and "吗" not in zh, pair
+                seen[word] += 1
+            elif word == "wanted":
+                assert to_chinese[j] == ["想"], pair
+                seen[word] += 1
+            elif word == "so":
+                assert to_chinese[j] in (["所以"], ["很"]), pair
+                seen[f"so {to_chinese[j][0]}"] += 1
+            elif word in ("when", "after", "before") and to_chinese[j] in (["的", "时候"], ["以后"], ["以前"]):
+                end = zh.index(to_chinese[j][-1])
+                assert end < len(zh) - 1, pair  # the other clause follows
+                if word != "after":
+                    assert "了" not in zh[:end], pair
+                seen[word] += 1
+    expected = {*one_word, "each other", "about", "which", "wanted", "so 所以", "when", "after", "before"}
+    assert expected <= set(seen), seen

@@ -271,8 +271,10 @@ CATENATIVES = [
     ("start", "starts", "started", "开始"), ("begin", "begins", "began", "开始"), ("hope", "hopes", "hoped", "希望"),
     ("decide", "decides", "decided", "决定"), ("plan", "plans", "planned", "计划"),
     ("forget", "forgets", "forgot", "忘记"), ("learn", "learns", "learned", "学"),
+    ("want", "wants", "wanted", "想"),  # the seventh part: verb_clause's want to has no past
 ]  # fmt: skip
-STATIVE = {"like", "love", "need", "hope"}  # negated with 不 in the past too: she didn't like to … → 她 不 喜欢 …
+# negated with 不 in the past too: she didn't like to … → 她 不 喜欢 …
+STATIVE = {"like", "love", "need", "hope", "want"}
 DEGREE_ADVERBS = [("well", "好"), ("fast", "快"), ("hard", "努力")]  # V 得 很 好
 # --- the fifth part's tables ---
 # what one says as a whole: English words, then each Chinese word with the English positions it translates
@@ -318,10 +320,23 @@ MODALS = [
     (("could",), "能", True), (("would", "like", "to"), "想", True),
 ]  # fmt: skip
 # an adverb before the verb group in both languages (she also likes tea → 她 也 喜欢 茶; we all … → 我们 都 …)
-BEFORE_VERB = [("also", "也"), ("still", "还"), ("only", "只"), ("even", "甚至")]
+BEFORE_VERB = [("also", "也"), ("still", "还"), ("only", "只"), ("even", "甚至"), ("almost", "几乎")]
 # an adverb English puts after the verb and its object, Chinese before the verb: (English, Chinese in the past,
 # Chinese otherwise): he was late again → 他 又 迟到 了; please say it again → 请 再 说; we play together → 我们 一起 玩
 AFTER_VERB = [("again", "又", "再"), ("together", "一起", "一起")]
+# --- the seventh part's tables: more of wordfreq's commonest words that no part wrote (or, then, about, which,
+# each other, from, almost, just, maybe, wanted) and the clauses a sentence joins with when / after / before / so
+# before the verb in both languages, in the past only: she just left → 她 刚 走 了
+JUST = ("just", "刚")
+# verbs two people do to each other: they help each other → 他们 互相 帮助
+RECIPROCAL = ("help", "love", "know", "meet", "call", "miss", "understand", "visit", "hate", "trust", "hug", "kiss",
+              "like", "respect", "see", "thank", "watch", "invite", "follow")  # fmt: skip
+# what a book, a song, a film can be about: a story about a dog → 一 个 关于 狗 的 故事
+TOPICS = ("book", "story", "news", "question", "report", "program", "song", "film", "movie", "picture", "article",
+          "message", "letter", "email", "joke", "lesson", "game")  # fmt: skip
+# a clause joined before or after another: (English, Chinese after the clause it opens); Chinese puts that clause
+# first: when i was young, i … / i … when i was young → 我 年轻 的 时候 我 …
+SUBORDINATORS = [("when", ("的", "时候")), ("after", ("以后",)), ("before", ("以前",))]
 # every Chinese word the tables above write
 GRAMMAR_CHINESE = frozenset(
     {word for _, chinese, _ in TIMES for word in chinese}
@@ -343,6 +358,8 @@ GRAMMAR_CHINESE = frozenset(
     | {chinese for _, chinese, _ in MODALS}
     | {chinese for _, chinese in BEFORE_VERB}
     | {"都", "又", "再", "一起"}
+    | {JUST[1], "也许", "互相", "关于", "哪", "从", "或者", "和", "然后", "所以"}
+    | {word for _, chinese in SUBORDINATORS for word in chinese}
 )
 FREQUENCY = [("always", "总是"), ("usually", "通常"), ("often", "经常"), ("sometimes", "有时候")]
 # give X Y → 给 X Y; show X Y → 给 X 看 Y: (base, 3rd, past, -ing, Chinese before X, Chinese after X)
@@ -473,6 +490,13 @@ class Everyday(story.Grammar):
             phrase.en += relative.en
             phrase.zh = relative.zh + phrase.zh
             return phrase
+        if place and noun.lemma in TOPICS and det in ("the", "a") and self.chance(0.25):
+            # the seventh part: a story about a dog → 一 个 关于 狗 的 故事 (before its adjective: 关于 … 的 新 书)
+            topic = self.noun_phrase(place=False)
+            (about,) = words("about")
+            phrase.en += [about] + topic.en
+            phrase.zh = before_zh + [zh("关于", about)] + topic.zh + [zh("的", about)] + adj_zh + noun_zh
+            return phrase
         if place and det == "the" and self.chance(0.1):  # the water in the lake → 湖 里 的 水
             place_en, place_zh = self.place_phrase(preposition=True)
             (at,) = place_zh[:1]
@@ -520,6 +544,14 @@ class Everyday(story.Grammar):
             return self.pronoun_phrase("object")
         if roll < 0.25:
             return self.name()
+        if roll < 0.29:  # the seventh part: tea or coffee → 茶 或者 咖啡; apples and bananas → 苹果 和 香蕉
+            first, second = self.noun_phrase(place=False), self.noun_phrase(place=False)
+            (joint,) = words(self.pick(["or", "and"]))
+            return Phrase(
+                first.en + [joint] + second.en,
+                first.zh + [zh("或者" if joint.word == "or" else "和", joint)] + second.zh,
+                kind="object", head=second.facts.get("head"), third=False, plural=True,
+            )  # fmt: skip
         return self.noun_phrase()
 
     def place_phrase(self, preposition: bool = False) -> tuple[list[En], list]:
@@ -697,6 +729,8 @@ class Everyday(story.Grammar):
             roll = self.rng.random()
             if roll < 0.6:
                 adverb, chinese = ("all", "都") if subject["plural"] and self.chance(0.3) else self.pick(BEFORE_VERB)
+                if tense == "past" and self.chance(0.2):  # the seventh part: she just left → 她 刚 走 了
+                    adverb, chinese = JUST
                 (a,) = words(adverb)
                 en_verb = en_verb[:-1] + [a] + en_verb[-1:]  # she also likes, she will also come
                 zh_before_verb = [zh(chinese, a)] + zh_before_verb  # 她 也 会 来
@@ -722,7 +756,12 @@ class Everyday(story.Grammar):
             zh_verb = [zh(word.chinese, verb_en, *particle)] + zh_after_verb
             en_after = particle
             takes_object = 1.0 if word.particle in PREPOSITION_PARTICLES else 0.3 if word.particle else 0.6
-            if self.chance(takes_object):
+            reciprocal = subject["plural"] and not particle and word.lemma in RECIPROCAL and not zh_around
+            if reciprocal and self.chance(0.3):  # the seventh part: they help each other → 他们 互相 帮助
+                each_other = words("each", "other")
+                en_after = each_other
+                zh_verb = [zh("互相", *each_other)] + zh_verb
+            elif self.chance(takes_object):
                 obj = self.object_phrase_()
                 en_after = en_after + obj.en
                 zh_verb = zh_verb + obj.zh
@@ -758,6 +797,9 @@ class Everyday(story.Grammar):
         zh_words = (time_zh if time_first else []) + subject.zh + ([] if time_first else time_zh)
         zh_words += zh_adverb[:1] if en_frequency else []
         zh_words += zh_before_verb + zh_around + place_zh + ([] if en_frequency else zh_adverb) + zh_verb + tail_zh
+        if shape in ("plain", "modal") and not question and self.chance(0.05):  # maybe she … → 也许 她 …
+            (maybe,) = words("maybe")
+            en, zh_words = [maybe] + en, [zh("也许", maybe)] + zh_words
         return Phrase(en, zh_words, question=question)
 
     def be_clause(self) -> Phrase:
@@ -876,10 +918,10 @@ class Everyday(story.Grammar):
         after = [zh("了", v)] if tense == "past" else []
         return Phrase(en + place_en + time_en, time_zh + place_zh + before + [zh(chinese, v)] + after)
 
-    def destination(self, determiners: list[str]) -> tuple[En, list[En], list]:
+    def destination(self, determiners: list[str], preposition: str = "to") -> tuple[En, list[En], list]:
         """Where one goes: "to", the English after it and its Chinese (to my school → 我的 学校; to a park → 一 个
-        公园), the determiner drawn from ``determiners``."""
-        to, det = words("to", self.pick(determiners))
+        公园), the determiner drawn from ``determiners``; or where one comes from (``preposition`` "from")."""
+        to, det = words(preposition, self.pick(determiners))
         noun = self.content("noun", person=False)
         token = self.content_token(noun, noun.lemma)
         det_zh = {"the": [], "my": [zh("我的", det)], "our": [zh("我们的", det)]}.get(det.word)
@@ -928,6 +970,12 @@ class Everyday(story.Grammar):
         else:
             to, where_en, where_zh = self.destination(["the", "the", "my", "our", "a"])
             place_en, verb_zh = [to, *where_en], [zh(chinese, v, to), *where_zh]
+        origin_zh: list = []
+        if self.chance(0.15):  # the seventh part: she went home from the park → 她 从 公园 回 家
+            from_, origin_en, origin_zh = self.destination(["the", "the", "my", "our"], "from")
+            origin_zh = [zh("从", from_)] + origin_zh
+            from_first = place_en[0].word == "to" and self.chance(0.5)  # from the park to the school
+            place_en = [from_, *origin_en] + place_en if from_first else place_en + [from_, *origin_en]
         how_en, how_zh = [], []
         if self.chance(0.35):
             vehicle_en, vehicle_zh = self.pick(VEHICLES)
@@ -942,7 +990,8 @@ class Everyday(story.Grammar):
         if tense == "past" and shape != "not":
             tail = [zh("了", v if shape == "plain" else before_subject[0])] + tail
         en = before_subject + subject.en + en_verb + place_en + how_en + time_en
-        return Phrase(en, subject.zh + time_zh + zh_before + how_zh + verb_zh + tail, question=shape == "question")
+        zh_words = subject.zh + time_zh + zh_before + origin_zh + how_zh + verb_zh + tail
+        return Phrase(en, zh_words, question=shape == "question")
 
     # --- the third part -------------------------------------------------------------------
 
@@ -976,7 +1025,9 @@ class Everyday(story.Grammar):
         the bank → 银行 在 哪里; who opened the door → 谁 打开 了 门; what did she buy → 她 买 了 什么; where do you
         work → 你 在 哪里 工作; when will they come → 他们 什么时候 会 来; why did he leave → 他 为什么 离开 了; how do
         you go to school → 你 怎么 去 学校."""
-        kind = self.pick(["be", "be", "what", "what", "who", "where", "when", "why", "how"])
+        kind = self.pick(["be", "be", "what", "what", "who", "where", "when", "why", "how", "which"])
+        if kind == "which":
+            return self.which_question()
         if kind == "be":
             wh_en, wh_zh = self.pick([("what", "什么"), ("who", "谁"), ("where", "哪里")])
             if wh_en == "what" and self.chance(0.3):
@@ -1033,6 +1084,25 @@ class Everyday(story.Grammar):
             if kind == "where" and tense == "progressive":  # 正在 在 哪里 → 在 哪里, aligned to be, where and the verb
                 middle = [zh("在", wh, aux, v), asked[1]] + verb_zh + obj_zh
         return Phrase([wh, aux] + subject.en + [v] + after, subject.zh + middle, question=True)
+
+    def which_question(self) -> Phrase:
+        """The seventh part: which book do you want → 你 想要 哪 本 书; which song did she sing → 她 唱 了 哪 首 歌:
+        哪 and the measure word where the answer would stand, aligned to which (the measure to the noun too)."""
+        subject = self.subject_phrase()
+        tense = self.pick(["present", "past", "future"])
+        noun = self.content("noun", person=False)
+        word = self.content("verb")
+        which, thing = words("which"), self.content_token(noun, noun.lemma)
+        aux = self._auxiliary(tense, subject)
+        v = self.content_token(word, word.lemma)
+        before = [zh("会", aux)] if tense == "future" else []
+        tail = [zh("了", aux, v)] if tense == "past" else []
+        asked = [zh("哪", *which), zh(noun.measure, *which, thing), self.chinese(noun, thing)]
+        return Phrase(
+            which + [thing, aux] + subject.en + [v],
+            subject.zh + before + [zh(word.chinese, v)] + tail + asked,
+            question=True,
+        )
 
     def motion_question(self, kind: str) -> Phrase:
         """how do you go to school → 你 怎么 去 学校; how will she come to the party → 她 会 怎么 来 聚会 (how: present
@@ -1418,20 +1488,37 @@ class Everyday(story.Grammar):
         second = self.everyday_clause()
         if second.en[0].word in IMPERATIVES or second.facts.get("question"):
             return first
-        if roll < 0.84:  # if A B, B if A → 如果 A B
+        if roll < 0.83:  # if A B, B if A → 如果 A B
             (if_,) = words("if")
             en = [if_] + first.en + second.en if self.chance(0.6) else second.en + [if_] + first.en
             return Phrase(en, [zh("如果", if_)] + first.zh + second.zh)
-        if roll < 0.89:  # A and B → A B ("and" between clauses has no Chinese word)
+        if roll < 0.87:  # A and B → A B ("and" between clauses has no Chinese word)
             (and_,) = words("and")
+            if self.chance(0.3):  # the seventh part: A and then B → A 然后 B
+                (then,) = words("then")
+                return Phrase(first.en + [and_, then] + second.en, first.zh + [zh("然后", then)] + second.zh)
             return Phrase(first.en + [and_] + second.en, first.zh + second.zh)
-        if roll < 0.95:
+        if roll < 0.91:
             (but,) = words("but")
             return Phrase(first.en + [but] + second.en, first.zh + [zh("但是", but)] + second.zh)
-        (because,) = words("because")
-        return Phrase(
-            first.en + [because] + second.en, [zh("因为", because)] + second.zh + [zh("所以", because)] + first.zh
-        )
+        if roll < 0.94:
+            (because,) = words("because")
+            return Phrase(
+                first.en + [because] + second.en, [zh("因为", because)] + second.zh + [zh("所以", because)] + first.zh
+            )
+        if roll < 0.955:  # the seventh part: A so B → A 所以 B
+            (so,) = words("so")
+            return Phrase(first.en + [so] + second.en, first.zh + [zh("所以", so)] + second.zh)
+        # the seventh part: when A, B / B when A → A 的 时候 B, A an action (a clause before 的 时候 or 以前 takes no
+        # 了: the simple past's, the only 了 these clauses write)
+        english, chinese = self.pick(SUBORDINATORS)
+        first = getattr(self, self.pick(["verb_clause", "motion_clause", "weather_clause"]))()
+        if first.facts.get("question"):
+            return second
+        (joint,) = words(english)
+        en = [joint] + first.en + second.en if self.chance(0.5) else second.en + [joint] + first.en
+        opened = [z for z in first.zh if z[0] != "了"] if english in ("when", "before") else first.zh
+        return Phrase(en, opened + [zh(word, joint) for word in chinese] + second.zh)
 
 
 def unknown_words(phrase: Phrase, rng) -> None:
