@@ -335,7 +335,7 @@ RECIPROCAL = ("help", "love", "know", "meet", "call", "miss", "understand", "vis
 TOPICS = ("book", "story", "news", "question", "report", "program", "song", "film", "movie", "picture", "article",
           "message", "letter", "email", "joke", "lesson", "game")  # fmt: skip
 # a clause joined before or after another: (English, Chinese after the clause it opens); Chinese puts that clause
-# first: when i was young, i … / i … when i was young → 我 年轻 的 时候 我 …
+# first: when it rains we … / we … when it rains → 下雨 的 时候 我们 …
 SUBORDINATORS = [("when", ("的", "时候")), ("after", ("以后",)), ("before", ("以前",))]
 # every Chinese word the tables above write
 GRAMMAR_CHINESE = frozenset(
@@ -1086,7 +1086,7 @@ class Everyday(story.Grammar):
         return Phrase([wh, aux] + subject.en + [v] + after, subject.zh + middle, question=True)
 
     def which_question(self) -> Phrase:
-        """The seventh part: which book do you want → 你 想要 哪 本 书; which song did she sing → 她 唱 了 哪 首 歌:
+        """The seventh part: which book do you like → 你 喜欢 哪 本 书; which song did she sing → 她 唱 了 哪 首 歌:
         哪 and the measure word where the answer would stand, aligned to which (the measure to the noun too)."""
         subject = self.subject_phrase()
         tense = self.pick(["present", "past", "future"])
