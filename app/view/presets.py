@@ -422,14 +422,15 @@ PRESETS = [
         },
         "lesson": {
             "en": "Beside river, bank becomes 河岸: RNNsearch writes 我们 坐 在 河岸 上. Producing 河岸, one Chinese word "
-            "for the two English words river bank, its weights are {pairs0}: most on {key0} ({weight0}), and most of "
-            "the rest on river, the word that makes this bank 河岸 and not 银行.",
+            "for the two English words river bank, its weights are {pairs0}: most on {key0} ({weight0}), the word "
+            "that makes this bank 河岸 and not 银行, and little on bank itself. Where a word looks is not always the "
+            "word it translates.",
             "zh": "在 river 旁边，bank 成了“河岸”：RNNsearch 译为 我们 坐 在 河岸 上。“河岸”一个中文词译的是 river bank "
-            "两个英文词，生成它时的权重是 {pairs0}：最多在 {key0} 上（{weight0}），其余的大多在 river 上，"
-            "正是 river 让这里的 bank 成了“河岸”而不是“银行”。",
+            "两个英文词，生成它时的权重是 {pairs0}：最多在 {key0} 上（{weight0}），正是 river 让这里的 bank "
+            "成了“河岸”而不是“银行”；bank 本身得到的很少。一个词看向哪里，不一定就是它所译的那个词。",
         },
         "params": {"source": "we sat on the river bank", "model": "rnnsearch", "step": "3"},
-        "claims": (Claim("top", step=3, key="bank", at_least=0.4),),
+        "claims": (Claim("top", step=3, key="river", at_least=0.5),),
     },
     {
         "id": "mt-library",
@@ -469,34 +470,36 @@ PRESETS = [
     {
         "id": "mt-unknown-wrong",
         "title": {
-            "en": "Trained: three unknown words, attention points at one twice",
-            "zh": "训练出的模型：三个不认识的词，注意力两次指向同一个",
+            "en": "Trained: four unknown words, attention points at one twice",
+            "zh": "训练出的模型：四个不认识的词，注意力两次指向同一个",
         },
         "lesson": {
-            "en": "enemy, crowd and girlfriend are all unknown, and all read as the same <unk:noun>. RNNsearch "
-            "writes 敌人, 人群 and 女友 where its attention pointed, then more <unk>: writing the next one, it looks "
-            "most at {key0} again ({weight0}), so the page copies 〔{word0}〕 a second time (and, after a 了, a third), "
-            "and the and between the two is lost. Copying through attention is only as good as the place attention "
-            "points to.",
-            "zh": "enemy、crowd 和 girlfriend 都不认识，都读成同一个 <unk:noun>。RNNsearch 在注意力所指之处写出“敌人”"
-            "“人群”和“女友”，然后又多写了 <unk>：写下一个时最关注的还是 {key0}（{weight0}），页面于是再复制一次"
-            "〔{word0}〕（在一个“了”之后还有第三次），两者之间的 and 丢了。借注意力复制词，只能和注意力所指的位置一样好。",
+            "en": "enemy, crowd, mayor and girlfriend are all unknown, and all read as the same <unk:noun>. RNNsearch "
+            "writes 敌人 and 人群 where its attention pointed; writing the third <unk>, it looks most at {key0} "
+            "({weight0}) and less at mayor, so the page copies 〔{word0}〕 there, and again for the fourth: mayor is "
+            "lost and 女友 comes twice. Copying through attention is only as good as the place attention points to.",
+            "zh": "enemy、crowd、mayor 和 girlfriend 都不认识，都读成同一个 <unk:noun>。RNNsearch 在注意力所指之处写出"
+            "“敌人”和“人群”；写第三个 <unk> 时最关注的是 {key0}（{weight0}），mayor 得到的较少，页面于是在那里复制"
+            "〔{word0}〕，第四个又复制一次：mayor 丢了，“女友”出现两次。借注意力复制词，只能和注意力所指的位置一样好。",
         },
         "params": {
-            "source": "the enemy saw the crowd and the girlfriend",
+            "source": "the enemy saw the crowd and the mayor and the girlfriend",
             "model": "rnnsearch",
             "step": "5",
         },
-        "claims": (Claim("replaced", step=5, key="girlfriend", at_least=0.7),),
+        "claims": (
+            Claim("replaced", step=5, key="girlfriend", at_least=0.5),
+            Claim("replaced", step=7, key="girlfriend", at_least=0.8),
+        ),
     },
     {
         "id": "mt-made-up",
         "title": {
-            "en": "Trained: it looked at the word and wrote another (the king wants oranges)",
-            "zh": "训练出的模型：看着这个词，却写了别的词（the king wants oranges）",
+            "en": "Trained: it looked at the word and wrote another (the son needs bowls)",
+            "zh": "训练出的模型：看着这个词，却写了别的词（the son needs bowls）",
         },
         "lesson": {
-            "en": "Writing {word0} (thank you), RNNsearch puts {weight0} of its weight on {key0}, yet "
+            "en": "Writing {word0} (find), RNNsearch puts {weight0} of its weight on {key0}, yet "
             "{word0} translates no word of the sentence: the check against the dictionary marks it made up, and "
             "{key0} left out, though its column of stage 2 sums to {coverage0}. Attention says where the model "
             "looked, not that it translated what it looked at.",
@@ -504,8 +507,8 @@ PRESETS = [
             "词的译文：按词典检查，它被标为编造，{key0} 被标为漏译，尽管 {key0} 在阶段二中那一列的和是 {coverage0}。"
             "注意力说明模型看了哪里，并不说明它译出了所看的词。",
         },
-        "params": {"source": "the king wants oranges", "model": "rnnsearch", "step": "2", "candidates": "all"},
-        "claims": (Claim("made_up", step=2, key="oranges", at_least=0.85),),
+        "params": {"source": "the son needs bowls", "model": "rnnsearch", "step": "2", "candidates": "all"},
+        "claims": (Claim("made_up", step=2, key="bowls", at_least=0.85),),
     },
     {
         "id": "mt-transformer",

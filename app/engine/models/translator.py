@@ -53,10 +53,10 @@ MODELS = {
 VOCAB_FILE = "vocab.json"
 # file -> (size in bytes, sha256): the committed files, checked on every load
 PINNED = {
-    "rnnencdec.npz": (5840670, "4d3445733f4de5e0ca63e6c52462924e86c1868ade9ca8e76ff5c96215e8b726"),
-    "rnnsearch.npz": (5972998, "b8a2804ec580da56abb837fa898d1942b7583365a105769521b4c957750703dc"),
-    "transformer-mt.npz": (6377286, "c8536ce76c5674b6cfa7a898e1f37effc8339d44b95031d9b928d361ec119d29"),
-    "vocab.json": (55852, "c232dc7bb1695c161ca88fb73eb92f57d19df310df5766e27e01b5bae8632e25"),
+    "rnnencdec.npz": (5863494, "8adf860876ccfcd361dd525667c9de30ef70671e2a0836eaa55afcff3d32775a"),
+    "rnnsearch.npz": (5995822, "f0a2146275d836ee2c53ee1f3b4bfb79d5d82d7bc683e1c6b59dd3d6cb388718"),
+    "transformer-mt.npz": (6392174, "281ce7432a53e0e25581551e6a398596c08e7452912cef4a938593ba739163cb"),
+    "vocab.json": (56013, "22141d08b1ca8e3258caf5bd5910325c2d08b4294b0c6a2f3bef47123880b944"),
 }
 
 
