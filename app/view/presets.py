@@ -451,6 +451,28 @@ PRESETS = [
         "claims": (Claim("top", step=2, key="library", at_least=0.5), Claim("top", step=3, key="read", at_least=0.5)),
     },
     {
+        "id": "mt-when",
+        "title": {
+            "en": "Trained: a clause that moves to the front (i read books when it rains)",
+            "zh": "训练出的模型：移到句首的从句（i read books when it rains）",
+        },
+        "lesson": {
+            "en": "Chinese puts a when-clause first: RNNsearch writes 下雨 的 时候 我 看 书. Its first word, 下雨, looks at "
+            "{key0} ({weight0}), the last English word; 时候 at {key1} ({weight1}); then 我 goes back to {key2} "
+            "({weight2}), the first. No one showed the model where each word is: its attention learned to go to the "
+            "end of the sentence and back.",
+            "zh": "中文把 when 从句放在前面：RNNsearch 译为 下雨 的 时候 我 看 书。第一个词“下雨”看英文的最后一个词 "
+            "{key0}（{weight0}）；“时候”看 {key1}（{weight1}）；接着“我”回到第一个词 {key2}（{weight2}）。"
+            "没有人告诉模型每个词在哪里：它的注意力自己学会了先到句末、再回到句首。",
+        },
+        "params": {"source": "i read books when it rains", "model": "rnnsearch", "step": "0"},
+        "claims": (
+            Claim("top", step=0, key="rains", at_least=0.8),
+            Claim("top", step=2, key="when", at_least=0.5),
+            Claim("top", step=3, key="i", at_least=0.7),
+        ),
+    },
+    {
         "id": "mt-unknown",
         "title": {
             "en": "Trained: a word it does not know (enemy)",
