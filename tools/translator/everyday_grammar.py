@@ -357,7 +357,8 @@ GRAMMAR_CHINESE = frozenset(
     | {"太", "吧", "叫", "名字", "个"}
     | {chinese for _, chinese, _ in MODALS}
     | {chinese for _, chinese in BEFORE_VERB}
-    | {"都", "又", "再", "一起"}
+    | {"都"}
+    | {word for _, past, other in AFTER_VERB for word in (past, other)}
     | {JUST[1], "也许", "互相", "关于", "哪", "从", "或者", "和", "然后", "所以"}
     | {word for _, chinese in SUBORDINATORS for word in chinese}
 )
