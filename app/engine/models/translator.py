@@ -403,15 +403,39 @@ def load(name: str, directory: Path = DIRECTORY, verify: bool = True) -> Transla
 # ---------------------------------------------------------------------------
 
 
+# The contractions the corpus writes as one word (she doesn't like tea); every other contraction is read as the
+# words the corpus writes in its place: i'm → i am, it's → it is, can't → can not, we'll → we will.
+KEPT_CONTRACTIONS = frozenset({"don't", "doesn't", "didn't", "won't", "isn't", "aren't", "hasn't", "haven't"})
+CONTRACTED = {"'m": "am", "'re": "are", "'ll": "will", "'ve": "have", "'d": "would"}
+IS_CONTRACTED = frozenset({"it", "he", "she", "that", "there", "here", "where", "who", "how"})  # it's: it is
+
+
+def _expanded(word: str, following: str | None) -> list[str]:
+    """One typed word as the corpus would write it (see KEPT_CONTRACTIONS)."""
+    stem, apostrophe, ending = word.partition("'")
+    if not apostrophe or word in KEPT_CONTRACTIONS:
+        return [word]
+    ending = "'" + ending
+    if ending == "'t" and stem.endswith("n"):  # can't → can not, wasn't → was not
+        return [{"ca": "can", "sha": "shall", "wo": "will"}.get(stem[:-1], stem[:-1]), "not"]
+    if ending in CONTRACTED:
+        return [stem, CONTRACTED[ending]]
+    if ending == "'s" and stem in IS_CONTRACTED:  # she's gone, it's been: has
+        return [stem, "has" if following in ("been", "got", "gone") else "is"]
+    return [word]
+
+
 def source_words(text: str) -> list[str]:
-    """Lower-case words as the corpus writes them: "Tom's mother." -> ['tom', "'s", 'mother'].
+    """Lower-case words as the corpus writes them: "Tom's mother." -> ['tom', "'s", 'mother']; "I'm sure it's
+    here" -> ['i', 'am', 'sure', 'it', 'is', 'here'] (a contraction the corpus never writes, read in full).
 
     The corpus's own placeholders for unknown words (<unk>, <unk:noun>, ...) are read as one word each, so a
     test sentence from the corpus is read exactly as training read it.
     """
-    text = text.lower().replace("’", "'")
-    text = re.sub(r"(\w)'s\b", r"\1 's", text)
-    return re.findall(r"<unk(?::[a-z-]+)?>|'s|[a-z0-9]+(?:'[a-z]+)?", text)
+    text = re.sub(r"\bcannot\b", "can't", text.lower().replace("’", "'"))
+    text = re.sub(r"\b(?!(?:it|he|she|that|there|here|where|who|how)'s\b)(\w+)'s\b", r"\1 's", text)
+    typed = re.findall(r"<unk(?::[a-z-]+)?>|'s|[a-z0-9]+(?:'[a-z]+)?", text)
+    return [w for i, word in enumerate(typed) for w in _expanded(word, typed[i + 1] if i + 1 < len(typed) else None)]
 
 
 def _prepare(model: Translator, text: str) -> tuple[list[str], list[int], list[str]]:
