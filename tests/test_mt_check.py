@@ -51,6 +51,19 @@ def test_what_the_corpus_taught_is_not_made_up():
     assert shows.invented == ()  # every form of show: the table is by lemma
 
 
+def test_what_the_corpus_taught_beside_another_word_needs_that_word():
+    """last -> 昨天 only ever in *last night*, on -> 走路 only in *on foot*: beside those words a translation, alone
+    made up (RNNsearch wrote 昨天 for *last summer*), and never a candidate without them."""
+    assert mt_check.taught()["last"]["昨天"] == {"night"} and mt_check.taught()["rained"]["下雨"] == frozenset()
+    assert mt_check.check(["i", "slept", "last", "night"], ["我", "昨天", "晚上", "睡觉", "了"]).invented == ()
+    assert mt_check.check(["i", "swam", "last", "summer"], ["我", "昨天", "夏天", "游泳", "了"]).invented == (1,)
+    assert mt_check.check(["we", "go", "on", "foot"], ["我们", "走路", "去"]).invented == ()
+    assert mt_check.check(["we", "go", "on", "monday"], ["我们", "星期一", "走路", "去"]).invented == (2,)
+    assert "走路" in mt_check.allowed_content(["on", "foot"])
+    assert "走路" not in mt_check.allowed_content(["on", "monday"])
+    assert "下雨" in mt_check.allowed_content(["it", "rained"])  # taught alone: in any sentence
+
+
 def test_be_do_have_and_contractions_are_never_left_out():
     assert mt_check.check(["do", "you", "like", "apples"], ["你", "喜欢", "苹果", "吗"]).left_out == ()
     assert mt_check.check(["the", "river", "is", "long"], ["河", "很", "长"]).left_out == ()
@@ -66,10 +79,10 @@ def test_a_word_kept_in_english_and_an_adverb_put_in_for_an_unknown_word_transla
 
 def test_a_taught_table_without_its_header_is_refused(tmp_path: Path):
     path = tmp_path / "taught.tsv"
-    path.write_text("river\t河岸\t3\n", encoding="utf-8")
-    with pytest.raises(ValueError, match="taught.tsv: expected the header en zh pairs"):
+    path.write_text("river\t河岸\t3\t-\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="taught.tsv: expected the header en zh pairs with"):
         mt_check.taught(path)
-    path.write_text("en\tzh\tpairs\nriver\t河岸\n", encoding="utf-8")
+    path.write_text("en\tzh\tpairs\twith\nriver\t河岸\t3\n", encoding="utf-8")
     with pytest.raises(ValueError, match="taught.tsv row 2"):
         mt_check.taught(path)
 

@@ -11,6 +11,11 @@ taught_links), by the English word's lemma where the dictionary knows the word (
 then taught), with the number of links: what the translators were taught, so the check does not call it made up, nor
 the English word left out. The Chinese content words among them are also candidates for the decoder
 (mt_check.allowed_content), so a function word never teaches one (the to of go to -> 去 teaches nothing).
+
+A link the corpus only ever wrote beside other English words (last -> 昨天 only in *last night*, on -> 走路 only in
+*on foot*) is taught beside them: the ``with`` column lists the lemmas of the other English words its Chinese word
+was aligned with, and the check accepts it only in a sentence that has one of them (last summer -> 昨天 is made up);
+"-" when the link was also written alone (rained -> 下雨).
 tests/test_translator_figures.py writes the file again and compares it byte for byte.
 """
 
@@ -24,7 +29,8 @@ from tools.translator import dataset
 
 HEADER = (
     "# What the translators' corpus aligns an English word with beyond the dictionary and the lexicon: written by\n"
-    "# `python -m tools.translator.taught` from the training split's gold alignments, do not edit. pairs: links.\n"
+    "# `python -m tools.translator.taught` from the training split's gold alignments, do not edit. pairs: links;\n"
+    "# with: the English lemmas it was only ever written beside (one must be in the sentence), or - (alone too).\n"
 )
 
 
@@ -61,17 +67,34 @@ def carriers(english: list[str], chinese: str, sources: list[int]) -> list[int]:
     return list(sources)
 
 
-def taught_links(train: list[dict]) -> collections.Counter:
+class Link:
+    """How often the corpus links an English lemma to a Chinese word, and beside which other English lemmas."""
+
+    __slots__ = ("pairs", "alone", "beside")
+
+    def __init__(self):
+        self.pairs = 0
+        self.alone = False  # written at least once with no other English word aligned to the Chinese one
+        self.beside: set[str] = set()  # the lemmas of the other English words aligned with it, otherwise
+
+    def add(self, companions: set[str]) -> None:
+        self.pairs += 1
+        self.alone = self.alone or not companions
+        self.beside |= companions
+
+
+def taught_links(train: list[dict]) -> dict[tuple[str, str], Link]:
     """(English word, Chinese word) -> gold links in ``train`` where the dictionary does not give it: to a Chinese
     content word; or to a word that is neither content nor grammar (a measure word, 回) when it is all the English
     content word is aligned with (a glass of -> 一 杯, went home -> 回 家; not the 只 of 一 只 猫: 猫 translates it)."""
-    links: collections.Counter = collections.Counter()
+    links: dict[tuple[str, str], Link] = collections.defaultdict(Link)
     content = mt_check.content_words()
     phrasal = mt_dictionary.load().phrasal
     particles = {particle for _, particle in phrasal}
     for pair in train:
         english, chinese = pair["en"].split(), pair["zh"].split()
-        aligned: dict[int, list[str]] = collections.defaultdict(list)  # English position -> its Chinese words
+        aligned: dict[int, list[tuple[str, set[str]]]] = collections.defaultdict(list)  # English position ->
+        # (its Chinese word, the lemmas of the other English words aligned with that Chinese word)
         by_dictionary = [  # (n_english,) for each English word, the Chinese positions translating it by the dictionary
             {i for i, sources in enumerate(pair["align"]) if j in sources and chinese[i] in known(english[j])}
             for j in range(len(english))
@@ -79,25 +102,34 @@ def taught_links(train: list[dict]) -> collections.Counter:
         for i, sources in enumerate(pair["align"]):
             if chinese[i] in mt_check.GRAMMAR:
                 continue
+            together = sources
             # breakfast of before breakfast -> 早饭 前 (both aligned to both): 早饭 translates it, so 前 is before's
             sources = [j for j in sources if not (is_content(english[j]) and by_dictionary[j] - {i})]
             for j in carriers(english, chinese[i], sources):
                 after_verb = j > 0 and english[j] in particles
                 if after_verb and phrasal.get((lemma(english[j - 1]), english[j])) == chinese[i]:
                     continue  # the up of get up -> 起床: the verb's (the dictionary's phrasal verb), not the particle's
-                aligned[j].append(chinese[i])
+                aligned[j].append((chinese[i], {lemma(english[k]) for k in together if k != j}))
         for j, words in aligned.items():
-            translated = any(zh in content or zh in known(english[j]) or zh == "<unk>" for zh in words)  # 一 支 笔
+            translated = any(zh in content or zh in known(english[j]) or zh == "<unk>" for zh, _ in words)  # 一 支 笔
             alone = is_content(english[j]) and not translated
-            for zh in words:
+            for zh, companions in words:
                 if (zh in content or alone) and zh not in known(english[j]):
-                    links[lemma(english[j]), zh] += 1
+                    links[lemma(english[j]), zh].add(companions)
     return links
 
 
-def render(links: collections.Counter) -> str:
-    rows = sorted(links.items(), key=lambda item: (-item[1], item[0]))
-    return HEADER + "\t".join(mt_check.TAUGHT_COLUMNS) + "\n" + "".join(f"{en}\t{zh}\t{n}\n" for (en, zh), n in rows)
+def render(links: dict[tuple[str, str], Link]) -> str:
+    rows = sorted(links.items(), key=lambda item: (-item[1].pairs, item[0]))
+    return (
+        HEADER
+        + "\t".join(mt_check.TAUGHT_COLUMNS)
+        + "\n"
+        + "".join(
+            f"{en}\t{zh}\t{link.pairs}\t{'-' if link.alone else ' '.join(sorted(link.beside))}\n"
+            for (en, zh), link in rows
+        )
+    )
 
 
 def main() -> None:

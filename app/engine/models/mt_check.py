@@ -29,7 +29,7 @@ from app.engine.models import mt_dictionary
 from app.engine.text.lexicon import lexicon_rows
 
 TAUGHT_PATH = Path(__file__).parent / "mt" / "taught.tsv"
-TAUGHT_COLUMNS = ["en", "zh", "pairs"]
+TAUGHT_COLUMNS = ["en", "zh", "pairs", "with"]
 CONTENT_ROLES = {"noun", "verb", "adjective"}
 # Chinese words the grammars write for no content word: the copula, the past marker, 在 (at, and the progressive),
 # 会 (will), 能 (can), 想 (want to), 有 (there is), 给 (the ditransitives' 给 X Y), the particles, place words
@@ -66,30 +66,42 @@ def _lexicon() -> dict[str, frozenset[str]]:
 
 
 @functools.cache
-def taught(path: Path = TAUGHT_PATH) -> dict[str, frozenset[str]]:
-    """mt/taught.tsv: English word -> the Chinese words the corpus's grammar aligns it with beyond the dictionary."""
+def taught(path: Path = TAUGHT_PATH) -> dict[str, dict[str, frozenset[str]]]:
+    """mt/taught.tsv: English lemma -> each Chinese word the corpus's grammar aligns it with beyond the dictionary
+    -> the English lemmas it was only ever written beside (empty: it was written alone too)."""
     lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
     if not lines or lines[0].split("\t") != TAUGHT_COLUMNS:
         raise ValueError(f"{path.name}: expected the header {' '.join(TAUGHT_COLUMNS)}")
-    pairs: dict[str, set[str]] = {}
+    links: dict[str, dict[str, frozenset[str]]] = {}
     for number, line in enumerate(lines[1:], start=2):
         row = line.split("\t")
         if len(row) != len(TAUGHT_COLUMNS):
             raise ValueError(f"{path.name} row {number}: expected {len(TAUGHT_COLUMNS)} tab-separated columns")
-        pairs.setdefault(row[0], set()).add(row[1])
-    return {en: frozenset(zh) for en, zh in pairs.items()}
+        links.setdefault(row[0], {})[row[1]] = frozenset() if row[3] == "-" else frozenset(row[3].split())
+    return links
 
 
 @functools.cache
 def counterparts(word: str, with_taught: bool = True) -> frozenset[str]:
     """Every Chinese word given for the English word: the lexicon's and the dictionary's for each lemma it may be a
-    form of (walked: walk's), and (with_taught) the corpus's own (taught)."""
+    form of (walked: walk's), and (with_taught) what the corpus taught it alone (taught; rained: 下雨)."""
     found = dictionary_senses(word)
     for lemma in _lemmas(word):
         found.update(_lexicon().get(lemma, ()))
         if with_taught:
-            found.update(taught().get(lemma, ()))
+            found.update(zh for zh, beside in taught().get(lemma, {}).items() if not beside)
     return frozenset(found)
+
+
+def meanings(source: list[str]) -> list[frozenset[str]]:
+    """(n_source,) for each English word of a sentence, every Chinese word given for it: its counterparts, and what
+    the corpus taught it beside another word of this sentence (last beside night: 昨天; not in *last summer*)."""
+    lemmas = set().union(*(_lemmas(word) for word in source)) if source else set()
+    return [
+        counterparts(word)
+        | {zh for lemma in _lemmas(word) for zh, beside in taught().get(lemma, {}).items() if beside & lemmas}
+        for word in source
+    ]
 
 
 def dictionary_senses(word: str) -> set[str]:
@@ -133,13 +145,13 @@ def allowed_content(source: list[str]) -> frozenset[str]:
     """The content words a translation of ``source`` may write: those that translate one of its words (their
     counterparts). A decoder that writes only these and non-content words makes nothing up (Jean et al. 2015's
     candidate list, here from the dictionary)."""
-    return frozenset().union(*(counterparts(word) for word in source)) & content_words()
+    return frozenset().union(*meanings(source)) & content_words()
 
 
 def check(source: list[str], output: list[str]) -> Check:
     """``source``: the English words as the model read them; ``output``: the Chinese words a reader sees (every
     <unk> replaced). A word kept in English counts as the translation of itself."""
-    means = [counterparts(word) | {word} for word in source]  # (n_source,) sets
+    means = [found | {word} for word, found in zip(source, meanings(source), strict=True)]  # (n_source,) sets
     translates = []
     for i, word in enumerate(output):
         joined = [output[k] + output[k + 1] for k in (i - 1, i) if 0 <= k < len(output) - 1]  # with either neighbour
