@@ -276,7 +276,10 @@ class TranslationFacts(BaseModel):
     ruled_out: list[RuledOut] = Field(
         description="The steps where the candidate list ruled out the model's own first choice, with that choice."
     )
-    source: list[str] = Field(description="The English words as the model read them (lower case).")
+    source: list[str] = Field(
+        description="The English words as the model read them (lower case; a contraction the corpus never writes in "
+        "full: i'm → i am, it's → it is, can't → can not)."
+    )
     unknown_source: list[str] = Field(description="English words outside its vocabulary, read as <unk>.")
     unknown_read_as: list[str] = Field(
         description="The typed <unk> each word of `unknown_source` is read as, by its role and form in the "
