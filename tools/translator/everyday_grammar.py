@@ -59,6 +59,33 @@ The sixth part (the same day): words among wordfreq's 400 commonest English word
     again, together                  he was late again                 → 他 又 迟到 了      (再 but in the past)
     will be, please be               it will be cold tomorrow          → 明天 会 很 冷      (please be quiet → 请 安静)
 
+The seventh part: clauses joined by when / after / before / so / then, and more of wordfreq's commonest words:
+
+    a clause Chinese puts first      i read books when it rains        → 下雨 的 时候 我 看 书 (after 以后, before
+                                                                         以前; so → 所以, and then → 然后)
+    or, and, about, which            a story about a dog               → 一 个 关于 狗 的 故事 (tea or coffee → 茶
+                                                                         或者 咖啡; which book → 哪 本 书)
+    each other, from, just, maybe    they help each other              → 他们 互相 帮助     (from the park → 从
+                                                                         公园; she just left → 她 刚 走 了)
+
+The eighth part: being somewhere, and the commonest words the first seven did not write:
+
+    being somewhere                  she is at home                    → 她 在 家           (is he in the garden →
+                                                                         他 在 花园 里 吗; not here → 不 在 这里)
+    no, any                          i have no money                   → 我 没有 钱         (do you have any books
+                                                                         → 你 有 书 吗; there are no … → 没有 …)
+    another, enough, both            another cup of tea                → 另 一 杯 茶        (enough food → 足够 的
+                                                                         食物; we both like tea → 我们 都 喜欢 茶)
+    everyone, everything, nothing    i saw nothing                     → 我 什么 都 没 看见  (everyone likes music →
+                                                                         大家 都 喜欢 音乐)
+    as … as, how much, used to       she is as tall as her brother     → 她 和 她的 哥哥 一样 高 (how much is this
+                                                                         book → 这 本 书 多少 钱; i used to live
+                                                                         here → 我 以前 住 在 这里)
+    yes, no, half, last year         yes i like it                     → 是的 我 喜欢 它     (half an hour → 半 个
+                                                                         小时; last year → 去年; tonight → 今晚)
+    can not, every night             i can not swim                    → 我 不 能 游泳       (can't and cannot are
+                                                                         read so; every night → 每 天 晚上)
+
 **The model's vocabulary, and <unk>.** A content word is *common* when the lexicon has it or wordfreq ranks
 its lemma among the first ``VOCABULARY_RANK`` English words; the models read every form of a common word. A
 *rare* word is still drawn (about one content word in seven), but the models never learn it: its English stays
@@ -337,6 +364,24 @@ TOPICS = ("book", "story", "news", "question", "report", "program", "song", "fil
 # a clause joined before or after another: (English, Chinese after the clause it opens); Chinese puts that clause
 # first: when it rains we … / we … when it rains → 下雨 的 时候 我们 …
 SUBORDINATORS = [("when", ("的", "时候")), ("after", ("以后",)), ("before", ("以前",))]
+# --- the eighth part's tables: more of wordfreq's commonest words that no part wrote (no, any, another, enough,
+# both, everyone, everything, nothing, as, much, used, half, yes), being somewhere, and more times (not this year:
+# the noun phrases write this year → 这 个 年 as they write this book)
+TIMES += [
+    (("last", "year"), ("去年",), ("past",)),
+    (("next", "year"), ("明年",), ("future",)),
+    (("last", "month"), ("上个", "月"), ("past",)),
+    (("next", "month"), ("下个", "月"), ("future",)),
+    (("tonight",), ("今晚",), ("future", "progressive")),
+    (("every", "night"), ("每", "天", "晚上"), ("present",)),
+    (("every", "evening"), ("每", "天", "晚上"), ("present",)),
+    (("every", "week"), ("每", "个", "星期"), ("present",)),
+    (("every", "year"), ("每", "年"), ("present",)),
+    (("last", "summer"), ("去年", "夏天"), ("past",)),
+    (("last", "winter"), ("去年", "冬天"), ("past",)),
+]
+# what English says before a noun that Chinese says with its own word (a place, where one goes: my school → 我的 学校)
+OWNERS = {"the": (), "my": ("我的",), "our": ("我们的",)}
 # every Chinese word the tables above write
 GRAMMAR_CHINESE = frozenset(
     {word for _, chinese, _ in TIMES for word in chinese}
@@ -361,6 +406,7 @@ GRAMMAR_CHINESE = frozenset(
     | {word for _, past, other in AFTER_VERB for word in (past, other)}
     | {JUST[1], "也许", "互相", "关于", "哪", "从", "或者", "和", "然后", "所以"}
     | {word for _, chinese in SUBORDINATORS for word in chinese}
+    | {"另", "足够", "一样", "多少", "钱", "大家", "半", "是的", "以前"}
 )
 FREQUENCY = [("always", "总是"), ("usually", "通常"), ("often", "经常"), ("sometimes", "有时候")]
 # give X Y → 给 X Y; show X Y → 给 X 看 Y: (base, 3rd, past, -ing, Chinese before X, Chinese after X)
@@ -399,6 +445,7 @@ def degree_words(degree: str, be: En) -> tuple[list[En], list, list]:
 # 3%, going to 3%, how old / how many / what time / whose 3%; the fifth: greetings 3%, names 2%, lengths of time 3%,
 # comparing verbs 2%).
 IMPERATIVES = ("please", "let")  # never joined to another clause
+ACTIONS = ("verb_clause", "motion_clause", "weather_clause")  # the clause a when / after / before opens
 CLAUSES = (
     (0.26, "verb_clause"), (0.40, "be_clause"), (0.47, "have_clause"), (0.54, "please_clause"), (0.59, "motion_clause"),
     (0.62, "weather_clause"), (0.68, "wh_clause"), (0.72, "comparison_clause"), (0.75, "catenative_clause"),
@@ -448,6 +495,8 @@ class Everyday(story.Grammar):
             if not plural
             else ["the", "number", "these", "my", "some", "bare", "bare", "many", "a lot of"]
         )
+        if self.chance(0.04):  # the eighth part: another book → 另 一 本 书; enough water → 足够 的 水
+            det = "enough" if plural or noun.mass else "another"
         adjective = self.content("adjective") if self.chance(0.25) else None
         before_en: list[En] = []
         before_zh: list = []
@@ -464,6 +513,12 @@ class Everyday(story.Grammar):
         elif det == "some":
             (d,) = before_en = words("some")
             before_zh = [zh("一些", d)]
+        elif det == "another":
+            (d,) = before_en = words("another")
+            before_zh = [zh("另", d), zh("一", d), zh(noun.measure, d, token)]
+        elif det == "enough":
+            (d,) = before_en = words("enough")
+            before_zh = [zh("足够", d), zh("的", d)]
         elif det in ("many", "a lot of"):
             before_en = words(*det.split())
             before_zh = [zh("很多", *before_en)]
@@ -574,7 +629,7 @@ class Everyday(story.Grammar):
             det_zh = [zh("一", det[0]), zh(noun.measure, det[0], token)]
         else:
             adjective = self.content("adjective") if det[0].word == "the" and self.chance(0.15) else None
-            det_zh = [] if det[0].word == "the" else [zh({"my": "我的", "our": "我们的"}[det[0].word], det[0])]
+            det_zh = [zh(word, det[0]) for word in OWNERS[det[0].word]]
         adj_en, adj_zh = [], []
         if adjective:
             a = self.content_token(adjective, adjective.lemma)
@@ -601,12 +656,19 @@ class Everyday(story.Grammar):
 
     def verb_clause(self, subject: Phrase | None = None) -> Phrase:
         """subject + (negated / questioned / modal) verb + objects, adverb, place, time."""
+        everyone = words("everyone") if subject is None and self.chance(0.04) else []  # the eighth part: 大家 都
+        if everyone:
+            subject = Phrase(
+                everyone, [zh("大家", *everyone)], kind="person", head="everyone", third=True, plural=False
+            )
         subject = subject or self.subject_phrase()
         third = subject["third"]
         shape = self.pick(
             ["plain"] * 5 + ["not", "not", "question", "question", "can", "want", "ditransitive", "modal", "modal"]
         )
         tense = self.pick(["present", "present", "past", "past", "future", "progressive"])
+        if everyone and shape == "not":
+            shape = "plain"
         if shape == "ditransitive":
             base, third_form, past, ing, zh_before, zh_after = self.pick(DITRANSITIVES)
             word = None
@@ -629,7 +691,13 @@ class Everyday(story.Grammar):
         def verb_token(form: str) -> En:
             return self.content_token(word, form) if word else En(form)
 
-        if shape in ("can", "want"):
+        if shape == "can" and self.chance(0.2):  # the eighth part: i can not swim (i can't: i can not) → 我 不 能 游泳
+            can, not_ = words("can", "not")
+            v = verb_token(base)
+            en_verb = [can, not_, v]
+            zh_before_verb = [zh("不", not_), zh("能", can)]
+            tense = "modal"
+        elif shape in ("can", "want"):
             modal = words("can") if shape == "can" else words("want" if not third else "wants", "to")
             if shape == "can" and self.chance(0.4):
                 (modal_token,) = words("can")
@@ -717,19 +785,28 @@ class Everyday(story.Grammar):
                         en_verb = [aux, not_, v]
                         neg_sources = (not_,) if tense == "present" else (aux, not_)
                     zh_before_verb = [zh("不" if tense == "present" else "没", *neg_sources)]
+            elif tense == "past" and shape == "plain" and self.chance(0.08):  # the eighth part: 我 以前 住 在 这里
+                used, to = words("used", "to")
+                v = verb_token(base)
+                en_verb = [used, to, v]
+                zh_before_verb = [zh("以前", used, to)]
+                tense = "used to"  # no 了, no time phrase
             else:
                 v = verb_token(third_form if (tense == "present" and third) else (past if tense == "past" else base))
                 en_verb = [v]
                 if tense == "past":
                     zh_after_verb = [zh("了", v)]
         verb_en = en_verb[-1]
+        if everyone:  # everyone likes tea → 大家 都 喜欢 茶 (都 after the time, before 会, 不 …)
+            zh_before_verb = [zh("都", *everyone)] + zh_before_verb
         # the sixth part: also / still / only / even (all, after a plural subject) before the verb in both languages
         zh_around: list = []  # again, together: before the verb in Chinese, at the end in English
         en_around: list[En] = []
         if shape in ("plain", "modal") and not question and self.chance(0.2):
             roll = self.rng.random()
             if roll < 0.6:
-                adverb, chinese = ("all", "都") if subject["plural"] and self.chance(0.3) else self.pick(BEFORE_VERB)
+                plural_adverb = subject["plural"] and self.chance(0.5)  # we all / we both (the eighth part) → 都
+                adverb, chinese = (self.pick(["all", "both"]), "都") if plural_adverb else self.pick(BEFORE_VERB)
                 if tense == "past" and self.chance(0.2):  # the seventh part: she just left → 她 刚 走 了
                     adverb, chinese = JUST
                 (a,) = words(adverb)
@@ -763,9 +840,17 @@ class Everyday(story.Grammar):
                 en_after = each_other
                 zh_verb = [zh("互相", *each_other)] + zh_verb
             elif self.chance(takes_object):
-                obj = self.object_phrase_()
-                en_after = en_after + obj.en
-                zh_verb = zh_verb + obj.zh
+                if shape == "plain" and not particle and tense in ("present", "past") and self.chance(0.12):
+                    # the eighth part: she knows everything → 她 什么 都 知道; i saw nothing → 我 什么 都 没 看见
+                    (thing,) = en_after = words(self.pick(["everything", "nothing"]))
+                    if thing.word == "nothing":
+                        no = zh("不" if tense == "present" else "没", thing)
+                        zh_verb = [no, zh(word.chinese, verb_en)]  # no 了 after 没
+                    zh_verb = [zh("什么", thing), zh("都", thing)] + zh_verb
+                else:
+                    obj = self.object_phrase_()
+                    en_after = en_after + obj.en
+                    zh_verb = zh_verb + obj.zh
         # a manner or frequency adverb, a place, a time
         zh_adverb: list = []
         en_frequency: list[En] = []
@@ -816,6 +901,8 @@ class Everyday(story.Grammar):
         (be,) = words(be_word)
         time = self.time_phrase(tense) if self.chance(0.2) else None
         time_en, time_zh = time or ([], [])
+        if self.chance(0.2):  # the eighth part
+            return self.be_somewhere(subject, be, question, time_en, time_zh)
         if self.chance(0.3) and not subject["plural"]:  # X is a (ADJ) N
             noun = self.noun_phrase(plural=False)
             if noun.en and noun.en[0].word in ("the", "my", "this", "one"):
@@ -843,6 +930,17 @@ class Everyday(story.Grammar):
             subject.en + [be, *d, a] + time_en, subject.zh + time_zh + degree_zh + [self.chinese(adjective, a)] + too
         )
 
+    def be_somewhere(self, subject: Phrase, be: En, question: bool, time_en: list[En], time_zh: list) -> Phrase:
+        """she is at home → 她 在 家; the book was on the table → 书 在 桌子 上; is he in the garden → 他 在 花园 里
+        吗; they are not here → 他们 不 在 这里: 在 aligned to be and the preposition, 不 to not."""
+        place_en, place_zh = self.place_phrase()
+        (_, at), place_rest = place_zh[0], place_zh[1:]
+        negated = not question and self.chance(0.25)
+        not_ = words("not") if negated else []
+        en = ([be] + subject.en if question else subject.en + [be] + not_) + place_en + time_en
+        zh_words = subject.zh + time_zh + ([zh("不", *not_)] if negated else []) + [zh("在", be, *at)] + place_rest
+        return Phrase(en, zh_words + ([zh("吗", be)] if question else []), question=question)
+
     def will_be(self, subject: Phrase, a: En, adjective: Word, degree: str) -> Phrase:
         """it will be cold tomorrow → 明天 会 很 冷; you will be very happy → 你 会 很 高兴: 会 aligned to will, 很 to
         be when no degree word says it."""
@@ -855,9 +953,27 @@ class Everyday(story.Grammar):
             subject.zh + time_zh + [zh("会", will)] + degree_zh + [self.chinese(adjective, a)] + too,
         )
 
+    def some_noun(self) -> tuple[Word, En]:
+        """A noun that takes no article after no and any: a plural, or a mass noun (money, water)."""
+        noun = self.content("noun", person=False)
+        return noun, self.content_token(noun, noun.lemma if noun.mass else noun.form("plural"))
+
     def have_clause(self) -> Phrase:
-        """X has a N → X 有 一 只 N; there is a N in the P → 在 P 里 有 一 个 N."""
+        """X has a N → X 有 一 只 N; there is a N in the P → 在 P 里 有 一 个 N; (the eighth part) i have no money →
+        我 没有 钱; there are no apples in the box → 在 箱子 里 没有 苹果; do you have any books → 你 有 书 吗; she
+        did not have any money → 她 没有 钱 (any has no Chinese word)."""
         if self.chance(0.4):
+            if self.chance(0.2):  # the eighth part: no or any
+                noun, token = self.some_noun()
+                plural = token.word != noun.lemma
+                there, be, some = words("there", "are" if plural else "is", self.pick(["no", "any"]))
+                place_en, place_zh = self.place_phrase()
+                if some.word == "no":
+                    return Phrase([there, be, some, token] + place_en,
+                                  place_zh + [zh("没有", there, be, some), self.chinese(noun, token)])  # fmt: skip
+                return Phrase([be, there, some, token] + place_en,
+                              place_zh + [zh("有", be, there), self.chinese(noun, token), zh("吗", be)],
+                              question=True)  # fmt: skip
             there, be = words("there", "are" if (plural := self.chance(0.3)) else "is")
             thing = self.noun_phrase(plural=plural)
             if thing.en[0].word in ("the", "my", "this", "these"):
@@ -867,6 +983,21 @@ class Everyday(story.Grammar):
         subject = self.subject_phrase()
         tense = self.pick(["present", "present", "past"])
         word = "had" if tense == "past" else ("has" if subject["third"] else "have")
+        roll = self.rng.random()
+        if roll < 0.25:  # the eighth part: no, and any after do
+            noun, token = self.some_noun()
+            if roll < 0.1:
+                have, no = words(word, "no")
+                return Phrase(subject.en + [have, no, token],
+                              subject.zh + [zh("没有", have, no), self.chinese(noun, token)])  # fmt: skip
+            aux, have, any_ = words(DO[(tense, subject["third"])], "have", "any")
+            if roll < 0.17:
+                return Phrase([aux] + subject.en + [have, any_, token],
+                              subject.zh + [zh("有", have), self.chinese(noun, token), zh("吗", aux)],
+                              question=True)  # fmt: skip
+            negation = words(NOT_FORMS[aux.word]) if self.chance(0.4) else [aux, *words("not")]
+            return Phrase(subject.en + negation + [have, any_, token],
+                          subject.zh + [zh("没有", negation[-1], have), self.chinese(noun, token)])  # fmt: skip
         (have,) = words(word)
         thing = self.noun_phrase()
         return Phrase(subject.en + [have] + thing.en, subject.zh + [zh("有", have)] + thing.zh)
@@ -925,7 +1056,7 @@ class Everyday(story.Grammar):
         to, det = words(preposition, self.pick(determiners))
         noun = self.content("noun", person=False)
         token = self.content_token(noun, noun.lemma)
-        det_zh = {"the": [], "my": [zh("我的", det)], "our": [zh("我们的", det)]}.get(det.word)
+        det_zh = [zh(word, det) for word in OWNERS.get(det.word, ())]
         if det.word == "a":
             det.word = "an" if noun.lemma[0] in "aeiou" else "a"
             det_zh = [zh("一", det), zh(noun.measure, det, token)]
@@ -1140,8 +1271,17 @@ class Everyday(story.Grammar):
         more = words("more") if form == "more" else []
         a = self.content_token(adjective, adjective.lemma if more else form)
         other = self.object_phrase_()
-        shape = self.pick(["plain", "plain", "plain", "not", "question"])
+        shape = self.pick(["plain", "plain", "plain", "not", "question", "as"])
         be, than = words(be_word, "than")
+        if shape == "as":  # the eighth part: she is as tall as her brother → 她 和 她的 哥哥 一样 高
+            first, second = words("as", "as")
+            a = self.content_token(adjective, adjective.lemma)
+            not_ = words("not") if self.chance(0.3) else []  # not as tall as → 没有 … 高
+            same = [zh("没有", *not_, second)] if not_ else [zh("和", second)]
+            return Phrase(
+                subject.en + [be] + not_ + [first, a, second] + other.en,
+                subject.zh + same + other.zh + ([] if not_ else [zh("一样", first)]) + [self.chinese(adjective, a)],
+            )
         compared = more + [a, than] + other.en
         if shape == "question":
             return Phrase(
@@ -1332,7 +1472,22 @@ class Everyday(story.Grammar):
     def how_many_clause(self) -> Phrase:
         """how old are you → 你 几 岁; how many apples do you have → 你 有 多少 苹果; how many cats are there in the
         garden → 花园 里 有 多少 猫; what time do you get up → 你 几 点 起床; whose book is this → 这 是 谁的 书."""
-        kind = self.pick(["old", "many", "many", "there", "time", "whose"])
+        kind = self.pick(["old", "many", "many", "there", "time", "whose", "much"])
+        if kind == "much":  # the eighth part: how much is this book → 这 本 书 多少 钱; how much is it → 多少 钱
+            how, much = words("how", "much")
+            price = [zh("多少", how, much), zh("钱", how, much)]
+            if self.chance(0.25):
+                be, it = words("is", "it")
+                return Phrase([how, much, be, it], price, question=True)
+            noun = self.content("noun", person=False)
+            plural = self.chance(0.3)
+            token = self.content_token(noun, noun.form("plural") if plural else noun.lemma)
+            be, this = words("are" if plural else "is", ("these" if plural else "this") if self.chance(0.7) else "the")
+            if this.word == "this":
+                owner = [zh("这", this), zh(noun.measure, this, token)]
+            else:
+                owner = [zh("这些", this)] if this.word == "these" else []
+            return Phrase([how, much, be, this, token], owner + [self.chinese(noun, token)] + price, question=True)
         if kind == "old":
             subject = self.noun_phrase(person=True, place=False) if self.chance(0.5) else self.pronoun_phrase("subject")
             how, old, be = words("how", "old", self.subject_be(subject))
@@ -1454,9 +1609,14 @@ class Everyday(story.Grammar):
         plural = self.chance(0.75)
         number, zh_number = self.pick(PLURAL_NUMBERS) if plural else ("an" if single == "hour" else "a", "一")
         for_, n, unit = words("for", number, plural_form if plural else single)
+        length_en = [for_, n, unit]
         length = [zh(zh_number, n)] + ([zh(measure, n, unit)] if measure else []) + [zh(chinese, unit)]
+        if single == "hour" and self.chance(0.3):  # the eighth part: half an hour → 半 个 小时
+            half, an = words("half", "an")
+            length_en = [for_, half, an, unit]
+            length = [zh("半", half), zh("个", an, unit), zh(chinese, unit)]
         return Phrase(
-            subject.en + ([have, v] if perfect else [v]) + place_en + [for_, n, unit],
+            subject.en + ([have, v] if perfect else [v]) + place_en + length_en,
             subject.zh
             + place_zh
             + [self.chinese(word, v), zh("了", *([have, v] if perfect else [v]))]
@@ -1482,9 +1642,15 @@ class Everyday(story.Grammar):
         return getattr(self, next(name for bound, name in CLAUSES if roll < bound))()
 
     def sentence(self) -> Phrase:
-        first = self.everyday_clause()
         roll = self.rng.random()
+        # when / after / before open an action (a clause before 的 时候 or 以前 takes no 了: the simple past's, the
+        # only 了 these clauses write)
+        action = roll >= 0.955
+        first = getattr(self, self.pick(ACTIONS))() if action else self.everyday_clause()
         if roll < 0.8 or first.en[0].word in IMPERATIVES or first.facts.get("question"):
+            if roll < 0.025 and not first.facts.get("question") and first.en[0].word not in IMPERATIVES:
+                (answer,) = words(self.pick(["yes", "no"]))  # the eighth part: yes i do → 是的 我 …; no → 不
+                return Phrase([answer] + first.en, [zh("是的" if answer.word == "yes" else "不", answer)] + first.zh)
             return first
         second = self.everyday_clause()
         if second.en[0].word in IMPERATIVES or second.facts.get("question"):
@@ -1510,12 +1676,8 @@ class Everyday(story.Grammar):
         if roll < 0.955:  # the seventh part: A so B → A 所以 B
             (so,) = words("so")
             return Phrase(first.en + [so] + second.en, first.zh + [zh("所以", so)] + second.zh)
-        # the seventh part: when A, B / B when A → A 的 时候 B, A an action (a clause before 的 时候 or 以前 takes no
-        # 了: the simple past's, the only 了 these clauses write)
+        # the seventh part: when A, B / B when A → A 的 时候 B, A an action
         english, chinese = self.pick(SUBORDINATORS)
-        first = getattr(self, self.pick(["verb_clause", "motion_clause", "weather_clause"]))()
-        if first.facts.get("question"):
-            return second
         (joint,) = words(english)
         en = [joint] + first.en + second.en if self.chance(0.5) else second.en + [joint] + first.en
         opened = [z for z in first.zh if z[0] != "了"] if english in ("when", "before") else first.zh
