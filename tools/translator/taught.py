@@ -15,7 +15,8 @@ the English word left out. The Chinese content words among them are also candida
 A link the corpus only ever wrote beside other English words (last -> 昨天 only in *last night*, on -> 走路 only in
 *on foot*) is taught beside them: the ``with`` column lists the lemmas of the other English words its Chinese word
 was aligned with, and the check accepts it only in a sentence that has one of them (last summer -> 昨天 is made up);
-"-" when the link was also written alone (rained -> 下雨).
+"-" when the link was also written alone (rained -> 下雨), or beside more than MAX_BESIDE different words: then what
+it needs beside it is a kind of word, not a phrase (ever -> 过 beside any participle: has he ever <unk:verb-ed>).
 tests/test_translator_figures.py writes the file again and compares it byte for byte.
 """
 
@@ -32,6 +33,9 @@ HEADER = (
     "# `python -m tools.translator.taught` from the training split's gold alignments, do not edit. pairs: links;\n"
     "# with: the English lemmas it was only ever written beside (one must be in the sentence), or - (alone too).\n"
 )
+
+
+MAX_BESIDE = 8  # a link taught beside more different words than this is taught as if alone (see above)
 
 
 def lemma(word: str) -> str:
@@ -119,17 +123,15 @@ def taught_links(train: list[dict]) -> dict[tuple[str, str], Link]:
     return links
 
 
+def beside(link: Link) -> str:
+    """The ``with`` column: "-", or the lemmas the link was only ever taught beside."""
+    return "-" if link.alone or len(link.beside) > MAX_BESIDE else " ".join(sorted(link.beside))
+
+
 def render(links: dict[tuple[str, str], Link]) -> str:
     rows = sorted(links.items(), key=lambda item: (-item[1].pairs, item[0]))
-    return (
-        HEADER
-        + "\t".join(mt_check.TAUGHT_COLUMNS)
-        + "\n"
-        + "".join(
-            f"{en}\t{zh}\t{link.pairs}\t{'-' if link.alone else ' '.join(sorted(link.beside))}\n"
-            for (en, zh), link in rows
-        )
-    )
+    lines = [f"{en}\t{zh}\t{link.pairs}\t{beside(link)}\n" for (en, zh), link in rows]
+    return HEADER + "\t".join(mt_check.TAUGHT_COLUMNS) + "\n" + "".join(lines)
 
 
 def main() -> None:
