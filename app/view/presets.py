@@ -475,6 +475,28 @@ PRESETS = [
         ),
     },
     {
+        "id": "mt-used-to",
+        "title": {
+            "en": "Trained: two English words, one Chinese (i used to live here)",
+            "zh": "训练出的模型：两个英文词，一个中文词（i used to live here）",
+        },
+        "lesson": {
+            "en": "used to has no word-for-word Chinese: RNNsearch writes 我 以前 在 这里 住, 以前 (before) for the two "
+            "words, and writing it puts {weight0} of its attention on {key0}. Then the place moves before the verb: "
+            "这里 looks at {key1} ({weight1}), the last English word, and 住 back at {key2} ({weight2}). A phrase "
+            "is aligned to a word, and the lines cross.",
+            "zh": "used to 没有逐词对应的中文：RNNsearch 译为 我 以前 在 这里 住，用“以前”译这两个词，写它时把 "
+            "{weight0} 的注意力放在 {key0} 上。接着地点移到动词之前：“这里”看英文的最后一个词 {key1}（{weight1}），"
+            "“住”再回头看 {key2}（{weight2}）。一个短语对齐到一个词，连线交叉。",
+        },
+        "params": {"source": "i used to live here", "model": "rnnsearch", "step": "1"},
+        "claims": (
+            Claim("top", step=1, key="used", at_least=0.8),
+            Claim("top", step=3, key="here", at_least=0.8),
+            Claim("top", step=4, key="live", at_least=0.8),
+        ),
+    },
+    {
         "id": "mt-unknown",
         "title": {
             "en": "Trained: a word it does not know (enemy)",
