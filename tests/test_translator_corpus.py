@@ -497,7 +497,8 @@ def test_being_somewhere_no_any_and_the_eighth_parts_words_translate_as_chinese_
                 seen[word] += 1
             elif word == "nothing":
                 assert to_chinese[j][:2] == ["什么", "都"] and to_chinese[j][2] in ("不", "没"), pair
-                assert zh[zh.index("都") + 3 : zh.index("都") + 4] != ["了"], pair  # 什么 都 没 看见, no 了
+                no = [i for i, links in enumerate(pair["align"]) if j in links][-1]  # 不 / 没, then the verb
+                assert zh[no + 2 : no + 3] != ["了"], pair  # 什么 都 没 看见, no 了
                 seen[word] += 1
             elif word == "any":
                 assert to_chinese[j] == [], pair
