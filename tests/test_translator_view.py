@@ -171,6 +171,10 @@ def test_limits_are_422_naming_the_field(client):
     assert refused(client, source=TOM, model="rnnsearch", score="dot")["field"] == "score"
     chinese = client.get("/api/attention", params={"source": long, "model": "rnnsearch", "lang": "zh"})
     assert chinese.status_code == 422 and "最多翻译 30 个英文词" in chinese.json()["message"]
+    # 29 typed words, two of them contractions read in full: 31 words read, and the message says why
+    contracted = " ".join(["i'm", "it's"] + ["tom"] * (mt.MAX_SOURCE_WORDS - 3))
+    error = refused(client, source=contracted, model="rnnsearch")
+    assert error["field"] == "source" and "31" in error["msg"] and "i'm" in error["msg"]
 
 
 LINK = "/api/attention?source=I+read+books+in+the+library&model=transformer-mt&layer=1&head=2&step=3"

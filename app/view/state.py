@@ -687,7 +687,7 @@ def check_translation(state: State) -> tuple[int | None, int]:
     if count > info.max_pieces:
         raise error(
             "too_many_words",
-            "{model} translates at most {limit} English words (got {count})",
+            "{model} translates at most {limit} English words (got {count}; i'm, it's … count as two)",
             field="source",
             model=info.label,
             limit=info.max_pieces,
