@@ -88,20 +88,21 @@ def counterparts(word: str, with_taught: bool = True) -> frozenset[str]:
     found = dictionary_senses(word)
     for lemma in _lemmas(word):
         found.update(_lexicon().get(lemma, ()))
-        if with_taught:
-            found.update(zh for zh, beside in taught().get(lemma, {}).items() if not beside)
-    return frozenset(found)
+    return frozenset(found | taught_to(word) if with_taught else found)
+
+
+def taught_to(word: str, sentence: frozenset[str] = frozenset()) -> set[str]:
+    """What the corpus taught the word (each lemma it may be a form of): the links it taught alone, and those it
+    taught only beside other words when one of their lemmas is in ``sentence``."""
+    links = (taught().get(lemma, {}).items() for lemma in _lemmas(word))
+    return {zh for pairs in links for zh, beside in pairs if not beside or beside & sentence}
 
 
 def meanings(source: list[str]) -> list[frozenset[str]]:
     """(n_source,) for each English word of a sentence, every Chinese word given for it: its counterparts, and what
     the corpus taught it beside another word of this sentence (last beside night: 昨天; not in *last summer*)."""
-    lemmas = set().union(*(_lemmas(word) for word in source)) if source else set()
-    return [
-        counterparts(word)
-        | {zh for lemma in _lemmas(word) for zh, beside in taught().get(lemma, {}).items() if beside & lemmas}
-        for word in source
-    ]
+    lemmas = frozenset().union(*(_lemmas(word) for word in source))
+    return [counterparts(word) | taught_to(word, lemmas) for word in source]
 
 
 def dictionary_senses(word: str) -> set[str]:
