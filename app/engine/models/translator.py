@@ -418,7 +418,7 @@ def _expanded(word: str, following: str | None) -> list[str]:
         return [word]
     ending = "'" + ending
     if ending == "'t" and stem.endswith("n"):  # can't → can not, wasn't → was not
-        return [{"ca": "can", "sha": "shall", "wo": "will"}.get(stem[:-1], stem[:-1]), "not"]
+        return [{"ca": "can", "sha": "shall"}.get(stem[:-1], stem[:-1]), "not"]  # won't is kept
     if ending in CONTRACTED:
         return [stem, CONTRACTED[ending]]
     if ending == "'s" and stem in IS_CONTRACTED:  # she's gone, it's been: has
