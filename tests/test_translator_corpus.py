@@ -274,10 +274,15 @@ def pairs_of(words: list[str]) -> list[list[str]]:
     return [list(pair) for pair in zip(words, words[1:], strict=False)]
 
 
+def positions_of_each_english_word(pair: dict) -> list[list[int]]:
+    """For each English word of the pair, the positions of the Chinese words aligned to it, in Chinese order."""
+    return [[i for i, links in enumerate(pair["align"]) if j in links] for j in range(len(pair["en"].split()))]
+
+
 def chinese_of_each_english_word(pair: dict) -> list[list[str]]:
     """For each English word of the pair, the Chinese words aligned to it, in Chinese order."""
     zh = pair["zh"].split()
-    return [[zh[i] for i, links in enumerate(pair["align"]) if j in links] for j in range(len(pair["en"].split()))]
+    return [[zh[i] for i in positions] for positions in positions_of_each_english_word(pair)]
 
 
 def test_questions_comparisons_infinitives_and_the_perfect_translate_as_chinese_does(small):
@@ -486,7 +491,7 @@ def test_being_somewhere_no_any_and_the_eighth_parts_words_translate_as_chinese_
     seen = collections.Counter()
     for pair in pairs:
         en, zh = pair["en"].split(), pair["zh"].split()
-        to_chinese = chinese_of_each_english_word(pair)
+        to_chinese, at = chinese_of_each_english_word(pair), positions_of_each_english_word(pair)
         for j, word in enumerate(en):
             after = en[j + 1] if j + 1 < len(en) else None
             if word in exact:
@@ -497,7 +502,7 @@ def test_being_somewhere_no_any_and_the_eighth_parts_words_translate_as_chinese_
                 seen[word] += 1
             elif word == "nothing":
                 assert to_chinese[j][:2] == ["什么", "都"] and to_chinese[j][2] in ("不", "没"), pair
-                no = [i for i, links in enumerate(pair["align"]) if j in links][-1]  # 不 / 没, then the verb
+                no = at[j][-1]  # 不 / 没, then the verb
                 assert zh[no + 2 : no + 3] != ["了"], pair  # 什么 都 没 看见, no 了
                 seen[word] += 1
             elif word == "any":
@@ -516,13 +521,12 @@ def test_being_somewhere_no_any_and_the_eighth_parts_words_translate_as_chinese_
             elif word == "as" and "as" in en[j + 2 : j + 3]:  # as ADJ as
                 second = to_chinese[j + 2]
                 assert (to_chinese[j], second) in ((["一样"], ["和"]), ([], ["没有"])), pair
-                at = [i for i, links in enumerate(pair["align"]) if j + 2 in links or j + 1 in links]
-                assert zh[at[0]] == second[0] and len(at) == 2, pair  # 和 / 没有 before the adjective
+                compared = sorted(set(at[j + 1]) | set(at[j + 2]))  # the adjective's and the second as's Chinese
+                assert zh[compared[0]] == second[0] and len(compared) == 2, pair  # 和 / 没有 before the adjective
                 seen["as … as"] += 1
             elif word == "can" and after == "not":  # can't and cannot are read as can not: 不 能
                 assert to_chinese[j] == ["能"] and to_chinese[j + 1] == ["不"], pair
-                at = [next(i for i, links in enumerate(pair["align"]) if k in links) for k in (j, j + 1)]
-                assert at[1] + 1 == at[0], pair  # 不 能
+                assert at[j + 1][0] + 1 == at[j][0], pair  # 不 能
                 seen["can not"] += 1
             elif word == "every" and after in ("night", "evening"):
                 assert to_chinese[j] == to_chinese[j + 1] == ["每", "天", "晚上"], pair
@@ -533,8 +537,7 @@ def test_being_somewhere_no_any_and_the_eighth_parts_words_translate_as_chinese_
             elif word in ("is", "are", "was", "were", "am") and to_chinese[j] == ["在"] and "where" not in en:
                 assert (after == "not" or after in places) or j == 0, pair
                 if j > 0:  # 在 translates be and the place's first word (in, at, here …)
-                    at = next(i for i, links in enumerate(pair["align"]) if j in links)
-                    assert j + 1 + (after == "not") in pair["align"][at], pair
+                    assert j + 1 + (after == "not") in pair["align"][at[j][0]], pair
                 seen["be somewhere"] += 1
     expected = {"another", "enough", "everyone", "everything", "nothing", "both", "any", "no", "no, answering"}
     expected |= {"tonight", "last year", "next year", "used to", "as … as", "how much", "be somewhere", "can not"}
