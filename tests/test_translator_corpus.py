@@ -11,7 +11,7 @@ from app.engine.text.lexicon import load_lexicon
 from tools.translator import corpus, dataset, everyday_grammar
 
 SMALL = {"train": 2000, "val": 60, "test": 120}
-SMALL_SHA256 = "c842604f172aa7e3227b12c3e8588178d4a5c6281385c50aef28fae1c53c2fdd"
+SMALL_SHA256 = "838b494aa1dd9c4c6ed8e72f221788c0176fccb3c8b0c12ffe643dc1285081f6"
 
 
 @pytest.fixture(scope="module")
@@ -21,8 +21,9 @@ def small():
 
 @pytest.fixture(scope="module")
 def larger():
-    """Four times the small corpus: the rarer shapes of the later parts (each other, both, can not) are in it."""
-    return dataset.generate(sizes={"train": 8000, "val": 60, "test": 120})
+    """Six times the small corpus: the rarer shapes of the later parts (each other, both, can not, wanted to) are in
+    it."""
+    return dataset.generate(sizes={"train": 12000, "val": 60, "test": 120})
 
 
 def test_small_corpus_is_pinned(small):
@@ -248,6 +249,9 @@ def test_everyday_constructions_of_a_lesson(small):
     assert all(seen.values()), seen
 
 
+GIVING = {form for verb in everyday_grammar.DITRANSITIVES for form in verb[:4]}  # give, gives, gave, giving, …
+
+
 def test_what_surrounds_a_hidden_word_does_not_depend_on_it(small):
     """A noun read as <unk> is counted with 个 (一 个 <unk>, never 一 台 <unk>), and an adjective read as <unk>
     before its noun takes 的 (<unk> 的 安全): the model cannot see the word that would choose 台 or leave 的 out."""
@@ -263,7 +267,10 @@ def test_what_surrounds_a_hidden_word_does_not_depend_on_it(small):
                 en[j + 1] in ("<unk:noun>", "<unk:nouns>") or after and after.role == "noun"
             )
             predicative = j > 0 and en[j - 1] in ("is", "are", "was", "were", "not", "very", "so", "too", "really")
-            if en[j] == "<unk:adj>" and i + 1 < len(zh) and before_noun and not predicative:  # 的 between it and
+            # after give, teach …, a noun the dictionary calls an adjective (kind) may end the first object: teach
+            # their <unk:adj> lord is teach their kind (种类) lord, two nouns and no 的
+            two_objects = any(word in GIVING for word in en[:j])
+            if en[j] == "<unk:adj>" and i + 1 < len(zh) and before_noun and not predicative and not two_objects:
                 assert align[i + 1] != [j + 1], pair  # its noun (if jerry is not <unk> alice …: not its noun)
                 seen["de"] += align[i + 1] == [j] and zh[i + 1] == "的"
     assert all(seen.values()), seen
@@ -494,7 +501,7 @@ def test_being_somewhere_no_any_and_the_eighth_parts_words_translate_as_chinese_
         to_chinese, at = chinese_of_each_english_word(pair), positions_of_each_english_word(pair)
         for j, word in enumerate(en):
             after = en[j + 1] if j + 1 < len(en) else None
-            if word in exact:
+            if word in exact and (word, after) != ("half", "past"):  # half past seven: the ninth part's 七 点 半
                 assert " ".join(to_chinese[j][:2]) == exact[word], pair
                 seen[word] += 1
             elif word == "tonight":  # also a noun the content words draw (this tonight → 这 个 今晚)
@@ -542,4 +549,57 @@ def test_being_somewhere_no_any_and_the_eighth_parts_words_translate_as_chinese_
     expected = {"another", "enough", "everyone", "everything", "nothing", "both", "any", "no", "no, answering"}
     expected |= {"tonight", "last year", "next year", "used to", "as … as", "how much", "be somewhere", "can not"}
     expected |= {"half", "yes", "every night"}
+    assert expected <= set(seen), seen
+
+
+def test_have_to_good_at_something_anything_someone_and_the_ninth_parts_times_translate_as_chinese_does(larger):
+    """The ninth part: have to is 必须 (aligned to both words; don't have to 不 用), good at 擅长 (not 好), something
+    一些 东西, anything 什么 都 before 不 / 没 (a question: 什么, and 吗 at the end), someone 有人, more before a noun
+    更 多 的 (in a comparison no word), this morning 今天 早上 (never 这 个 早上), at half past seven 七 点 半, and i am
+    sorry before a clause 对不起 first."""
+    pairs = [p for split in larger.values() for p in split if p["grammar"] == "everyday"]
+    hours = dict(everyday_grammar._HOURS)
+    at_times = set(hours) | {"half", "night", "home"}  # the ninth part's good at, not a time or a place after at
+    seen = collections.Counter()
+    for pair in pairs:
+        en, zh = pair["en"].split(), pair["zh"].split()
+        to_chinese, at = chinese_of_each_english_word(pair), positions_of_each_english_word(pair)
+        for j, word in enumerate(en):
+            after = en[j + 1] if j + 1 < len(en) else None
+            if word in ("have", "has", "had") and after == "to":
+                negated = j > 0 and en[j - 1] in ("don't", "doesn't", "not")
+                assert to_chinese[j] == to_chinese[j + 1] == (["用"] if negated else ["必须"]), pair
+                if negated:
+                    assert to_chinese[j - 1] == ["不"] and at[j - 1][0] + 1 == at[j][0], pair  # 不 用
+                seen["don't have to" if negated else "have to"] += 1
+            elif word == "good" and after == "at" and en[j + 2] not in at_times:
+                assert to_chinese[j] == to_chinese[j + 1] == ["擅长"], pair
+                seen["good at"] += 1
+            elif word == "something":
+                assert to_chinese[j] == ["一些", "东西"], pair
+                seen[word] += 1
+            elif word == "anything":
+                if to_chinese[j] == ["什么"]:
+                    assert zh[-1] == "吗", pair
+                    seen["anything?"] += 1
+                else:
+                    assert to_chinese[j] == ["什么", "都"] and zh[at[j][1] + 1] in ("不", "没"), pair
+                    seen["not anything"] += 1
+            elif word == "someone":
+                assert to_chinese[j] == ["有人"], pair
+                seen[word] += 1
+            elif word == "more":
+                assert to_chinese[j] in ([], ["更", "多", "的"]), pair
+                seen["more + noun" if to_chinese[j] else "more + adjective"] += 1
+            elif word == "this" and after in everyday_grammar.TIME_NOUNS:
+                assert to_chinese[j] == to_chinese[j + 1] and to_chinese[j][0] == "今天", pair
+                seen["this morning"] += 1
+            elif word == "half" and after == "past":
+                assert to_chinese[j] == to_chinese[j + 1] == to_chinese[j + 2] == [hours[en[j + 2]], "点", "半"], pair
+                seen["half past"] += 1
+            elif word == "sorry" and en[:j] in ([], ["i", "am"]) and len(en) > j + 2:  # not sorry tom (汤姆 对不起)
+                assert to_chinese[j] == ["对不起"] and zh[0] == "对不起", pair
+                seen["sorry, a clause"] += 1
+    expected = {"have to", "don't have to", "good at", "something", "anything?", "not anything", "someone"}
+    expected |= {"more + noun", "more + adjective", "this morning", "half past", "sorry, a clause"}
     assert expected <= set(seen), seen

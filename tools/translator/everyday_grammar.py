@@ -86,6 +86,17 @@ The eighth part: being somewhere, and the commonest words the first seven did no
     can not, every night             i can not swim                    → 我 不 能 游泳       (can't and cannot are
                                                                          read so; every night → 每 天 晚上)
 
+The ninth part: what the blind set's outputs showed the first eight parts did not write:
+
+    have to                          i have to go                      → 我 必须 去         (don't have to → 不 用)
+    good at                          she is good at swimming           → 她 擅长 游泳
+    something, anything, someone     i didn't buy anything             → 我 什么 都 没 买    (i bought something →
+                                                                         我 买 了 一些 东西; someone called → 有人 …)
+    more before a noun               we need more water                → 我们 需要 更 多 的 水
+    this morning, half past          this afternoon                    → 今天 下午          (at half past seven → 七
+                                                                         点 半; this + a time word is never 这 个)
+    sorry before a clause            i am sorry i forgot               → 对不起 我 忘记 了
+
 **The model's vocabulary, and <unk>.** A content word is *common* when the lexicon has it or wordfreq ranks
 its lemma among the first ``VOCABULARY_RANK`` English words; the models read every form of a common word. A
 *rare* word is still drawn (about one content word in seven), but the models never learn it: its English stays
@@ -380,6 +391,16 @@ TIMES += [
     (("last", "summer"), ("去年", "夏天"), ("past",)),
     (("last", "winter"), ("去年", "冬天"), ("past",)),
 ]
+# --- the ninth part's tables: what the blind set's outputs showed the first eight parts did not write ---
+TIMES += [
+    (("this", "morning"), ("今天", "早上"), ("past", "future", "progressive")),
+    (("this", "afternoon"), ("今天", "下午"), ("past", "future", "progressive")),
+    (("this", "evening"), ("今天", "晚上"), ("past", "future", "progressive")),
+    (("in", "the", "afternoon"), ("下午",), _ALL_TENSES),
+]
+TIMES += [(("at", "half", "past", hour), (chinese, "点", "半"), _ALL_TENSES) for hour, chinese in _HOURS]
+# nouns of time, which a noun phrase never opens with this: this morning is 今天 早上 (a TIMES entry), not 这 个 早上
+TIME_NOUNS = {"morning", "afternoon", "evening", "night", "day", "week", "month", "year", "summer", "winter"}
 # what English says before a noun that Chinese says with its own word (a place, where one goes: my school → 我的 学校)
 OWNERS = {"the": (), "my": ("我的",), "our": ("我们的",)}
 # every Chinese word the tables above write
@@ -407,6 +428,7 @@ GRAMMAR_CHINESE = frozenset(
     | {JUST[1], "也许", "互相", "关于", "哪", "从", "或者", "和", "然后", "所以"}
     | {word for _, chinese in SUBORDINATORS for word in chinese}
     | {"另", "足够", "一样", "多少", "钱", "大家", "半", "是的", "以前"}
+    | {"必须", "用", "擅长", "东西", "有人", "更", "多", "对不起"}
 )
 FREQUENCY = [("always", "总是"), ("usually", "通常"), ("often", "经常"), ("sometimes", "有时候")]
 # give X Y → 给 X Y; show X Y → 给 X 看 Y: (base, 3rd, past, -ing, Chinese before X, Chinese after X)
@@ -497,6 +519,10 @@ class Everyday(story.Grammar):
         )
         if self.chance(0.04):  # the eighth part: another book → 另 一 本 书; enough water → 足够 的 水
             det = "enough" if plural or noun.mass else "another"
+            if det == "enough" and self.chance(0.5):  # the ninth part: more water → 更 多 的 水
+                det = "more"
+        if det in ("this", "these") and noun.lemma in TIME_NOUNS:  # the ninth part: this morning is a time
+            det = "the"
         adjective = self.content("adjective") if self.chance(0.25) else None
         before_en: list[En] = []
         before_zh: list = []
@@ -509,7 +535,7 @@ class Everyday(story.Grammar):
             before_zh = [zh(zh_number, n), zh(noun.measure, n, token)]
         elif det in ("this", "these"):
             (d,) = before_en = words(det)
-            before_zh = [zh("这", d), zh(noun.measure, d, token)] if det == "this" else [zh("这些", d)]
+            before_zh = self.this_chinese(d, noun, token)
         elif det == "some":
             (d,) = before_en = words("some")
             before_zh = [zh("一些", d)]
@@ -519,6 +545,9 @@ class Everyday(story.Grammar):
         elif det == "enough":
             (d,) = before_en = words("enough")
             before_zh = [zh("足够", d), zh("的", d)]
+        elif det == "more":
+            (d,) = before_en = words("more")
+            before_zh = [zh("更", d), zh("多", d), zh("的", d)]
         elif det in ("many", "a lot of"):
             before_en = words(*det.split())
             before_zh = [zh("很多", *before_en)]
@@ -559,6 +588,10 @@ class Everyday(story.Grammar):
             phrase.en += place_en
             phrase.zh = place_zh[1:] + [zh("的", *at[1])] + phrase.zh
         return phrase
+
+    def this_chinese(self, this: En, noun: Word, token: En) -> list:
+        """this book → 这 本 (the measure word aligned to this and to the noun); these books → 这些."""
+        return [zh("这", this), zh(noun.measure, this, token)] if this.word == "this" else [zh("这些", this)]
 
     def container_phrase(self, noun: Word) -> Phrase:
         """a glass of water → 一 杯 水; two cups of tea → 两 杯 茶 (of has no Chinese word)."""
@@ -661,13 +694,16 @@ class Everyday(story.Grammar):
             subject = Phrase(
                 everyone, [zh("大家", *everyone)], kind="person", head="everyone", third=True, plural=False
             )
+        elif subject is None and self.chance(0.03):  # the ninth part: someone took my bag → 有人 拿 了 我的 包
+            someone = words("someone")
+            subject = Phrase(someone, [zh("有人", *someone)], kind="person", head="someone", third=True, plural=False)
         subject = subject or self.subject_phrase()
         third = subject["third"]
         shape = self.pick(
             ["plain"] * 5 + ["not", "not", "question", "question", "can", "want", "ditransitive", "modal", "modal"]
         )
         tense = self.pick(["present", "present", "past", "past", "future", "progressive"])
-        if everyone and shape == "not":
+        if (everyone and shape == "not") or (subject["head"] == "someone" and shape in ("not", "question")):
             shape = "plain"
         if shape == "ditransitive":
             base, third_form, past, ing, zh_before, zh_after = self.pick(DITRANSITIVES)
@@ -712,6 +748,20 @@ class Everyday(story.Grammar):
                 en_verb = modal + [v]
                 zh_before_verb = [zh("能" if shape == "can" else "想", *modal)]
             tense = "modal"
+        elif shape == "modal" and self.chance(0.25):  # the ninth part: have to → 必须; don't have to → 不 用
+            have_word = "had" if self.chance(0.3) else ("has" if third else "have")
+            v = verb_token(base)
+            if have_word != "had" and self.chance(0.3):
+                aux_word = DO[("present", third)]
+                negation = words(NOT_FORMS[aux_word]) if self.chance(0.4) else words(aux_word, "not")
+                have, to = words("have", "to")
+                en_verb = negation + [have, to, v]
+                zh_before_verb = [zh("不", negation[-1]), zh("用", have, to)]
+            else:
+                have, to = words(have_word, "to")
+                en_verb = [have, to, v]
+                zh_before_verb = [zh("必须", have, to)]
+            tense = "had to" if have_word == "had" else "modal"
         elif shape == "modal":  # the sixth part: should, must, may, might, could, would like to
             modal_words, chinese, asks = self.pick(MODALS)
             modal = words(*modal_words)
@@ -842,11 +892,23 @@ class Everyday(story.Grammar):
             elif self.chance(takes_object):
                 if shape == "plain" and not particle and tense in ("present", "past") and self.chance(0.12):
                     # the eighth part: she knows everything → 她 什么 都 知道; i saw nothing → 我 什么 都 没 看见
-                    (thing,) = en_after = words(self.pick(["everything", "nothing"]))
-                    if thing.word == "nothing":
-                        no = zh("不" if tense == "present" else "没", thing)
-                        zh_verb = [no, zh(word.chinese, verb_en)]  # no 了 after 没
-                    zh_verb = [zh("什么", thing), zh("都", thing)] + zh_verb
+                    (thing,) = en_after = words(self.pick(["everything", "nothing", "something"]))
+                    if thing.word == "something":  # the ninth part: i bought something → 我 买 了 一些 东西
+                        zh_verb = zh_verb + [zh("一些", thing), zh("东西", thing)]
+                    else:
+                        if thing.word == "nothing":
+                            no = zh("不" if tense == "present" else "没", thing)
+                            zh_verb = [no, zh(word.chinese, verb_en)]  # no 了 after 没
+                        zh_verb = [zh("什么", thing), zh("都", thing)] + zh_verb
+                elif (shape in ("not", "question") and not particle and tense in ("present", "past")
+                      and self.chance(0.2)):  # fmt: skip
+                    # the ninth part: i didn't see anything → 我 什么 都 没 看见;
+                    # did you see anything → 你 看见 了 什么 吗
+                    (thing,) = en_after = words("anything")
+                    if negated:
+                        zh_before_verb = [zh("什么", thing), zh("都", thing)] + zh_before_verb
+                    else:
+                        zh_verb = zh_verb + [zh("什么", thing)]
                 else:
                     obj = self.object_phrase_()
                     en_after = en_after + obj.en
@@ -872,7 +934,7 @@ class Everyday(story.Grammar):
             (f,) = en_frequency = words(en_word)
             zh_adverb = [zh(zh_word, f)]
         place_en, place_zh = self.place_phrase() if self.chance(0.3) else ([], [])
-        time = self.time_phrase(tense if tense != "modal" else "future") if self.chance(0.3) else None
+        time = self.time_phrase({"modal": "future", "had to": "past"}.get(tense, tense)) if self.chance(0.3) else None
         time_en, time_zh = time or ([], [])
         time_first = bool(time_en) and not question and self.chance(0.3)
         en_after = en_after + en_around
@@ -899,6 +961,8 @@ class Everyday(story.Grammar):
             tense = "past"
         question = self.chance(0.2)
         (be,) = words(be_word)
+        if tense == "adjective" and not question and self.chance(0.06):  # the ninth part
+            return self.good_at(subject, be)
         time = self.time_phrase(tense) if self.chance(0.2) else None
         time_en, time_zh = time or ([], [])
         if self.chance(0.2):  # the eighth part
@@ -930,6 +994,23 @@ class Everyday(story.Grammar):
             subject.en + [be, *d, a] + time_en, subject.zh + time_zh + degree_zh + [self.chinese(adjective, a)] + too
         )
 
+    def good_at(self, subject: Phrase, be: En) -> Phrase:
+        """she is good at swimming → 她 擅长 游泳; they are not good at games → 他们 不 擅长 游戏: 擅长 aligned to good
+        and at, 不 to not."""
+        not_ = words("not") if self.chance(0.25) else []
+        good, at = words("good", "at")
+        if self.chance(0.5):
+            verb = self.content("verb")
+            thing = self.content_token(verb, verb.form("progressive"))
+            thing_zh = self.chinese(verb, thing)
+        else:
+            noun, thing = self.some_noun()
+            thing_zh = self.chinese(noun, thing)
+        return Phrase(
+            subject.en + [be, *not_, good, at, thing],
+            subject.zh + [zh("不", *not_)] * bool(not_) + [zh("擅长", good, at), thing_zh],
+        )
+
     def be_somewhere(self, subject: Phrase, be: En, question: bool, time_en: list[En], time_zh: list) -> Phrase:
         """she is at home → 她 在 家; the book was on the table → 书 在 桌子 上; is he in the garden → 他 在 花园 里
         吗; they are not here → 他们 不 在 这里: 在 aligned to be and the preposition, 不 to not."""
@@ -958,6 +1039,10 @@ class Everyday(story.Grammar):
         noun = self.content("noun", person=False)
         return noun, self.content_token(noun, noun.lemma if noun.mass else noun.form("plural"))
 
+    def none_of(self, noun: Word, token: En, *no: En) -> list:
+        """没有 (aligned to ``no``: no, have no, there is no, didn't have) and the noun: 没有 钱."""
+        return [zh("没有", *no), self.chinese(noun, token)]
+
     def have_clause(self) -> Phrase:
         """X has a N → X 有 一 只 N; there is a N in the P → 在 P 里 有 一 个 N; (the eighth part) i have no money →
         我 没有 钱; there are no apples in the box → 在 箱子 里 没有 苹果; do you have any books → 你 有 书 吗; she
@@ -969,8 +1054,8 @@ class Everyday(story.Grammar):
                 there, be, some = words("there", "are" if plural else "is", self.pick(["no", "any"]))
                 place_en, place_zh = self.place_phrase()
                 if some.word == "no":
-                    return Phrase([there, be, some, token] + place_en,
-                                  place_zh + [zh("没有", there, be, some), self.chinese(noun, token)])  # fmt: skip
+                    none = self.none_of(noun, token, there, be, some)
+                    return Phrase([there, be, some, token] + place_en, place_zh + none)
                 return Phrase([be, there, some, token] + place_en,
                               place_zh + [zh("有", be, there), self.chinese(noun, token), zh("吗", be)],
                               question=True)  # fmt: skip
@@ -988,16 +1073,15 @@ class Everyday(story.Grammar):
             noun, token = self.some_noun()
             if roll < 0.1:
                 have, no = words(word, "no")
-                return Phrase(subject.en + [have, no, token],
-                              subject.zh + [zh("没有", have, no), self.chinese(noun, token)])  # fmt: skip
+                return Phrase(subject.en + [have, no, token], subject.zh + self.none_of(noun, token, have, no))
             aux, have, any_ = words(DO[(tense, subject["third"])], "have", "any")
             if roll < 0.17:
                 return Phrase([aux] + subject.en + [have, any_, token],
                               subject.zh + [zh("有", have), self.chinese(noun, token), zh("吗", aux)],
                               question=True)  # fmt: skip
             negation = words(NOT_FORMS[aux.word]) if self.chance(0.4) else [aux, *words("not")]
-            return Phrase(subject.en + negation + [have, any_, token],
-                          subject.zh + [zh("没有", negation[-1], have), self.chinese(noun, token)])  # fmt: skip
+            none = self.none_of(noun, token, negation[-1], have)
+            return Phrase(subject.en + negation + [have, any_, token], subject.zh + none)
         (have,) = words(word)
         thing = self.noun_phrase()
         return Phrase(subject.en + [have] + thing.en, subject.zh + [zh("有", have)] + thing.zh)
@@ -1482,11 +1566,9 @@ class Everyday(story.Grammar):
             noun = self.content("noun", person=False)
             plural = self.chance(0.3)
             token = self.content_token(noun, noun.form("plural") if plural else noun.lemma)
-            be, this = words("are" if plural else "is", ("these" if plural else "this") if self.chance(0.7) else "the")
-            if this.word == "this":
-                owner = [zh("这", this), zh(noun.measure, this, token)]
-            else:
-                owner = [zh("这些", this)] if this.word == "these" else []
+            near = noun.lemma not in TIME_NOUNS and self.chance(0.7)  # how much is this week: not asked
+            be, this = words("are" if plural else "is", ("these" if plural else "this") if near else "the")
+            owner = self.this_chinese(this, noun, token) if this.word != "the" else []
             return Phrase([how, much, be, this, token], owner + [self.chinese(noun, token)] + price, question=True)
         if kind == "old":
             subject = self.noun_phrase(person=True, place=False) if self.chance(0.5) else self.pronoun_phrase("subject")
@@ -1648,7 +1730,10 @@ class Everyday(story.Grammar):
         action = roll >= 0.955
         first = getattr(self, self.pick(ACTIONS))() if action else self.everyday_clause()
         if roll < 0.8 or first.en[0].word in IMPERATIVES or first.facts.get("question"):
-            if roll < 0.025 and not first.facts.get("question") and first.en[0].word not in IMPERATIVES:
+            if roll < 0.035 and not first.facts.get("question") and first.en[0].word not in IMPERATIVES:
+                if roll >= 0.025:  # the ninth part: i am sorry i forgot → 对不起 我 忘记 了
+                    sorry = words("i", "am", "sorry") if self.chance(0.6) else words("sorry")
+                    return Phrase(sorry + first.en, [zh("对不起", sorry[-1])] + first.zh)
                 (answer,) = words(self.pick(["yes", "no"]))  # the eighth part: yes i do → 是的 我 …; no → 不
                 return Phrase([answer] + first.en, [zh("是的" if answer.word == "yes" else "不", answer)] + first.zh)
             return first
