@@ -5,6 +5,7 @@
     python -m tools.translator.everyday --candidates all   # the models' own choices (the page: dictionary)
     python -m tools.translator.everyday --set tests/data/everyday_mt_shapes.jsonl   # the second set
     python -m tools.translator.everyday --set tests/data/everyday_mt_blind.jsonl    # the third
+    python -m tools.translator.everyday --set tests/data/everyday_mt_blind2.jsonl   # the fourth
 
 No PyTorch: the app's numpy translators (app/engine/models/translator.py). For each model:
 
@@ -54,6 +55,8 @@ SET_PATH = Path(__file__).resolve().parents[2] / "tests/data/everyday_mt.jsonl"
 SHAPES_PATH = SET_PATH.with_name("everyday_mt_shapes.jsonl")
 # the third: 40 sentences written blind (the helper saw neither the grammar's shapes nor the models), 2026-12-04
 BLIND_PATH = SET_PATH.with_name("everyday_mt_blind.jsonl")
+# the fourth: 40 more written blind, 2026-12-05, after the third had been read while the grammar grew
+BLIND2_PATH = SET_PATH.with_name("everyday_mt_blind2.jsonl")
 
 
 @dataclass(frozen=True)
@@ -191,7 +194,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--examples", type=int, default=5, help="invented words listed per model")
     parser.add_argument("--candidates", choices=["dictionary", "all"], default="dictionary", help="as the page's")
     parser.add_argument(
-        "--set", type=Path, default=SET_PATH, help=f"the sentences (also: {SHAPES_PATH.name}, {BLIND_PATH.name})"
+        "--set",
+        type=Path,
+        default=SET_PATH,
+        help=f"the sentences (also: {SHAPES_PATH.name}, {BLIND_PATH.name}, {BLIND2_PATH.name})",
     )
     args = parser.parse_args(argv)
     items = read_set(args.set)
