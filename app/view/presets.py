@@ -460,18 +460,18 @@ PRESETS = [
             "en": "Chinese puts a when-clause first: RNNsearch writes 下雨 的 时候 我 看 书. Its first word, 下雨, looks at "
             "{key0} ({weight0}), the last English word; then 我 goes back to {key1} ({weight1}), the first. No one "
             "showed the model where each word is: its attention learned to go to the end of the sentence and back. "
-            "And 时候, the word for when, already looks at {key2} ({weight2}): no step looks much at when itself. "
-            "Where a step looks is not always the word it writes.",
+            "And 时候, the word for when, looks most at {key2} ({weight2}), the subject the next step writes, "
+            "not at when: where a step looks is not always the word it writes.",
             "zh": "中文把 when 从句放在前面：RNNsearch 译为 下雨 的 时候 我 看 书。第一个词“下雨”看英文的最后一个词 "
             "{key0}（{weight0}）；接着“我”回到第一个词 {key1}（{weight1}）。没有人告诉模型每个词在哪里：它的注意力"
-            "自己学会了先到句末、再回到句首。而“时候”，也就是 when 的译文，已经在看 {key2}（{weight2}）："
-            "没有哪一步多看 when 本身。一步看向哪里，不一定就是它写出的那个词。",
+            "自己学会了先到句末、再回到句首。而“时候”，也就是 when 的译文，最关注的是下一步要写的主语 {key2}"
+            "（{weight2}），而不是 when：一步看向哪里，不一定就是它写出的那个词。",
         },
         "params": {"source": "i read books when it rains", "model": "rnnsearch", "step": "0"},
         "claims": (
             Claim("top", step=0, key="rains", at_least=0.8),
             Claim("top", step=3, key="i", at_least=0.7),
-            Claim("top", step=2, key="i", at_least=0.7),
+            Claim("top", step=2, key="i", at_least=0.5),
         ),
     },
     {
@@ -491,7 +491,7 @@ PRESETS = [
         },
         "params": {"source": "i used to live here", "model": "rnnsearch", "step": "1"},
         "claims": (
-            Claim("top", step=1, key="used", at_least=0.8),
+            Claim("top", step=1, key="used", at_least=0.7),
             Claim("top", step=3, key="here", at_least=0.8),
             Claim("top", step=4, key="live", at_least=0.8),
         ),
@@ -541,11 +541,11 @@ PRESETS = [
     {
         "id": "mt-made-up",
         "title": {
-            "en": "Trained: it looked at the word and wrote another (the girl wants money)",
-            "zh": "训练出的模型：看着这个词，却写了别的词（the girl wants money）",
+            "en": "Trained: it looked at the word and wrote another (the farmer wants oranges)",
+            "zh": "训练出的模型：看着这个词，却写了别的词（the farmer wants oranges）",
         },
         "lesson": {
-            "en": "Writing {word0} (practice), RNNsearch puts {weight0} of its weight on {key0}, yet "
+            "en": "Writing {word0} (introduce), RNNsearch puts {weight0} of its weight on {key0}, yet "
             "{word0} translates no word of the sentence: the check against the dictionary marks it made up, and "
             "{key0} left out, though its column of stage 2 sums to {coverage0}. Attention says where the model "
             "looked, not that it translated what it looked at.",
@@ -553,8 +553,8 @@ PRESETS = [
             "词的译文：按词典检查，它被标为编造，{key0} 被标为漏译，尽管 {key0} 在阶段二中那一列的和是 {coverage0}。"
             "注意力说明模型看了哪里，并不说明它译出了所看的词。",
         },
-        "params": {"source": "the girl wants money", "model": "rnnsearch", "step": "2", "candidates": "all"},
-        "claims": (Claim("made_up", step=2, key="money", at_least=0.85),),
+        "params": {"source": "the farmer wants oranges", "model": "rnnsearch", "step": "2", "candidates": "all"},
+        "claims": (Claim("made_up", step=2, key="oranges", at_least=0.85),),
     },
     {
         "id": "mt-transformer",
@@ -596,7 +596,7 @@ PRESETS = [
             "head": "1",
             "step": "4",
         },
-        "claims": (Claim("top", step=4, key="what", at_least=0.9), Claim("top", step=1, key="yesterday", at_least=0.9)),
+        "claims": (Claim("top", step=4, key="what", at_least=0.9), Claim("top", step=1, key="yesterday", at_least=0.7)),
     },
     {
         "id": "stretch",

@@ -53,10 +53,10 @@ MODELS = {
 VOCAB_FILE = "vocab.json"
 # file -> (size in bytes, sha256): the committed files, checked on every load
 PINNED = {
-    "rnnencdec.npz": (5881442, "7ef710baaa1db1b5e1cc8203ff2394909233229d0f80fb3c14deda28cf19198f"),
-    "rnnsearch.npz": (6013770, "30ea2be9ca395a36a37731d8b17df66cfeda2edf129372c9cb061f1cf92bfc54"),
-    "transformer-mt.npz": (6406538, "61379715ca99377107654e2ac684f6a3c3e3218463dd37cc0f4eaec05f232323"),
-    "vocab.json": (56214, "d0607a16d0270df8956635be2e477c3f68d14966c68a0da76253c08ee6c62d49"),
+    "rnnencdec.npz": (5890674, "2bce7ce5a79090ae07b9bdddad28d3aad182a3e9493c6366c2bb29d3b79ac521"),
+    "rnnsearch.npz": (6023002, "4d46c6d0ff8d6b33d0b873fee5e8614ae169c110949e9c5d4540d048375dc4e9"),
+    "transformer-mt.npz": (6412698, "5228a6b117eba75d290cf120b5bff0a82e6a2736d92132b4124e67b43b7737e0"),
+    "vocab.json": (56292, "31a7d0d787a59cfa4cec5c7399b72f2b1447dd5314e78debd582fe3676b04aae"),
 }
 
 
