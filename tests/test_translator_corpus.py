@@ -11,7 +11,7 @@ from app.engine.text.lexicon import load_lexicon
 from tools.translator import corpus, dataset, everyday_grammar
 
 SMALL = {"train": 2000, "val": 60, "test": 120}
-SMALL_SHA256 = "838b494aa1dd9c4c6ed8e72f221788c0176fccb3c8b0c12ffe643dc1285081f6"
+SMALL_SHA256 = "2ec34e17019c0bbe90f50125af101cf1ad37b372cc5d3027195307b9e633dbfb"
 
 
 @pytest.fixture(scope="module")
@@ -328,7 +328,8 @@ def test_questions_comparisons_infinitives_and_the_perfect_translate_as_chinese_
                 seen["to"] += 1
             reading = mt_dictionary.lookup(en[j + 1]) if word in ("has", "have") and j + 1 < len(en) else None
             if reading and reading.role == "verb" and reading.tag in ("past", "past-participle"):
-                assert set(to_chinese[j]) & {"了", "过", "吗", "没"}, pair
+                since = "since" in en[j + 2 :] and to_chinese[j] == []  # the tenth part's 从 … 开始 就 says it
+                assert since or set(to_chinese[j]) & {"了", "过", "吗", "没"}, pair
                 seen["perfect"] += 1
     assert all(seen.values()), seen
 
@@ -603,3 +604,43 @@ def test_have_to_good_at_something_anything_someone_and_the_ninth_parts_times_tr
     expected = {"have to", "don't have to", "good at", "something", "anything?", "not anything", "someone"}
     expected |= {"more + noun", "more + adjective", "this morning", "half past", "sorry, a clause"}
     assert expected <= set(seen), seen
+
+
+def test_since_until_less_and_the_ride_translate_as_chinese_does(larger):
+    """The tenth part: since a time is 从 … 开始 就 before the verb (从, 开始 and 就 aligned to since; the time's words
+    to the time, between 从 and 开始), until a time is 到 and the time after the verb (no 了: the time says where it
+    ended), less before a noun 更 少 的; and by bus is 坐 aligned to by and the vehicle, so that by alone never
+    teaches 坐 (by the river, by the wind)."""
+    pairs = [p for split in larger.values() for p in split if p["grammar"] == "everyday"]
+    rides = {noun for (_, noun), _ in everyday_grammar.VEHICLES if noun != "foot"}
+    until_words = {word for english, _ in everyday_grammar.UNTIL for word in english}
+    seen = collections.Counter()
+    for pair in pairs:
+        en, zh = pair["en"].split(), pair["zh"].split()
+        to_chinese, at = chinese_of_each_english_word(pair), positions_of_each_english_word(pair)
+        for j, word in enumerate(en):
+            after = en[j + 1] if j + 1 < len(en) else None
+            if word == "since":
+                assert to_chinese[j] == ["从", "开始", "就"], pair
+                start, end = at[j][0], at[j][1]  # 从 … 开始: the time's words between them
+                assert {i for k in range(j + 1, len(en)) for i in at[k]} >= set(range(start + 1, end)), pair
+                have = max(k for k in range(j) if en[k] in ("have", "has"))
+                verb = at[have + 1][-1]  # the participle's Chinese: no 了 after it
+                assert zh[verb + 1 : verb + 2] != ["了"] and at[have] == [], pair
+                seen[word] += 1
+            elif word == "until":
+                assert to_chinese[j] == ["到"], pair
+                end = j + 1
+                while end < len(en) and en[end] in until_words:  # the time's words
+                    end += 1
+                times = [i for k in range(j + 1, end) for i in at[k]]
+                assert times and min(times) == at[j][0] + 1, pair  # the time right after 到
+                seen[word] += 1
+            elif word == "less":
+                assert to_chinese[j] == ["更", "少", "的"], pair
+                seen[word] += 1
+            elif word == "by" and after in rides:
+                ride = at[j][0]
+                assert pair["align"][ride] == [j, j + 1] and zh[ride] in ("坐", "骑"), pair
+                seen["by bus"] += 1
+    assert set(seen) == {"since", "until", "less", "by bus"}, seen

@@ -97,6 +97,13 @@ The ninth part: what the blind set's outputs showed the first eight parts did no
                                                                          点 半; this + a time word is never 这 个)
     sorry before a clause            i am sorry i forgot               → 对不起 我 忘记 了
 
+The tenth part: more of the words the eighth part's notes listed as never written:
+
+    since, until                     we have lived here since last year → 我们 从 去年 开始 就 在 这里 住
+                                                                         (we waited until nine → 我们 等 到 九 点)
+    less before a noun               we need less sugar                → 我们 需要 更 少 的 糖
+    by bus                           坐 (and 骑) aligned to by and the vehicle: by alone never teaches 坐
+
 **The model's vocabulary, and <unk>.** A content word is *common* when the lexicon has it or wordfreq ranks
 its lemma among the first ``VOCABULARY_RANK`` English words; the models read every form of a common word. A
 *rare* word is still drawn (about one content word in seven), but the models never learn it: its English stays
@@ -399,6 +406,13 @@ TIMES += [
     (("in", "the", "afternoon"), ("下午",), _ALL_TENSES),
 ]
 TIMES += [(("at", "half", "past", hour), (chinese, "点", "半"), _ALL_TENSES) for hour, chinese in _HOURS]
+# --- the tenth part's tables ---
+# until a time, after the verb: we waited until nine → 我们 等 到 九 点 (English, Chinese aligned to the English)
+UNTIL = [((hour, *clock), (chinese, "点")) for hour, chinese in _HOURS for clock in ((), ("o'clock",))]
+UNTIL += [(("tomorrow",), ("明天",)), (("next", "week"), ("下个", "星期")), (("friday",), ("星期五",))]
+# since a time, with the present perfect: since last year → 从 去年 开始 (从, 开始 and 就 aligned to since)
+SINCE = [(("yesterday",), ("昨天",)), (("last", "week"), ("上个", "星期")), (("last", "month"), ("上个", "月")),
+         (("last", "year"), ("去年",)), (("monday",), ("星期一",)), (("last", "summer"), ("去年", "夏天"))]  # fmt: skip
 # nouns of time, which a noun phrase never opens with this: this morning is 今天 早上 (a TIMES entry), not 这 个 早上
 TIME_NOUNS = {"morning", "afternoon", "evening", "night", "day", "week", "month", "year", "summer", "winter"}
 # what English says before a noun that Chinese says with its own word (a place, where one goes: my school → 我的 学校)
@@ -429,6 +443,7 @@ GRAMMAR_CHINESE = frozenset(
     | {word for _, chinese in SUBORDINATORS for word in chinese}
     | {"另", "足够", "一样", "多少", "钱", "大家", "半", "是的", "以前"}
     | {"必须", "用", "擅长", "东西", "有人", "更", "多", "对不起"}
+    | {"到", "开始", "就", "少"}
 )
 FREQUENCY = [("always", "总是"), ("usually", "通常"), ("often", "经常"), ("sometimes", "有时候")]
 # give X Y → 给 X Y; show X Y → 给 X 看 Y: (base, 3rd, past, -ing, Chinese before X, Chinese after X)
@@ -520,7 +535,7 @@ class Everyday(story.Grammar):
         if self.chance(0.04):  # the eighth part: another book → 另 一 本 书; enough water → 足够 的 水
             det = "enough" if plural or noun.mass else "another"
             if det == "enough" and self.chance(0.5):  # the ninth part: more water → 更 多 的 水
-                det = "more"
+                det = "less" if noun.mass and self.chance(0.3) else "more"  # the tenth: less sugar → 更 少 的 糖
         if det in ("this", "these") and noun.lemma in TIME_NOUNS:  # the ninth part: this morning is a time
             det = "the"
         adjective = self.content("adjective") if self.chance(0.25) else None
@@ -545,9 +560,9 @@ class Everyday(story.Grammar):
         elif det == "enough":
             (d,) = before_en = words("enough")
             before_zh = [zh("足够", d), zh("的", d)]
-        elif det == "more":
-            (d,) = before_en = words("more")
-            before_zh = [zh("更", d), zh("多", d), zh("的", d)]
+        elif det in ("more", "less"):
+            (d,) = before_en = words(det)
+            before_zh = [zh("更", d), zh("多" if det == "more" else "少", d), zh("的", d)]
         elif det in ("many", "a lot of"):
             before_en = words(*det.split())
             before_zh = [zh("很多", *before_en)]
@@ -870,6 +885,7 @@ class Everyday(story.Grammar):
                 zh_around = [zh(past_chinese if tense == "past" else chinese, a)]
         # objects
         en_after: list[En] = []
+        objectless = False  # a verb with no object nor particle: it may go on until a time (the tenth part)
         zh_verb: list
         if shape == "ditransitive":
             receiver = self.object_phrase_() if self.chance(0.6) else self.pronoun_phrase("object")
@@ -913,6 +929,7 @@ class Everyday(story.Grammar):
                     obj = self.object_phrase_()
                     en_after = en_after + obj.en
                     zh_verb = zh_verb + obj.zh
+            objectless = not en_after
         # a manner or frequency adverb, a place, a time
         zh_adverb: list = []
         en_frequency: list[En] = []
@@ -936,7 +953,13 @@ class Everyday(story.Grammar):
         place_en, place_zh = self.place_phrase() if self.chance(0.3) else ([], [])
         time = self.time_phrase({"modal": "future", "had to": "past"}.get(tense, tense)) if self.chance(0.3) else None
         time_en, time_zh = time or ([], [])
-        time_first = bool(time_en) and not question and self.chance(0.3)
+        until = objectless and shape == "plain" and tense in ("present", "past", "future") and self.chance(0.2)
+        if until:  # the tenth part: we waited until nine → 我们 等 到 九 点 (no 了: the time says where it ended)
+            until_en, until_zh = self.pick(UNTIL)
+            (until_word, *when) = time_en = words("until", *until_en)
+            time_zh = []
+            zh_verb = [z for z in zh_verb if z[0] != "了"] + [zh("到", until_word)] + [zh(c, *when) for c in until_zh]
+        time_first = bool(time_en) and not until and not question and self.chance(0.3)
         en_after = en_after + en_around
         en = en_before + subject.en + en_frequency + en_verb + en_after + place_en + ([] if time_first else time_en)
         if time_first:
@@ -1199,7 +1222,7 @@ class Everyday(story.Grammar):
             how_zh = (
                 [zh(vehicle_zh[0], *how_en)]
                 if len(vehicle_zh) == 1
-                else [zh(vehicle_zh[0], how_en[0]), zh(vehicle_zh[1], how_en[1])]
+                else [zh(vehicle_zh[0], *how_en), zh(vehicle_zh[1], how_en[1])]  # 坐: by bus, not by alone
             )
         time = self.time_phrase("future" if tense == "future" else tense) if self.chance(0.3) else None
         time_en, time_zh = time or ([], [])
@@ -1687,6 +1710,16 @@ class Everyday(story.Grammar):
         have = En("has" if subject["third"] else "have")
         v = self.content_token(word, word.participle() if perfect else word.form("past"))
         place_en, place_zh = self.place_phrase() if self.chance(0.4) else ([], [])
+        if perfect and self.chance(0.3):  # the tenth part: since last year → 从 去年 开始 就 …, no 了
+            since_en, since_zh = self.pick(SINCE)
+            since, *when = words("since", *since_en)
+            return Phrase(
+                subject.en + [have, v] + place_en + [since, *when],
+                subject.zh
+                + [zh("从", since), *(zh(c, *when) for c in since_zh), zh("开始", since), zh("就", since)]
+                + place_zh
+                + [self.chinese(word, v)],
+            )
         single, plural_form, chinese, measure = self.pick(DURATIONS)
         plural = self.chance(0.75)
         number, zh_number = self.pick(PLURAL_NUMBERS) if plural else ("an" if single == "hour" else "a", "一")
