@@ -63,7 +63,7 @@ def test_a_false_claim_fails():
     made_up = preset_state("mt-made-up")
     with pytest.raises(ClaimFailed, match="made up"):  # 农民 translates farmer: nothing made up at step 0
         check(made_up, Claim("made_up", step=0, key="farmer"))
-    with pytest.raises(ClaimFailed, match="expected wants"):  # 介绍 was made up looking at oranges, not wants
+    with pytest.raises(ClaimFailed, match="expected wants"):  # 休息 was made up looking at salt, not wants
         check(made_up, Claim("made_up", step=2, key="wants"))
     with pytest.raises(ClaimFailed, match="made up"):  # the right translation: nothing made up, nothing left out
         check(made_up.replace(source="Tom chase Jerry"), Claim("made_up", step=2, key="jerry"))

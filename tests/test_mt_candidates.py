@@ -56,7 +56,7 @@ def test_nothing_is_made_up_among_the_candidates(name, text, beam):
 
 def test_the_view_says_which_first_choices_were_ruled_out(client):
     """The JSON: translation.candidates and translation.ruled_out; candidates=all decodes as the model likes."""
-    for source in ("the farmer wants oranges", "Tom chase Jerry", "the police caught the enemy yesterday"):
+    for source in ("the farmer wants salt", "Tom chase Jerry", "the police caught the enemy yesterday"):
         chosen = client.get("/api/attention", params={"source": source, "model": "rnnsearch"}).json()["translation"]
         free = client.get("/api/attention", params={"source": source, "model": "rnnsearch", "candidates": "all"})
         free = free.json()["translation"]

@@ -53,10 +53,10 @@ MODELS = {
 VOCAB_FILE = "vocab.json"
 # file -> (size in bytes, sha256): the committed files, checked on every load
 PINNED = {
-    "rnnencdec.npz": (5890674, "2bce7ce5a79090ae07b9bdddad28d3aad182a3e9493c6366c2bb29d3b79ac521"),
-    "rnnsearch.npz": (6023002, "4d46c6d0ff8d6b33d0b873fee5e8614ae169c110949e9c5d4540d048375dc4e9"),
-    "transformer-mt.npz": (6412698, "5228a6b117eba75d290cf120b5bff0a82e6a2736d92132b4124e67b43b7737e0"),
-    "vocab.json": (56292, "31a7d0d787a59cfa4cec5c7399b72f2b1447dd5314e78debd582fe3676b04aae"),
+    "rnnencdec.npz": (5897342, "26a4d73f75848d812f74562c07fbec338346022602814ec8e9565d7a31ebf608"),
+    "rnnsearch.npz": (6029670, "604b93c3ae7aa1df77df64fa2b3eacfbb9adf4d4c67b07231cc60e8562766102"),
+    "transformer-mt.npz": (6416806, "661e0facff8e121b82784d8f3caff37367329b93baf60d2ca95258845ba980bb"),
+    "vocab.json": (56327, "faf4e54985a5e29da21bc74ba12dddb0a05c1d73446017b24942df40485ae959"),
 }
 
 
