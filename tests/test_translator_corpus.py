@@ -292,6 +292,17 @@ def chinese_of_each_english_word(pair: dict) -> list[list[str]]:
     return [[zh[i] for i in positions] for positions in positions_of_each_english_word(pair)]
 
 
+def each_word(pairs: list[dict]):
+    """Each English word of each pair, with what the checks read around it: (the pair, its English and Chinese words,
+    the Chinese words and the Chinese positions aligned to each English word, the word's position, the word, the
+    English word after it or None)."""
+    for pair in pairs:
+        en, zh = pair["en"].split(), pair["zh"].split()
+        to_chinese, at = chinese_of_each_english_word(pair), positions_of_each_english_word(pair)
+        for j, word in enumerate(en):
+            yield pair, en, zh, to_chinese, at, j, word, (en[j + 1] if j + 1 < len(en) else None)
+
+
 def test_questions_comparisons_infinitives_and_the_perfect_translate_as_chinese_does(small):
     """The third part: a wh-question is asked in place (她 买 了 什么: the question word's Chinese aligned to it, first
     only when it is the subject, and no 吗); than is 比 (or 没有), and the adjective comes after what it is compared
@@ -497,56 +508,52 @@ def test_being_somewhere_no_any_and_the_eighth_parts_words_translate_as_chinese_
     times = {("last", "year"): "去年", ("next", "year"): "明年"}
     places = {"in", "at", "on", "near", "under", "behind", "next", "here", "outside", "inside"}
     seen = collections.Counter()
-    for pair in pairs:
-        en, zh = pair["en"].split(), pair["zh"].split()
-        to_chinese, at = chinese_of_each_english_word(pair), positions_of_each_english_word(pair)
-        for j, word in enumerate(en):
-            after = en[j + 1] if j + 1 < len(en) else None
-            if word in exact and (word, after) != ("half", "past"):  # half past seven: the ninth part's 七 点 半
-                assert " ".join(to_chinese[j][:2]) == exact[word], pair
-                seen[word] += 1
-            elif word == "tonight":  # also a noun the content words draw (this tonight → 这 个 今晚)
-                assert to_chinese[j][-1:] == ["今晚"], pair
-                seen[word] += 1
-            elif word == "nothing":
-                assert to_chinese[j][:2] == ["什么", "都"] and to_chinese[j][2] in ("不", "没"), pair
-                no = at[j][-1]  # 不 / 没, then the verb
-                assert zh[no + 2 : no + 3] != ["了"], pair  # 什么 都 没 看见, no 了
-                seen[word] += 1
-            elif word == "any":
-                assert to_chinese[j] == [], pair
-                seen[word] += 1
-            elif word == "no":
-                assert to_chinese[j] == (["不"] if j == 0 else ["没有"]), pair
-                seen["no" if j else "no, answering"] += 1
-            elif (word, after) in times:
-                assert to_chinese[j] == [times[word, after]], pair
-                seen[f"{word} year"] += 1
-            elif word == "used" and after == "to":
-                assert to_chinese[j] == to_chinese[j + 1] == ["以前"], pair
-                assert to_chinese[j + 2] and "了" not in to_chinese[j + 2], pair  # its verb, and no 了 on it
-                seen["used to"] += 1
-            elif word == "as" and "as" in en[j + 2 : j + 3]:  # as ADJ as
-                second = to_chinese[j + 2]
-                assert (to_chinese[j], second) in ((["一样"], ["和"]), ([], ["没有"])), pair
-                compared = sorted(set(at[j + 1]) | set(at[j + 2]))  # the adjective's and the second as's Chinese
-                assert zh[compared[0]] == second[0] and len(compared) == 2, pair  # 和 / 没有 before the adjective
-                seen["as … as"] += 1
-            elif word == "can" and after == "not":  # can't and cannot are read as can not: 不 能
-                assert to_chinese[j] == ["能"] and to_chinese[j + 1] == ["不"], pair
-                assert at[j + 1][0] + 1 == at[j][0], pair  # 不 能
-                seen["can not"] += 1
-            elif word == "every" and after in ("night", "evening"):
-                assert to_chinese[j] == to_chinese[j + 1] == ["每", "天", "晚上"], pair
-                seen["every night"] += 1
-            elif word == "how" and after == "much":
-                assert to_chinese[j] == to_chinese[j + 1] == ["多少", "钱"], pair
-                seen["how much"] += 1
-            elif word in ("is", "are", "was", "were", "am") and to_chinese[j] == ["在"] and "where" not in en:
-                assert (after == "not" or after in places) or j == 0, pair
-                if j > 0:  # 在 translates be and the place's first word (in, at, here …)
-                    assert j + 1 + (after == "not") in pair["align"][at[j][0]], pair
-                seen["be somewhere"] += 1
+    for pair, en, zh, to_chinese, at, j, word, after in each_word(pairs):
+        if word in exact and (word, after) != ("half", "past"):  # half past seven: the ninth part's 七 点 半
+            assert " ".join(to_chinese[j][:2]) == exact[word], pair
+            seen[word] += 1
+        elif word == "tonight":  # also a noun the content words draw (this tonight → 这 个 今晚)
+            assert to_chinese[j][-1:] == ["今晚"], pair
+            seen[word] += 1
+        elif word == "nothing":
+            assert to_chinese[j][:2] == ["什么", "都"] and to_chinese[j][2] in ("不", "没"), pair
+            no = at[j][-1]  # 不 / 没, then the verb
+            assert zh[no + 2 : no + 3] != ["了"], pair  # 什么 都 没 看见, no 了
+            seen[word] += 1
+        elif word == "any":
+            assert to_chinese[j] == [], pair
+            seen[word] += 1
+        elif word == "no":
+            assert to_chinese[j] == (["不"] if j == 0 else ["没有"]), pair
+            seen["no" if j else "no, answering"] += 1
+        elif (word, after) in times:
+            assert to_chinese[j] == [times[word, after]], pair
+            seen[f"{word} year"] += 1
+        elif word == "used" and after == "to":
+            assert to_chinese[j] == to_chinese[j + 1] == ["以前"], pair
+            assert to_chinese[j + 2] and "了" not in to_chinese[j + 2], pair  # its verb, and no 了 on it
+            seen["used to"] += 1
+        elif word == "as" and "as" in en[j + 2 : j + 3]:  # as ADJ as
+            second = to_chinese[j + 2]
+            assert (to_chinese[j], second) in ((["一样"], ["和"]), ([], ["没有"])), pair
+            compared = sorted(set(at[j + 1]) | set(at[j + 2]))  # the adjective's and the second as's Chinese
+            assert zh[compared[0]] == second[0] and len(compared) == 2, pair  # 和 / 没有 before the adjective
+            seen["as … as"] += 1
+        elif word == "can" and after == "not":  # can't and cannot are read as can not: 不 能
+            assert to_chinese[j] == ["能"] and to_chinese[j + 1] == ["不"], pair
+            assert at[j + 1][0] + 1 == at[j][0], pair  # 不 能
+            seen["can not"] += 1
+        elif word == "every" and after in ("night", "evening"):
+            assert to_chinese[j] == to_chinese[j + 1] == ["每", "天", "晚上"], pair
+            seen["every night"] += 1
+        elif word == "how" and after == "much":
+            assert to_chinese[j] == to_chinese[j + 1] == ["多少", "钱"], pair
+            seen["how much"] += 1
+        elif word in ("is", "are", "was", "were", "am") and to_chinese[j] == ["在"] and "where" not in en:
+            assert (after == "not" or after in places) or j == 0, pair
+            if j > 0:  # 在 translates be and the place's first word (in, at, here …)
+                assert j + 1 + (after == "not") in pair["align"][at[j][0]], pair
+            seen["be somewhere"] += 1
     expected = {"another", "enough", "everyone", "everything", "nothing", "both", "any", "no", "no, answering"}
     expected |= {"tonight", "last year", "next year", "used to", "as … as", "how much", "be somewhere", "can not"}
     expected |= {"half", "yes", "every night"}
@@ -562,45 +569,41 @@ def test_have_to_good_at_something_anything_someone_and_the_ninth_parts_times_tr
     hours = dict(everyday_grammar._HOURS)
     at_times = set(hours) | {"half", "night", "home"}  # the ninth part's good at, not a time or a place after at
     seen = collections.Counter()
-    for pair in pairs:
-        en, zh = pair["en"].split(), pair["zh"].split()
-        to_chinese, at = chinese_of_each_english_word(pair), positions_of_each_english_word(pair)
-        for j, word in enumerate(en):
-            after = en[j + 1] if j + 1 < len(en) else None
-            if word in ("have", "has", "had") and after == "to":
-                negated = j > 0 and en[j - 1] in ("don't", "doesn't", "not")
-                assert to_chinese[j] == to_chinese[j + 1] == (["用"] if negated else ["必须"]), pair
-                if negated:
-                    assert to_chinese[j - 1] == ["不"] and at[j - 1][0] + 1 == at[j][0], pair  # 不 用
-                seen["don't have to" if negated else "have to"] += 1
-            elif word == "good" and after == "at" and en[j + 2] not in at_times:
-                assert to_chinese[j] == to_chinese[j + 1] == ["擅长"], pair
-                seen["good at"] += 1
-            elif word == "something":
-                assert to_chinese[j] == ["一些", "东西"], pair
-                seen[word] += 1
-            elif word == "anything":
-                if to_chinese[j] == ["什么"]:
-                    assert zh[-1] == "吗", pair
-                    seen["anything?"] += 1
-                else:
-                    assert to_chinese[j] == ["什么", "都"] and zh[at[j][1] + 1] in ("不", "没"), pair
-                    seen["not anything"] += 1
-            elif word == "someone":
-                assert to_chinese[j] == ["有人"], pair
-                seen[word] += 1
-            elif word == "more":
-                assert to_chinese[j] in ([], ["更", "多", "的"]), pair
-                seen["more + noun" if to_chinese[j] else "more + adjective"] += 1
-            elif word == "this" and after in everyday_grammar.TIME_NOUNS:
-                assert to_chinese[j] == to_chinese[j + 1] and to_chinese[j][0] == "今天", pair
-                seen["this morning"] += 1
-            elif word == "half" and after == "past":
-                assert to_chinese[j] == to_chinese[j + 1] == to_chinese[j + 2] == [hours[en[j + 2]], "点", "半"], pair
-                seen["half past"] += 1
-            elif word == "sorry" and en[:j] in ([], ["i", "am"]) and len(en) > j + 2:  # not sorry tom (汤姆 对不起)
-                assert to_chinese[j] == ["对不起"] and zh[0] == "对不起", pair
-                seen["sorry, a clause"] += 1
+    for pair, en, zh, to_chinese, at, j, word, after in each_word(pairs):
+        if word in ("have", "has", "had") and after == "to":
+            negated = j > 0 and en[j - 1] in ("don't", "doesn't", "not")
+            assert to_chinese[j] == to_chinese[j + 1] == (["用"] if negated else ["必须"]), pair
+            if negated:
+                assert to_chinese[j - 1] == ["不"] and at[j - 1][0] + 1 == at[j][0], pair  # 不 用
+            seen["don't have to" if negated else "have to"] += 1
+        elif word == "good" and after == "at" and en[j + 2] not in at_times:
+            assert to_chinese[j] == to_chinese[j + 1] == ["擅长"], pair
+            seen["good at"] += 1
+        elif word == "something":
+            assert to_chinese[j] == ["一些", "东西"], pair
+            seen[word] += 1
+        elif word == "anything":
+            if to_chinese[j] == ["什么"]:
+                assert zh[-1] == "吗", pair
+                seen["anything?"] += 1
+            else:
+                assert to_chinese[j] == ["什么", "都"] and zh[at[j][1] + 1] in ("不", "没"), pair
+                seen["not anything"] += 1
+        elif word == "someone":
+            assert to_chinese[j] == ["有人"], pair
+            seen[word] += 1
+        elif word == "more":
+            assert to_chinese[j] in ([], ["更", "多", "的"]), pair
+            seen["more + noun" if to_chinese[j] else "more + adjective"] += 1
+        elif word == "this" and after in everyday_grammar.TIME_NOUNS:
+            assert to_chinese[j] == to_chinese[j + 1] and to_chinese[j][0] == "今天", pair
+            seen["this morning"] += 1
+        elif word == "half" and after == "past":
+            assert to_chinese[j] == to_chinese[j + 1] == to_chinese[j + 2] == [hours[en[j + 2]], "点", "半"], pair
+            seen["half past"] += 1
+        elif word == "sorry" and en[:j] in ([], ["i", "am"]) and len(en) > j + 2:  # not sorry tom (汤姆 对不起)
+            assert to_chinese[j] == ["对不起"] and zh[0] == "对不起", pair
+            seen["sorry, a clause"] += 1
     expected = {"have to", "don't have to", "good at", "something", "anything?", "not anything", "someone"}
     expected |= {"more + noun", "more + adjective", "this morning", "half past", "sorry, a clause"}
     assert expected <= set(seen), seen
@@ -615,32 +618,28 @@ def test_since_until_less_and_the_ride_translate_as_chinese_does(larger):
     rides = {noun for (_, noun), _ in everyday_grammar.VEHICLES if noun != "foot"}
     until_words = {word for english, _ in everyday_grammar.UNTIL for word in english}
     seen = collections.Counter()
-    for pair in pairs:
-        en, zh = pair["en"].split(), pair["zh"].split()
-        to_chinese, at = chinese_of_each_english_word(pair), positions_of_each_english_word(pair)
-        for j, word in enumerate(en):
-            after = en[j + 1] if j + 1 < len(en) else None
-            if word == "since":
-                assert to_chinese[j] == ["从", "开始", "就"], pair
-                start, end = at[j][0], at[j][1]  # 从 … 开始: the time's words between them
-                assert {i for k in range(j + 1, len(en)) for i in at[k]} >= set(range(start + 1, end)), pair
-                have = max(k for k in range(j) if en[k] in ("have", "has"))
-                verb = at[have + 1][-1]  # the participle's Chinese: no 了 after it
-                assert zh[verb + 1 : verb + 2] != ["了"] and at[have] == [], pair
-                seen[word] += 1
-            elif word == "until":
-                assert to_chinese[j] == ["到"], pair
-                end = j + 1
-                while end < len(en) and en[end] in until_words:  # the time's words
-                    end += 1
-                times = [i for k in range(j + 1, end) for i in at[k]]
-                assert times and min(times) == at[j][0] + 1, pair  # the time right after 到
-                seen[word] += 1
-            elif word == "less":
-                assert to_chinese[j] == ["更", "少", "的"], pair
-                seen[word] += 1
-            elif word == "by" and after in rides:
-                ride = at[j][0]
-                assert pair["align"][ride] == [j, j + 1] and zh[ride] in ("坐", "骑"), pair
-                seen["by bus"] += 1
+    for pair, en, zh, to_chinese, at, j, word, after in each_word(pairs):
+        if word == "since":
+            assert to_chinese[j] == ["从", "开始", "就"], pair
+            start, end = at[j][0], at[j][1]  # 从 … 开始: the time's words between them
+            assert {i for k in range(j + 1, len(en)) for i in at[k]} >= set(range(start + 1, end)), pair
+            have = max(k for k in range(j) if en[k] in ("have", "has"))
+            verb = at[have + 1][-1]  # the participle's Chinese: no 了 after it
+            assert zh[verb + 1 : verb + 2] != ["了"] and at[have] == [], pair
+            seen[word] += 1
+        elif word == "until":
+            assert to_chinese[j] == ["到"], pair
+            end = j + 1
+            while end < len(en) and en[end] in until_words:  # the time's words
+                end += 1
+            times = [i for k in range(j + 1, end) for i in at[k]]
+            assert times and min(times) == at[j][0] + 1, pair  # the time right after 到
+            seen[word] += 1
+        elif word == "less":
+            assert to_chinese[j] == ["更", "少", "的"], pair
+            seen[word] += 1
+        elif word == "by" and after in rides:
+            ride = at[j][0]
+            assert pair["align"][ride] == [j, j + 1] and zh[ride] in ("坐", "骑"), pair
+            seen["by bus"] += 1
     assert set(seen) == {"since", "until", "less", "by bus"}, seen
