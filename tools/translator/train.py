@@ -33,7 +33,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from app.engine.models import mt_dictionary
-from tools.translator import dataset, everyday_grammar
+from tools.translator import dataset, everyday_grammar, real_pairs
 
 PAD, BOS, EOS, UNK = 0, 1, 2, 3
 SRC_SPECIALS = ["<pad>", "<unk>", *mt_dictionary.UNKNOWN_TOKENS]  # <unk> typed by role and form
@@ -503,13 +503,16 @@ def main():
     args = parser.parse_args()
     torch.set_num_threads(1)
     splits = dataset.generate()
-    train_pairs = splits["train"][: args.train_size] if args.train_size else splits["train"]
+    corpus_train = splits["train"][: args.train_size] if args.train_size else splits["train"]
+    real = real_pairs.training_pairs(corpus_train)  # sentences written by people (HSK), each REPEAT times
+    train_pairs = corpus_train + real * real_pairs.REPEAT
     src_vocab, tgt_vocab = vocabularies(train_pairs)
     train = encode_pairs(train_pairs, src_vocab, tgt_vocab)
     val = encode_pairs(splits["val"], src_vocab, tgt_vocab)
     test = encode_pairs(splits["test"][: args.test_size], src_vocab, tgt_vocab)
     args.out.mkdir(parents=True, exist_ok=True)
-    vocab = {"source": src_vocab, "target": tgt_vocab, "corpus_sha256": dataset.checksum(splits)}
+    vocab = {"source": src_vocab, "target": tgt_vocab, "corpus_sha256": dataset.checksum(splits),
+             "real_pairs_sha256": real_pairs.checksum(real)}  # fmt: skip
     (args.out / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
     for name in args.models:
         if args.epochs:
@@ -520,6 +523,7 @@ def main():
         report["torch"] = torch.__version__
         report["numpy"] = np.__version__
         report["train_pairs"] = len(train)
+        report["real_pairs"] = {"kept": len(real), "repeat": real_pairs.REPEAT}
         np.savez(args.out / f"{name}.npz", **export(model, name))
         torch.save(model.state_dict(), args.out / f"{name}.pt")  # for the reference fixtures (not committed)
         (args.out / f"{name}.json").write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n", "utf-8")

@@ -1,0 +1,170 @@
+"""Sentence pairs written by people: the HSK 3.0 graded sentences of the `hsk-sentences-audio` package.
+
+The grammars (corpus.py, everyday_grammar.py) write every other pair the translators learn from, so a sentence a
+teacher types in their own words often has a shape no grammar writes. The package holds 4,354 Chinese sentences of
+a textbook's six levels, each with an English translation and its Chinese words, every word glossed in English from
+CC-CEDICT (its data: CC BY-SA 4.0). They are used twice:
+
+- **held out** (HELD_OUT_SHARE, chosen by the sha256 of the English, never by Python's salted hash): never trained on,
+  they measure the translators on sentences nobody wrote for them (`held_out_items`, read by
+  `python -m tools.translator.everyday --set hsk`);
+- **trained on** (`training_pairs`), REPEAT times each, beside the grammars' pairs (train.py).
+
+How a pair is read: its English as the translators read it (translator.source_words); its Chinese in the package's
+own words, except that 的 after a pronoun is joined to it as the corpus writes it (我 的 书 -> 我的 书). Left out: the
+package's placeholders (no translation), the hand-written sentences (dataset.HAND_WRITTEN, which measure the models),
+and a second translation of an English sentence already read.
+
+The vocabulary (training only). A word of either side is the models' when the grammars' training pairs have it, or
+the kept pairs have it at least MIN_COUNT times. A rarer English word is read as its typed <unk> and the one Chinese
+word whose gloss names it (the word or its lemma) becomes <unk>, as the grammar hides a word
+(everyday_grammar.unknown_words), so that the model learns to write <unk> for a word it cannot read, never another
+word; a pair where that match is not exactly one word, or with a rare Chinese word that no rare English word names,
+is left out (training on it would teach a known English word -> <unk>).
+
+    python -m tools.translator.real_pairs          # what is kept and left out, with a few pairs
+    python -m tools.translator.real_pairs --measure --level 1 2 3    # the held-out sentences of HSK 1-3
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import functools
+import hashlib
+import json
+import re
+
+from hsk_sentences_audio import load_sentences
+
+from app.engine.models import mt_check, mt_dictionary, translator
+from app.engine.models.translator import source_words
+from tools.translator import dataset, everyday
+
+HELD_OUT_SHARE = 0.1
+MIN_COUNT = 2
+REPEAT = 8  # each kept pair this many times in an epoch: about 7% of the training pairs
+UNK = "<unk>"
+
+
+class Sentence(collections.namedtuple("Sentence", "id level english words zh glosses")):
+    """One sentence of the package: `words` the English as the translators read it, `zh` its Chinese words,
+    `glosses` each Chinese word's English gloss (lower case)."""
+
+
+@functools.cache
+def sentences() -> tuple[Sentence, ...]:
+    """Every usable sentence of the package, once per English sentence, in the package's order."""
+    hand_written = dataset.hand_written_sentences()
+    pronoun_de = {"我", "你", "他", "她", "我们", "你们", "他们", "谁"}  # the corpus writes 我的, 他们的 as one word
+    kept, seen = [], set()
+    for record in load_sentences():
+        english = record["translation"]["en"]
+        words = source_words(english)
+        key = " ".join(words)
+        if not words or english.startswith("placeholder") or key in hand_written or key in seen:
+            continue
+        seen.add(key)
+        zh: list[str] = []
+        glosses: list[str] = []
+        for token in record["tokens"]:
+            if token["word"] == "的" and zh and zh[-1] in pronoun_de:
+                zh[-1] += "的"
+                continue
+            zh.append(token["word"])
+            glosses.append(token["gloss_en"].lower())
+        kept.append(Sentence(record["id"], record["hsk_level"], english, tuple(words), tuple(zh), tuple(glosses)))
+    return tuple(kept)
+
+
+def is_held_out(sentence: Sentence) -> bool:
+    digest = hashlib.sha256(" ".join(sentence.words).encode("utf-8")).digest()
+    return int.from_bytes(digest[:4], "big") < HELD_OUT_SHARE * 2**32
+
+
+def naming(sentence: Sentence, word: str) -> list[int]:
+    """The Chinese words whose gloss names the English word or its lemma (walked: walk), as whole words."""
+    reading = mt_dictionary.lookup(word)
+    names = {word, reading.lemma} if reading else {word}
+    return [i for i, gloss in enumerate(sentence.glosses) if names & set(re.findall(r"[a-z]+", gloss))]
+
+
+def training_pairs(corpus_train: list[dict]) -> list[dict]:
+    """The kept training pairs, each once ({"en", "zh", "grammar": "real"}), read against the vocabulary of the
+    grammars' training pairs (`corpus_train`): see the module's text."""
+    corpus_en = {w for pair in corpus_train for w in pair["en"].split()}
+    corpus_zh = {w for pair in corpus_train for w in pair["zh"].split()}
+    train = [s for s in sentences() if not is_held_out(s)]
+    en_count = collections.Counter(w for s in train for w in s.words)
+    zh_count = collections.Counter(w for s in train for w in s.zh)
+    pairs = []
+    for s in train:
+        rare_en = [j for j, w in enumerate(s.words) if w not in corpus_en and en_count[w] < MIN_COUNT]
+        rare_zh = {i for i, w in enumerate(s.zh) if w not in corpus_zh and zh_count[w] < MIN_COUNT}
+        hidden: dict[int, int] = {}  # English position -> the Chinese position that becomes <unk>
+        for j in rare_en:
+            named = [i for i in naming(s, s.words[j]) if i not in hidden.values()]
+            if len(named) != 1:
+                break
+            hidden[j] = named[0]
+        else:
+            if rare_zh <= set(hidden.values()):
+                en = [mt_dictionary.unknown_token(w) if j in hidden else w for j, w in enumerate(s.words)]
+                zh = [UNK if i in hidden.values() else w for i, w in enumerate(s.zh)]
+                pairs.append({"en": " ".join(en), "zh": " ".join(zh), "grammar": "real"})
+    return pairs
+
+
+def held_out_items() -> list[everyday.Item]:
+    """The held-out sentences as a hand-written set's items (everyday.Item): each English content word
+    (mt_check.is_english_content) that a Chinese word's gloss names is judged, right when the output has that word
+    or a Chinese word the lexicon or the dictionary gives it (mt_check.counterparts, without what the corpus
+    taught); a content word no gloss names is not judged (the translation said it otherwise)."""
+    items = []
+    for s in sentences():
+        if not is_held_out(s):
+            continue
+        content = {}
+        for word in s.words:
+            named = naming(s, word)
+            if mt_check.is_english_content(word) and named:
+                senses = sorted(mt_check.counterparts(word, with_taught=False))
+                content[word] = tuple(dict.fromkeys([s.zh[i] for i in named] + senses))
+        if content:  # a sentence with nothing to judge would count as right
+            items.append(everyday.Item(s.english, s.zh, content))
+    return items
+
+
+def checksum(pairs: list[dict]) -> str:
+    """sha256 of the kept training pairs, as vocab.json records it beside the grammars' corpus."""
+    lines = (json.dumps(p, ensure_ascii=False, separators=(",", ":")) + "\n" for p in pairs)
+    return hashlib.sha256("".join(lines).encode("utf-8")).hexdigest()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--measure",
+        nargs="*",
+        choices=list(translator.MODELS),
+        help="the held-out sentences through these committed translators (none: all three), as everyday.py does",
+    )
+    parser.add_argument("--level", type=int, nargs="+", default=[1, 2, 3, 4, 5, 6], help="HSK levels measured")
+    args = parser.parse_args()
+    if args.measure is not None:
+        levels = {s.english: s.level for s in sentences()}
+        items = [item for item in held_out_items() if levels[item.en] in args.level]
+        print(everyday.table([everyday.evaluate(name, items) for name in args.measure or translator.MODELS]))
+        return
+    every = sentences()
+    held = [s for s in every if is_held_out(s)]
+    pairs = training_pairs(dataset.generate()["train"])
+    hidden = sum(UNK in p["zh"].split() for p in pairs)
+    print(f"{len(load_sentences())} in the package, {len(every)} read, {len(held)} held out, {len(pairs)} kept for "
+          f"training ({hidden} with a word hidden), sha256 {checksum(pairs)}")  # fmt: skip
+    for pair in pairs[:: max(1, len(pairs) // 12)]:
+        print(" ", pair["en"], "|", pair["zh"])
+
+
+if __name__ == "__main__":
+    main()
