@@ -116,21 +116,24 @@ def training_pairs(corpus_train: list[dict]) -> list[dict]:
 
 
 def held_out_items() -> list[everyday.Item]:
-    """The held-out sentences as a hand-written set's items (everyday.Item): each English content word
-    (mt_check.is_english_content) that a Chinese word's gloss names is judged, right when the output has that word
-    or a Chinese word the lexicon or the dictionary gives it (mt_check.counterparts, without what the corpus
-    taught); a content word no gloss names is not judged (the translation said it otherwise)."""
+    """The held-out sentences as a hand-written set's items (everyday.Item), every English content word judged
+    (mt_check.is_english_content): right when the output has the reference's word for it (the Chinese word whose
+    gloss names it, not one of the grammar's words such as 的) or a word the lexicon or the dictionary gives it
+    (mt_check.counterparts, without what the corpus taught). A word with neither is not judged: a word in no
+    dictionary that the reference says otherwise; a sentence with nothing to judge is left out."""
     items = []
     for s in sentences():
         if not is_held_out(s):
             continue
         content = {}
         for word in s.words:
-            named = naming(s, word)
-            if mt_check.is_english_content(word) and named:
-                senses = sorted(mt_check.counterparts(word, with_taught=False))
-                content[word] = tuple(dict.fromkeys([s.zh[i] for i in named] + senses))
-        if content:  # a sentence with nothing to judge would count as right
+            if not mt_check.is_english_content(word):
+                continue
+            named = [s.zh[i] for i in naming(s, word) if s.zh[i] not in mt_check.GRAMMAR]
+            alternatives = tuple(dict.fromkeys(named + sorted(mt_check.counterparts(word, with_taught=False))))
+            if alternatives:
+                content[word] = alternatives
+        if content:
             items.append(everyday.Item(s.english, s.zh, content))
     return items
 

@@ -1,0 +1,80 @@
+"""The HSK sentences the translators are also trained on (tools/translator/real_pairs.py): what is read, what is held
+out to measure them, and how a word too rare to learn is hidden on both sides. The committed weights' vocab.json
+names the kept pairs' sha256; tests/test_translator_figures.py checks it against the whole corpus (slow)."""
+
+import collections
+
+from hsk_sentences_audio import load_sentences
+
+from app.engine.models import mt_check, mt_dictionary
+from tools.translator import dataset, real_pairs
+
+
+def test_a_tenth_is_held_out_by_the_sentence_itself_and_never_trained_on():
+    every = real_pairs.sentences()
+    held = [s for s in every if real_pairs.is_held_out(s)]
+    # 4,354 records: 80 placeholders without a translation, 47 second translations or hand-written sentences
+    assert (len(load_sentences()), len(every), len(held)) == (4354, 4227, 407)
+    trained = {" ".join(p["en"].split()) for p in real_pairs.training_pairs([])}
+    assert not trained & {" ".join(s.words) for s in held}
+    # the same words, the same side, in any process: sha256, not Python's salted hash
+    assert [s.id for s in held[:3]] == [s.id for s in every if real_pairs.is_held_out(s)][:3]
+
+
+def test_the_hand_written_sets_that_the_package_also_has_are_left_out():
+    package = {" ".join(real_pairs.source_words(r["translation"]["en"])) for r in load_sentences()}
+    hand_written = dataset.hand_written_sentences()
+    shared = package & hand_written
+    assert {"please close the door", "i usually get up at seven", "the sun rises in the east"} <= shared
+    assert not shared & {" ".join(s.words) for s in real_pairs.sentences()}
+
+
+def test_de_after_a_pronoun_is_one_word_as_the_corpus_writes_it():
+    zh = {s.english: s.zh for s in real_pairs.sentences()}
+    assert zh["He took my book away."] == ("他", "拿走", "了", "我的", "书")
+    assert all("的" not in s.zh[i + 1 : i + 2] or s.zh[i] not in ("我", "他", "她") for s in real_pairs.sentences()
+               for i in range(len(s.zh)))  # fmt: skip
+
+
+def test_a_hidden_english_word_hides_exactly_the_chinese_word_whose_gloss_names_it():
+    pairs = real_pairs.training_pairs([])  # no corpus: every word must be common among the sentences themselves
+    counts_en = collections.Counter(w for s in real_pairs.sentences() if not real_pairs.is_held_out(s) for w in s.words)
+    by_english = {}
+    for s in real_pairs.sentences():
+        by_english.setdefault(len(s.words), []).append(s)
+    hidden_pairs = 0
+    for pair in pairs:
+        en, zh = pair["en"].split(), pair["zh"].split()
+        hidden = [w for w in en if w.startswith("<unk")]
+        assert len(hidden) == zh.count(real_pairs.UNK)
+        assert all(w in mt_dictionary.UNKNOWN_TOKENS + ("<unk>",) or counts_en[w] >= real_pairs.MIN_COUNT for w in en)
+        hidden_pairs += bool(hidden)
+    assert 0 < hidden_pairs < len(pairs)
+
+
+def test_the_gloss_that_names_a_word_worked_through():
+    source = next(s for s in real_pairs.sentences() if s.english == "The flight was delayed two hours.")
+    assert source.zh == ("航班", "晚点", "了", "两", "个", "小时")
+    assert real_pairs.naming(source, "delayed") == [1]  # 晚点: "(of trains etc) late; delayed"
+    assert real_pairs.naming(source, "hours") == [5]  # 小时: "hour", the lemma the dictionary gives
+    assert real_pairs.naming(source, "was") == []  # 了's gloss names no English word of it
+    # a word the dictionary lacks is named only as it is written: inherited is not inherit (继承, "to inherit")
+    inherited = next(s for s in real_pairs.sentences() if s.english == "He inherited his father's business.")
+    assert real_pairs.naming(inherited, "inherited") == []
+
+
+def test_held_out_items_judge_every_content_word_by_the_reference_or_the_dictionary():
+    items = real_pairs.held_out_items()
+    assert len(items) > 300 and all(item.content for item in items)
+    judged = named_first = 0
+    for item in items:
+        words = real_pairs.source_words(item.en)
+        assert {
+            w for w in words if mt_check.is_english_content(w) and mt_check.counterparts(w, with_taught=False)
+        } <= set(item.content)  # every content word the dictionary knows is judged
+        for english, alternatives in item.content.items():
+            assert english in words and alternatives
+            assert not set(alternatives) & mt_check.GRAMMAR - mt_check.counterparts(english, with_taught=False)
+            judged += 1
+            named_first += alternatives[0] in item.zh
+    assert named_first > judged / 2  # most are judged by the reference's own word first
