@@ -39,15 +39,19 @@ def test_de_after_a_pronoun_is_one_word_as_the_corpus_writes_it():
 def test_a_hidden_english_word_hides_exactly_the_chinese_word_whose_gloss_names_it():
     pairs = real_pairs.training_pairs([])  # no corpus: every word must be common among the sentences themselves
     counts_en = collections.Counter(w for s in real_pairs.sentences() if not real_pairs.is_held_out(s) for w in s.words)
-    by_english = {}
-    for s in real_pairs.sentences():
-        by_english.setdefault(len(s.words), []).append(s)
+    sources = iter(s for s in real_pairs.sentences() if not real_pairs.is_held_out(s))  # the pairs keep their order
     hidden_pairs = 0
     for pair in pairs:
         en, zh = pair["en"].split(), pair["zh"].split()
-        hidden = [w for w in en if w.startswith("<unk")]
-        assert len(hidden) == zh.count(real_pairs.UNK)
-        assert all(w in mt_dictionary.UNKNOWN_TOKENS + ("<unk>",) or counts_en[w] >= real_pairs.MIN_COUNT for w in en)
+        source = next(s for s in sources if len(s.words) == len(en) and len(s.zh) == len(zh)
+                      and all(a == b or a.startswith("<unk") for a, b in zip(en, s.words, strict=True)))  # fmt: skip
+        hidden = [j for j, w in enumerate(en) if w.startswith("<unk")]
+        unknown = {i for i, w in enumerate(zh) if w == real_pairs.UNK}
+        assert len(hidden) == len(unknown)
+        for j in hidden:  # its typed <unk>, and the one Chinese word its gloss names became <unk>
+            assert en[j] == mt_dictionary.unknown_token(source.words[j])
+            assert len(set(real_pairs.naming(source, source.words[j])) & unknown) >= 1
+        assert all(w in mt_dictionary.UNKNOWN_TOKENS or counts_en[w] >= real_pairs.MIN_COUNT for w in en)
         hidden_pairs += bool(hidden)
     assert 0 < hidden_pairs < len(pairs)
 
