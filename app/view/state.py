@@ -238,10 +238,11 @@ class State(BaseModel):
         description="toy: the teaching engine on word vectors. Real pretrained models, self-attention over the "
         "source, every layer and head: minilm is all-MiniLM-L6-v2 (English word pieces, 6 layers x 12 heads); e5 is "
         "multilingual-e5-small with 4-bit weights (Chinese, English and about 100 languages, 12 layers x 12 heads). "
-        "Trained English→Chinese translators (encoder-decoder, trained here on a generated corpus of about 250 "
-        f"English words, at most {MAX_TRANSLATOR_WORDS} words a sentence): rnnsearch (additive attention, Bahdanau "
-        "et al.), transformer-mt (a small Transformer, 2 layers x 4 heads, cross-attention and the decoder's masked "
-        "self-attention), rnnencdec (no attention: one context vector for every step).",
+        "Trained English→Chinese translators (encoder-decoder, trained here on a generated corpus of about 3,900 "
+        f"English words, at most {MAX_TRANSLATOR_WORDS} words a sentence): "
+        "rnnsearch (additive attention, Bahdanau et al.), transformer-mt (a small Transformer, 2 layers x 4 heads, "
+        "cross-attention and the decoder's masked self-attention), rnnencdec (no attention: one context vector for "
+        "every step).",
     )
     layer: Annotated[int, Control("select", MODEL | TRANSLATE, group="model")] = Field(
         0, ge=0, description="Real models and translators: which layer (from 0; the model's config says how many)."
