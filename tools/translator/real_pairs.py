@@ -3,27 +3,27 @@
 The grammars (corpus.py, everyday_grammar.py) write every other pair the translators learn from, so a sentence a
 teacher types in their own words often has a shape no grammar writes. The package holds 4,354 Chinese sentences of
 a textbook's six levels, each with an English translation and its Chinese words, every word glossed in English from
-CC-CEDICT (its data: CC BY-SA 4.0). They are used twice:
-
-- **held out** (HELD_OUT_SHARE, chosen by the sha256 of the English, never by Python's salted hash): never trained on,
-  they measure the translators on sentences nobody wrote for them (`held_out_items`, read by
-  `python -m tools.translator.everyday --set hsk`);
-- **trained on** (`training_pairs`), REPEAT times each, beside the grammars' pairs (train.py).
+CC-CEDICT (its data: CC BY-SA 4.0). They measure the translators on sentences nobody wrote for them
+(`items`: every sentence, for weights never trained on any, which the committed ones are; `held_out` picks a tenth by
+the sha256 of the English, never by Python's salted hash), and `train.py --real-pairs` trains on the other nine
+tenths (`training_pairs`), REPEAT times each, beside the grammars' pairs: a trial, measured and not kept
+(tools/translator/README.md).
 
 How a pair is read: its English as the translators read it (translator.source_words); its Chinese in the package's
 own words, except that 的 after a pronoun is joined to it as the corpus writes it (我 的 书 -> 我的 书). Left out: the
 package's placeholders (no translation), the hand-written sentences (dataset.HAND_WRITTEN, which measure the models),
 and a second translation of an English sentence already read.
 
-The vocabulary (training only). A word of either side is the models' when the grammars' training pairs have it, or
+The vocabulary (the trial's). A word of either side is the models' when the grammars' training pairs have it, or
 the kept pairs have it at least MIN_COUNT times. A rarer English word is read as its typed <unk> and the one Chinese
 word whose gloss names it (the word or its lemma) becomes <unk>, as the grammar hides a word
 (everyday_grammar.unknown_words), so that the model learns to write <unk> for a word it cannot read, never another
 word; a pair where that match is not exactly one word, or with a rare Chinese word that no rare English word names,
 is left out (training on it would teach a known English word -> <unk>).
 
-    python -m tools.translator.real_pairs          # what is kept and left out, with a few pairs
-    python -m tools.translator.real_pairs --measure --level 1 2 3    # the held-out sentences of HSK 1-3
+    python -m tools.translator.real_pairs                               # what is read, held out and kept
+    python -m tools.translator.real_pairs --measure --level 1 2 3       # the held-out sentences of HSK 1-3
+    python -m tools.translator.real_pairs --measure rnnsearch --every   # every sentence (weights never trained on them)
 """
 
 from __future__ import annotations
@@ -115,15 +115,16 @@ def training_pairs(corpus_train: list[dict]) -> list[dict]:
     return pairs
 
 
-def held_out_items() -> list[everyday.Item]:
-    """The held-out sentences as a hand-written set's items (everyday.Item), every English content word judged
+def items(every: bool = False) -> list[everyday.Item]:
+    """The held-out sentences (every one: `every`) as a hand-written set's items (everyday.Item), each English
+    content word judged
     (mt_check.is_english_content): right when the output has the reference's word for it (the Chinese word whose
     gloss names it, not one of the grammar's words such as 的) or a word the lexicon or the dictionary gives it
     (mt_check.counterparts, without what the corpus taught). A word with neither is not judged: a word in no
     dictionary that the reference says otherwise; a sentence with nothing to judge is left out."""
     items = []
     for s in sentences():
-        if not is_held_out(s):
+        if not (every or is_held_out(s)):
             continue
         content = {}
         for word in s.words:
@@ -153,11 +154,15 @@ def main() -> None:
         help="the held-out sentences through these committed translators (none: all three), as everyday.py does",
     )
     parser.add_argument("--level", type=int, nargs="+", default=[1, 2, 3, 4, 5, 6], help="HSK levels measured")
+    parser.add_argument("--every", action="store_true", help="every sentence, not the held-out tenth")
     args = parser.parse_args()
     if args.measure is not None:
+        trained_on = "real_pairs_sha256" in json.loads(translator.DIRECTORY.joinpath(translator.VOCAB_FILE).read_text())
+        if args.every and trained_on:
+            parser.error("--every: the committed weights were trained on nine tenths of these sentences")
         levels = {s.english: s.level for s in sentences()}
-        items = [item for item in held_out_items() if levels[item.en] in args.level]
-        print(everyday.table([everyday.evaluate(name, items) for name in args.measure or translator.MODELS]))
+        chosen = [item for item in items(args.every) if levels[item.en] in args.level]
+        print(everyday.table([everyday.evaluate(name, chosen) for name in args.measure or translator.MODELS]))
         return
     every = sentences()
     held = [s for s in every if is_held_out(s)]

@@ -500,19 +500,23 @@ def main():
     parser.add_argument("--epochs", type=int, default=None, help="override (trials only)")
     parser.add_argument("--hidden", type=int, default=None, help="the GRUs' width, override (trials only)")
     parser.add_argument("--test-size", type=int, default=None, help="measure on the first N test pairs (trials only)")
+    parser.add_argument(
+        "--real-pairs", action="store_true", help="also train on the HSK sentences, real_pairs.py (a trial, not kept)"
+    )
     args = parser.parse_args()
     torch.set_num_threads(1)
     splits = dataset.generate()
     corpus_train = splits["train"][: args.train_size] if args.train_size else splits["train"]
-    real = real_pairs.training_pairs(corpus_train)  # sentences written by people (HSK), each REPEAT times
+    real = real_pairs.training_pairs(corpus_train) if args.real_pairs else []  # HSK sentences, each REPEAT times
     train_pairs = corpus_train + real * real_pairs.REPEAT
     src_vocab, tgt_vocab = vocabularies(train_pairs)
     train = encode_pairs(train_pairs, src_vocab, tgt_vocab)
     val = encode_pairs(splits["val"], src_vocab, tgt_vocab)
     test = encode_pairs(splits["test"][: args.test_size], src_vocab, tgt_vocab)
     args.out.mkdir(parents=True, exist_ok=True)
-    vocab = {"source": src_vocab, "target": tgt_vocab, "corpus_sha256": dataset.checksum(splits),
-             "real_pairs_sha256": real_pairs.checksum(real)}  # fmt: skip
+    vocab = {"source": src_vocab, "target": tgt_vocab, "corpus_sha256": dataset.checksum(splits)}
+    if real:
+        vocab["real_pairs_sha256"] = real_pairs.checksum(real)
     (args.out / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
     for name in args.models:
         if args.epochs:
@@ -523,7 +527,8 @@ def main():
         report["torch"] = torch.__version__
         report["numpy"] = np.__version__
         report["train_pairs"] = len(train)
-        report["real_pairs"] = {"kept": len(real), "repeat": real_pairs.REPEAT}
+        if real:
+            report["real_pairs"] = {"kept": len(real), "repeat": real_pairs.REPEAT}
         np.savez(args.out / f"{name}.npz", **export(model, name))
         torch.save(model.state_dict(), args.out / f"{name}.pt")  # for the reference fixtures (not committed)
         (args.out / f"{name}.json").write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n", "utf-8")
