@@ -29,6 +29,7 @@ from pydantic_core import PydanticCustomError
 from app.engine.attention.named_heads import NAMED_HEADS
 from app.engine.models.translator import MAX_SOURCE_WORDS as MAX_TRANSLATOR_WORDS
 from app.view import models
+from app.view.messages import TEMPLATES
 from app.view.spec import (
     CROSS,
     ENGINE,
@@ -71,11 +72,13 @@ SLIDE_PANELS = ("stage1", "stage2", "stage3", "arithmetic", "bars", "alignment",
 ATTENDING_MODELS = ("toy", *models.MODEL_NAMES, *(name for name in models.TRANSLATOR_NAMES if name != "rnnencdec"))
 
 
-def error(error_type: str, template: str, field: str | None = None, **context: Any) -> PydanticCustomError:
-    """A validation error of our own; `field` names the parameter at fault when a model validator finds it."""
+def error(error_type: str, field: str | None = None, **context: Any) -> PydanticCustomError:
+    """A validation error of our own, in English from messages.TEMPLATES (every message's one source; the API
+    writes it in the reader's language from the same type and context); `field` names the parameter at fault when a
+    model validator finds it."""
     if field is not None:
         context["field"] = field
-    return PydanticCustomError(error_type, template, context)
+    return PydanticCustomError(error_type, TEMPLATES["en"][error_type], context)
 
 
 # ---------------------------------------------------------------------------
@@ -88,11 +91,11 @@ def check_text(value: str, limit: int = MAX_CHARACTERS) -> str:
     for character in value:
         category = unicodedata.category(character)
         if category == "Cc" and character not in "\t\n\r":
-            raise error("control_character", "control character {character} is not allowed", character=_code(character))
+            raise error("control_character", character=_code(character))
         if category == "Cs":
-            raise error("lone_surrogate", "lone surrogate {character} is not allowed", character=_code(character))
+            raise error("lone_surrogate", character=_code(character))
     if len(value) > limit:
-        raise error("too_many_characters", "at most {limit} characters (got {count})", limit=limit, count=len(value))
+        raise error("too_many_characters", limit=limit, count=len(value))
     return value
 
 
@@ -110,7 +113,7 @@ def in_choices(*choices: int) -> tuple[Choices, AfterValidator, Any]:
 
     def check(value: int) -> int:
         if value not in choices:
-            raise error("not_a_choice", "must be one of: {expected}", expected=list(choices))
+            raise error("not_a_choice", expected=list(choices))
         return value
 
     return Choices(choices), AfterValidator(check), Field(json_schema_extra={"enum": list(choices)})
@@ -131,9 +134,7 @@ def parse_matrix(value: Any, info: ValidationInfo) -> Any:
         try:
             matrix.append([float(item) for item in row.replace(",", " ").split()])
         except ValueError:
-            raise error(
-                "matrix_number", "row {row} has a non-number: {text}", row=number, text=row.strip()[:40]
-            ) from None
+            raise error("matrix_number", row=number, text=row.strip()[:40]) from None
     return matrix or None
 
 
@@ -141,16 +142,16 @@ def check_matrix(matrix: tuple[tuple[float, ...], ...] | None) -> tuple[tuple[fl
     if matrix is None:
         return None
     if not matrix:
-        raise error("matrix_empty", "needs at least one row")
+        raise error("matrix_empty")
     if len(matrix) > MAX_MATRIX:
-        raise error("matrix_rows", "at most {limit} rows (got {count})", limit=MAX_MATRIX, count=len(matrix))
+        raise error("matrix_rows", limit=MAX_MATRIX, count=len(matrix))
     widths = sorted({len(row) for row in matrix})
     if len(widths) != 1:
-        raise error("matrix_ragged", "every row needs the same number of columns (got {widths})", widths=widths)
+        raise error("matrix_ragged", widths=widths)
     if not 1 <= widths[0] <= MAX_MATRIX:
-        raise error("matrix_columns", "1 to {limit} columns (got {count})", limit=MAX_MATRIX, count=widths[0])
+        raise error("matrix_columns", limit=MAX_MATRIX, count=widths[0])
     if any(not math.isfinite(x) or abs(x) > MAX_ENTRY for row in matrix for x in row):
-        raise error("matrix_entries", "entries must be finite numbers with |x| <= {limit}", limit=f"{MAX_ENTRY:g}")
+        raise error("matrix_entries", limit=f"{MAX_ENTRY:g}")
     return matrix
 
 
@@ -166,7 +167,7 @@ def parse_labels(value: Any, info: ValidationInfo) -> Any:
 def check_labels(labels: tuple[str, ...] | None) -> tuple[str, ...] | None:
     for label in labels or ():
         if not label or "," in label:
-            raise error("label_text", "each name needs at least one character and no comma")
+            raise error("label_text")
         check_text(label, MAX_LABEL)
     return labels
 
@@ -463,11 +464,11 @@ class State(BaseModel):
         if mode == "exercise":
             check_exercise(self)
         elif self.model != "toy" and self.q is None and (self.query_labels or self.key_labels):
-            raise error("exercise_without_q", "labels belong to the exercise", field="query_labels")
+            raise error("exercise_without_q", field="query_labels")
         check_modes(self, mode)
         n_queries, n_heads = check_sizes(self, mode)
         if self.head is not None and self.head >= n_heads:
-            raise error("head_range", "must be less than the number of heads ({count})", field="head", count=n_heads)
+            raise error("head_range", field="head", count=n_heads)
         return self.clamped(n_queries)
 
     def clamped(self, n_queries: int | None) -> State:
@@ -598,7 +599,6 @@ def check_modes(state: State, mode: str) -> None:
                     drop = [other] if value == spec.default else [spec.name]
                     raise error(
                         "choice_requires",
-                        "{value} needs {other} to be {values}",
                         field=spec.name,
                         value=value,
                         other=other,
@@ -609,18 +609,15 @@ def check_modes(state: State, mode: str) -> None:
             continue
         if not spec.applies(mode):
             if spec.name == "model" and mode == "exercise":
-                raise error("exercise_model", "leave model at toy", field="model")
+                raise error("exercise_model", field="model")
             modes = [m for m in MODES if m in spec.control.modes]
-            raise error("applies_to", "applies to {modes} only", field=spec.name, modes=modes)
+            raise error("applies_to", field=spec.name, modes=modes)
         if spec.choices and value not in spec.choices_in(mode):
-            raise error(
-                "choice_not_in_mode", "{value} is not available in {mode}", field=spec.name, value=value, mode=mode
-            )
+            raise error("choice_not_in_mode", field=spec.name, value=value, mode=mode)
         for other, allowed in spec.control.requires.items():
             if getattr(state, other) not in allowed:
                 raise error(
                     "requires",
-                    "applies only when {other} is {values}",
                     field=spec.name,
                     other=other,
                     values=list(allowed),
@@ -633,7 +630,7 @@ def check_sizes(state: State, mode: str) -> tuple[int | None, int]:
     if mode == "exercise":
         return len(state.q), 1
     if not state.source.strip():
-        raise error("empty_sentence", "must not be empty", field="source")
+        raise error("empty_sentence", field="source")
     if mode == "translate":
         return check_translation(state)
     if mode == "model":
@@ -644,9 +641,7 @@ def check_sizes(state: State, mode: str) -> tuple[int | None, int]:
     n_queries = count_words(state.target, "target") if mode == "cross" else n_source
     width = embedding_width(state)
     if state.projection != "named" and width % state.n_heads:
-        raise error(
-            "heads_divide", "{heads} heads do not divide the width {dim}", field="heads", heads=state.n_heads, dim=width
-        )
+        raise error("heads_divide", field="heads", heads=state.n_heads, dim=width)
     if state.projection == "named":
         from app.engine.attention.named_heads import NAMED_HEADS
 
@@ -654,7 +649,6 @@ def check_sizes(state: State, mode: str) -> tuple[int | None, int]:
         if state.n_heads > available:
             raise error(
                 "named_heads_count",
-                "{mode} attention has {count} named heads",
                 field="heads",
                 mode=mode,
                 count=available,
@@ -668,7 +662,6 @@ def check_layer(state: State, info: models.ModelInfo) -> None:
     if state.layer >= info.n_layers:
         raise error(
             "layer_range",
-            "{model} has {count} layers",
             field="layer",
             model=info.label,
             count=info.n_layers,
@@ -684,11 +677,10 @@ def check_translation(state: State) -> tuple[int | None, int]:
     info = models.info(state.model)  # its facts, from a table: validation loads no model
     count = len(models.source_words(state.source))
     if count == 0:
-        raise error("no_english_words", "the translators read English words; none found", field="source")
+        raise error("no_english_words", field="source")
     if count > info.max_pieces:
         raise error(
             "too_many_words",
-            "{model} translates at most {limit} English words (got {count}; i'm, it's … count as two)",
             field="source",
             model=info.label,
             limit=info.max_pieces,
@@ -697,7 +689,6 @@ def check_translation(state: State) -> tuple[int | None, int]:
     if state.target is not None and len(state.target.split()) > MAX_TARGET_WORDS:
         raise error(
             "too_many_target_words",
-            "at most {limit} Chinese words, separated by spaces (got {count})",
             field="target",
             limit=MAX_TARGET_WORDS,
             count=len(state.target.split()),
@@ -718,9 +709,7 @@ def count_words(text: str, field: str) -> int:
 
     count = len(tokenize(text))
     if count > MAX_TOKENS:
-        raise error(
-            "too_many_tokens", "at most {limit} words (got {count})", field=field, limit=MAX_TOKENS, count=count
-        )
+        raise error("too_many_tokens", field=field, limit=MAX_TOKENS, count=count)
     return count
 
 
@@ -729,23 +718,22 @@ def check_exercise(state: State) -> None:
     missing = [name for name in ("q", "k", "v") if getattr(state, name) is None]
     if missing:
         field = "q" if "q" in missing and (state.k or state.v) else missing[0]
-        raise error("exercise_needs", "the exercise needs q, k and v", field=field, missing=missing)
+        raise error("exercise_needs", field=field, missing=missing)
     if len(state.q[0]) != len(state.k[0]):
         raise error(
             "key_columns",
-            "keys need as many columns as queries",
             field="k",
             expected=len(state.q[0]),
             count=len(state.k[0]),
         )
     if len(state.k) != len(state.v):
-        raise error("value_rows", "one value row per key", field="v", expected=len(state.k), count=len(state.v))
+        raise error("value_rows", field="v", expected=len(state.k), count=len(state.v))
     if state.causal and len(state.q) != len(state.k):
-        raise error("causal_square", "the causal mask needs as many queries as keys", field="causal")
+        raise error("causal_square", field="causal")
     for name, rows in (("query_labels", state.q), ("key_labels", state.k)):
         labels = getattr(state, name)
         if labels is not None and len(labels) != len(rows):
-            raise error("label_count", "one name per row", field=name, expected=len(rows), count=len(labels))
+            raise error("label_count", field=name, expected=len(rows), count=len(labels))
 
 
 @functools.cache
