@@ -96,8 +96,12 @@ def test_the_counting_on_hand_made_outputs():
     daily = Item("I run every morning", ("我", "每天", "早上", "跑步"), {"run": ("跑步",), "morning": ("早上",)})
     assert score(daily, ["我", "每", "天", "早上", "跑步"], knows, CONTENT_WORDS).invented == ()  # 每 天: the 每天
     alone = score(daily, ["我", "天", "早上", "跑步"], knows, CONTENT_WORDS)
-    assert alone.invented == ("天",)  # no word says day
-    assert alone.unmarked == ("天",)  # the page lets it pass: the corpus aligns 天 with morning (每 天 早上)
+    assert alone.invented == alone.unmarked == ()  # 天 is what the corpus taught every beside morning (每 天 早上)
+    listening = Item("the students are listening to the teacher", ("学生", "们", "正在", "听", "老师"),
+                     {"students": ("学生",), "listening": ("听",), "teacher": ("老师",)})  # fmt: skip
+    gone = score(listening, ["学生", "们", "正在", "去", "老师"], knows, CONTENT_WORDS)
+    assert gone.invented == ("去",)  # to -> 去 is taught only beside go: nothing of this sentence says 去
+    assert gone.unmarked == () and gone.missing == ("listening",)  # the page marks it made up
 
 
 @pytest.mark.parametrize("name", ["rnnsearch", "transformer-mt"])

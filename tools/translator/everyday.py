@@ -17,15 +17,19 @@ No PyTorch: the app's numpy translators (app/engine/models/translator.py). For e
     invented               a Chinese content word in the output (the lexicon or the translators' dictionary
                            calls it a noun, verb or adjective; mt_check.GRAMMAR's words are the grammar's) that
                            translates no word of the sentence: in neither the reference translation, nor the
-                           counterparts of its content words, nor any sense the dictionary or the lexicon gives
-                           one of its English words (mt_check.counterparts without what the corpus taught: short ->
-                           短 where the reference says 矮 is the wrong sense, not an invention; it is not right
-                           either; so is beautifully -> 漂亮, the lexicon's beautiful being 美丽, 漂亮 and 美),
-                           nor joined with the word beside it into one of the reference's words
-                           (每 天 for 每天): the sentences with one, and how many
+                           counterparts of its content words, nor any Chinese word given for one of its English
+                           words (mt_check.meanings: the lexicon's and the dictionary's senses, and what the corpus
+                           taught the word, alone or beside another word of this sentence: short -> 短 where the
+                           reference says 矮 is the wrong sense, not an invention, and so is show -> 看 (taught by
+                           "showed her a map") for the noun of "a new show"; neither is right either), nor joined
+                           with the word beside it into one of the reference's words (每 天 for 每天): the
+                           sentences with one, and how many. Until 2026-12-05 what the corpus taught was left out
+                           (so "to -> 去" would not excuse "listening to" -> 去); since the taught links are read in
+                           their sentence (taught.tsv's `with`), a link taught only beside other words excuses
+                           nothing elsewhere, and the old rule counted right translations (until -> 到, don't have
+                           to -> 不 用, this afternoon -> 今天 下午) as invented
     unmarked               of the invented words, those the page does not mark "made up" (its check against the
-                           dictionary, app/engine/models/mt_check.py, which also accepts what the corpus taught:
-                           to -> 去 is taught, so "listening to" -> 去 is invented here and unmarked there)
+                           dictionary, app/engine/models/mt_check.py)
     missing, marked        the English content words whose reference Chinese is not in the output, and how many
                            of them the page marks "left out" (the rest came out as a wrong sense: short -> 短)
     from the dictionary    the <unk> the model wrote, replaced by the dictionary's word for the English word its
@@ -95,7 +99,7 @@ def score(item: Item, output: list[str], knows, content_words: frozenset[str]) -
     with_dictionary = sum(knows(word) or mt_dictionary.lookup(word) is not None for word in words)
     missing = tuple(en for en, alternatives in item.content.items() if not any(zh in output for zh in alternatives))
     allowed = set(item.zh) | {zh for alternatives in item.content.values() for zh in alternatives}
-    senses = {zh for word in words for zh in mt_check.counterparts(word, with_taught=False)}
+    senses = set().union(*mt_check.meanings(words))  # every Chinese word given for a word of it, taught ones too
     joined = {i for i in range(len(output) - 1) if output[i] + output[i + 1] in item.zh}
     beside = joined | {i + 1 for i in joined}  # the words that make a reference word together
     invented = tuple(
