@@ -61,25 +61,33 @@ SETTINGS = {
 # ---------------------------------------------------------------------------
 
 
+def dropout(p):
+    """Dropout while training (a trial's `--dropout`); none by default, as the committed weights were trained."""
+    return nn.Dropout(p) if p else nn.Identity()
+
+
 class Encoder(nn.Module):
     """Embedding + bidirectional GRU: h_j = [forward_j; backward_j], (batch, n_src, 2 hidden)."""
 
-    def __init__(self, n_src, emb, hidden):
+    def __init__(self, n_src, emb, hidden, p_drop=0.0):
         super().__init__()
         self.embed = nn.Embedding(n_src, emb, padding_idx=PAD)
+        self.drop = dropout(p_drop)
         self.gru = nn.GRU(emb, hidden, batch_first=True, bidirectional=True)
 
     def forward(self, src, lengths):
-        packed = nn.utils.rnn.pack_padded_sequence(self.embed(src), lengths, batch_first=True, enforce_sorted=False)
+        embedded = self.drop(self.embed(src))
+        packed = nn.utils.rnn.pack_padded_sequence(embedded, lengths, batch_first=True, enforce_sorted=False)
         out, last = self.gru(packed)
         h, _ = nn.utils.rnn.pad_packed_sequence(out, batch_first=True, total_length=src.shape[1])
         return h, last  # last (2, batch, hidden): the forward's last state, the backward's first-word state
 
 
 class RNNSearch(nn.Module):
-    def __init__(self, n_src, n_tgt, emb, hidden, attn):
+    def __init__(self, n_src, n_tgt, emb, hidden, attn, p_drop=0.0):
         super().__init__()
-        self.encoder = Encoder(n_src, emb, hidden)
+        self.encoder = Encoder(n_src, emb, hidden, p_drop)
+        self.drop = dropout(p_drop)  # on the previous word's embedding and the deep output's input
         self.embed = nn.Embedding(n_tgt, emb, padding_idx=PAD)
         self.init = nn.Linear(hidden, hidden)  # s_0 = tanh(W_init backward_1)
         self.W = nn.Linear(hidden, attn, bias=False)  # the decoder state's part of the score
@@ -98,9 +106,9 @@ class RNNSearch(nn.Module):
         scores = scores.masked_fill(~mask, float("-inf"))
         weights = torch.softmax(scores, dim=-1)
         context = torch.bmm(weights[:, None, :], h).squeeze(1)  # (batch, 2 hidden)
-        e = self.embed(y_prev)
+        e = self.drop(self.embed(y_prev))
         s = self.cell(torch.cat([e, context], -1), s_prev)
-        logits = self.out(torch.cat([s, context, e], -1))
+        logits = self.out(self.drop(torch.cat([s, context, e], -1)))
         return logits, s, weights
 
     def forward(self, src, lengths, tgt_in):
@@ -275,7 +283,7 @@ class Transformer(nn.Module):
 def build(name, n_src, n_tgt):
     s = SETTINGS[name]
     if name == "rnnsearch":
-        return RNNSearch(n_src, n_tgt, s["emb"], s["hidden"], s["attn"])
+        return RNNSearch(n_src, n_tgt, s["emb"], s["hidden"], s["attn"], s.get("dropout", 0.0))
     if name == "rnnencdec":
         return RNNEncDec(n_src, n_tgt, s["emb"], s["hidden"])
     return Transformer(n_src, n_tgt, s["d_model"], s["heads"], s["ffn"], s["layers"])
@@ -500,6 +508,7 @@ def main():
     parser.add_argument("--epochs", type=int, default=None, help="override (trials only)")
     parser.add_argument("--hidden", type=int, default=None, help="the GRUs' width, override (trials only)")
     parser.add_argument("--test-size", type=int, default=None, help="measure on the first N test pairs (trials only)")
+    parser.add_argument("--dropout", type=float, default=None, help="RNNsearch's dropout, override (trials only)")
     parser.add_argument(
         "--real-pairs", action="store_true", help="also train on the HSK sentences, real_pairs.py (a trial, not kept)"
     )
@@ -523,6 +532,8 @@ def main():
             SETTINGS[name]["epochs"] = args.epochs
         if args.hidden and "hidden" in SETTINGS[name]:
             SETTINGS[name]["hidden"] = args.hidden
+        if args.dropout:
+            SETTINGS[name]["dropout"] = args.dropout
         model, report = train_one(name, train, val, test, tgt_vocab, len(src_vocab), len(tgt_vocab), args.seed)
         report["torch"] = torch.__version__
         report["numpy"] = np.__version__
