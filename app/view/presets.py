@@ -460,18 +460,18 @@ PRESETS = [
             "en": "Chinese puts a when-clause first: RNNsearch writes 下雨 的 时候 我 看 书. Its first word, 下雨, looks at "
             "{key0} ({weight0}), the last English word; then 我 goes back to {key1} ({weight1}), the first. No one "
             "showed the model where each word is: its attention learned to go to the end of the sentence and back. "
-            "And 时候, the word for when, looks most at {key2} ({weight2}), and almost as much at i, the subject "
-            "the next step writes: a step may look at the word it writes and at the next one.",
+            "And 时候, the word for when, looks most not at when but at {key2} ({weight2}), the subject the next "
+            "step writes: a step may look ahead to the word it needs next.",
             "zh": "中文把 when 从句放在前面：RNNsearch 译为 下雨 的 时候 我 看 书。第一个词“下雨”看英文的最后一个词 "
             "{key0}（{weight0}）；接着“我”回到第一个词 {key1}（{weight1}）。没有人告诉模型每个词在哪里：它的注意力"
-            "自己学会了先到句末、再回到句首。而“时候”，也就是 when 的译文，最关注 {key2}（{weight2}），"
-            "也几乎同样多地看着下一步要写的主语 i：一步可能既看它写出的词，也看下一个词。",
+            "自己学会了先到句末、再回到句首。而“时候”，也就是 when 的译文，最关注的不是 when，而是下一步要写的主语 "
+            "{key2}（{weight2}）：一步可能提前去看它接下来需要的词。",
         },
         "params": {"source": "i read books when it rains", "model": "rnnsearch", "step": "0"},
         "claims": (
             Claim("top", step=0, key="rains", at_least=0.8),
             Claim("top", step=3, key="i", at_least=0.7),
-            Claim("top", step=2, key="when", at_least=0.4),
+            Claim("top", step=2, key="i", at_least=0.7),
         ),
     },
     {
@@ -516,38 +516,35 @@ PRESETS = [
     {
         "id": "mt-unknown-wrong",
         "title": {
-            "en": "Trained: four unknown words, attention points at the wrong one",
-            "zh": "训练出的模型：四个不认识的词，注意力指错了词",
+            "en": "Trained: three unknown words, attention points at the wrong one",
+            "zh": "训练出的模型：三个不认识的词，注意力指错了词",
         },
         "lesson": {
-            "en": "enemy, crowd, girlfriend and mayor are all unknown, and all read as the same <unk:noun>. RNNsearch "
-            "writes 敌人 and 人群 where its attention pointed, then a third <unk> that looks most at {key0} again "
-            "({weight0}): 〔{word0}〕 comes twice. Later, where the girlfriend should be, its <unk> looks most at "
-            "{key1} ({weight1}), a little more than at girlfriend, so the page copies 〔{word1}〕, the verb: the "
-            "girlfriend is lost. Copying through attention is only as good as the place attention points to.",
-            "zh": "enemy、crowd、girlfriend 和 mayor 都不认识，都读成同一个 <unk:noun>。RNNsearch 在注意力所指之处写出"
-            "“敌人”和“人群”，接着第三个 <unk> 又最关注 {key0}（{weight0}）：〔{word0}〕出现两次。后来在 girlfriend "
-            "该出现的位置，它的 <unk> 最关注的是 {key1}（{weight1}），比 girlfriend 略多，页面于是复制了动词"
-            "〔{word1}〕：girlfriend 丢了。借注意力复制词，只能和注意力所指的位置一样好。",
+            "en": "enemy, crowd and mayor are all unknown, and all read as the same <unk:noun>. RNNsearch writes "
+            "its first <unk> looking at {key0} ({weight0}): 〔{word0}〕. Where the crowd should be, its second <unk> "
+            "looks most at {key1} ({weight1}), more than at crowd, so the page copies 〔{word1}〕, the verb, and "
+            "the model writes the verb again after it: the crowd is lost. The last <unk> looks at {key2} "
+            "({weight2}): 〔{word2}〕. Copying through attention is only as good as the place attention points to.",
+            "zh": "enemy、crowd 和 mayor 都不认识，都读成同一个 <unk:noun>。RNNsearch 写第一个 <unk> 时看着 {key0}"
+            "（{weight0}）：〔{word0}〕。在 crowd 该出现的位置，第二个 <unk> 最关注的是 {key1}（{weight1}），比 crowd "
+            "还多，页面于是复制了动词〔{word1}〕，模型接着又写了一次动词：crowd 丢了。最后一个 <unk> 看着 {key2}"
+            "（{weight2}）：〔{word2}〕。借注意力复制词，只能和注意力所指的位置一样好。",
         },
-        "params": {
-            "source": "the enemy and the crowd saw the girlfriend and the mayor",
-            "model": "rnnsearch",
-            "step": "5",
-        },
+        "params": {"source": "the enemy and the crowd met the mayor", "model": "rnnsearch", "step": "2"},
         "claims": (
-            Claim("replaced", step=2, key="crowd", at_least=0.45),
-            Claim("replaced", step=5, key="saw", at_least=0.39),
+            Claim("replaced", step=0, key="enemy", at_least=0.9),
+            Claim("replaced", step=2, key="met", at_least=0.4),
+            Claim("replaced", step=4, key="mayor", at_least=0.5),
         ),
     },
     {
         "id": "mt-made-up",
         "title": {
-            "en": "Trained: it looked at the word and wrote another (the farmer wants salt)",
-            "zh": "训练出的模型：看着这个词，却写了别的词（the farmer wants salt）",
+            "en": "Trained: it looked at the word and wrote another (we are classmates)",
+            "zh": "训练出的模型：看着这个词，却写了别的词（we are classmates）",
         },
         "lesson": {
-            "en": "Writing {word0} (rest), RNNsearch puts {weight0} of its weight on {key0}, yet "
+            "en": "Writing {word0} (enter), RNNsearch puts {weight0} of its weight on {key0}, yet "
             "{word0} translates no word of the sentence: the check against the dictionary marks it made up, and "
             "{key0} left out, though its column of stage 2 sums to {coverage0}. Attention says where the model "
             "looked, not that it translated what it looked at.",
@@ -555,8 +552,8 @@ PRESETS = [
             "词的译文：按词典检查，它被标为编造，{key0} 被标为漏译，尽管 {key0} 在阶段二中那一列的和是 {coverage0}。"
             "注意力说明模型看了哪里，并不说明它译出了所看的词。",
         },
-        "params": {"source": "the farmer wants salt", "model": "rnnsearch", "step": "2", "candidates": "all"},
-        "claims": (Claim("made_up", step=2, key="salt", at_least=0.85),),
+        "params": {"source": "we are classmates", "model": "rnnsearch", "step": "2", "candidates": "all"},
+        "claims": (Claim("made_up", step=2, key="classmates", at_least=0.85),),
     },
     {
         "id": "mt-transformer",

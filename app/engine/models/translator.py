@@ -54,7 +54,7 @@ VOCAB_FILE = "vocab.json"
 # file -> (size in bytes, sha256): the committed files, checked on every load
 PINNED = {
     "rnnencdec.npz": (5897342, "26a4d73f75848d812f74562c07fbec338346022602814ec8e9565d7a31ebf608"),
-    "rnnsearch.npz": (6029670, "604b93c3ae7aa1df77df64fa2b3eacfbb9adf4d4c67b07231cc60e8562766102"),
+    "rnnsearch.npz": (6029670, "4a539f23eb4dc39eff48ef03c3526a47d9813d61d7c5463d44c62116f96e833c"),
     "transformer-mt.npz": (6416806, "661e0facff8e121b82784d8f3caff37367329b93baf60d2ca95258845ba980bb"),
     "vocab.json": (56327, "faf4e54985a5e29da21bc74ba12dddb0a05c1d73446017b24942df40485ae959"),
 }
