@@ -298,7 +298,8 @@ def each_word(pairs: list[dict]):
     English word after it or None)."""
     for pair in pairs:
         en, zh = pair["en"].split(), pair["zh"].split()
-        to_chinese, at = chinese_of_each_english_word(pair), positions_of_each_english_word(pair)
+        at = positions_of_each_english_word(pair)
+        to_chinese = [[zh[i] for i in positions] for positions in at]  # chinese_of_each_english_word, from `at`
         for j, word in enumerate(en):
             yield pair, en, zh, to_chinese, at, j, word, (en[j + 1] if j + 1 < len(en) else None)
 
