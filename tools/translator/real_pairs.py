@@ -117,11 +117,10 @@ def training_pairs(corpus_train: list[dict]) -> list[dict]:
 
 def items(every: bool = False) -> list[everyday.Item]:
     """The held-out sentences (every one: `every`) as a hand-written set's items (everyday.Item), each English
-    content word judged
-    (mt_check.is_english_content): right when the output has the reference's word for it (the Chinese word whose
-    gloss names it, not one of the grammar's words such as 的) or a word the lexicon or the dictionary gives it
-    (mt_check.counterparts, without what the corpus taught). A word with neither is not judged: a word in no
-    dictionary that the reference says otherwise; a sentence with nothing to judge is left out."""
+    content word (mt_check.is_english_content) judged: right when the output has the reference's word for it (the
+    Chinese word whose gloss names it, not one of the grammar's words such as 的) or a word the lexicon or the
+    dictionary gives it (mt_check.counterparts, without what the corpus taught). A word with neither is not judged:
+    a word in no dictionary that the reference says otherwise; a sentence with nothing to judge is left out."""
     items = []
     for s in sentences():
         if not (every or is_held_out(s)):
