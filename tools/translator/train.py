@@ -62,7 +62,8 @@ SETTINGS = {
 
 
 def dropout(p):
-    """Dropout while training (RNNsearch's SETTINGS, or `--dropout`); p = 0: none (the other two models)."""
+    """Dropout while training (a model's SETTINGS `dropout`, or `--dropout`); p = 0: none, and no random draws,
+    so a model trained without it trains exactly as before dropout existed (RNNencdec has none)."""
     return nn.Dropout(p) if p else nn.Identity()
 
 
@@ -201,8 +202,9 @@ class MultiHead(nn.Module):
 
 
 class Block(nn.Module):
-    def __init__(self, d, heads, ffn, cross):
+    def __init__(self, d, heads, ffn, cross, p_drop=0.0):
         super().__init__()
+        self.drop = dropout(p_drop)  # on each sub-layer's output, before it joins the residual stream
         self.ln1 = nn.LayerNorm(d)
         self.self_attn = MultiHead(d, heads)
         self.cross = cross
@@ -216,23 +218,24 @@ class Block(nn.Module):
     def forward(self, x, self_mask, memory=None, cross_mask=None):
         y = self.ln1(x)
         a, self_w = self.self_attn(y, y, self_mask)
-        x = x + a
+        x = x + self.drop(a)
         cross_w = None
         if self.cross:
             a, cross_w = self.cross_attn(self.ln2(x), memory, cross_mask)
-            x = x + a
-        x = x + self.ff2(F.relu(self.ff1(self.ln3(x))))
+            x = x + self.drop(a)
+        x = x + self.drop(self.ff2(F.relu(self.ff1(self.ln3(x)))))
         return x, self_w, cross_w
 
 
 class Transformer(nn.Module):
-    def __init__(self, n_src, n_tgt, d_model, heads, ffn, layers):
+    def __init__(self, n_src, n_tgt, d_model, heads, ffn, layers, p_drop=0.0):
         super().__init__()
         self.d = d_model
         self.src_embed = nn.Embedding(n_src, d_model, padding_idx=PAD)
         self.tgt_embed = nn.Embedding(n_tgt, d_model, padding_idx=PAD)
-        self.enc = nn.ModuleList(Block(d_model, heads, ffn, False) for _ in range(layers))
-        self.dec = nn.ModuleList(Block(d_model, heads, ffn, True) for _ in range(layers))
+        self.drop = dropout(p_drop)  # on the embeddings with their positions
+        self.enc = nn.ModuleList(Block(d_model, heads, ffn, False, p_drop) for _ in range(layers))
+        self.dec = nn.ModuleList(Block(d_model, heads, ffn, True, p_drop) for _ in range(layers))
         self.enc_ln = nn.LayerNorm(d_model)
         self.dec_ln = nn.LayerNorm(d_model)
         self.out = nn.Linear(d_model, n_tgt)
@@ -246,7 +249,7 @@ class Transformer(nn.Module):
                 table.weight[PAD].zero_()
 
     def embed(self, table, ids):
-        return table(ids) * math.sqrt(self.d) + self.pos[: ids.shape[1]]
+        return self.drop(table(ids) * math.sqrt(self.d) + self.pos[: ids.shape[1]])
 
     def encode(self, src):
         mask = (src != PAD)[:, None, :].expand(-1, src.shape[1], -1)
@@ -286,7 +289,7 @@ def build(name, n_src, n_tgt):
         return RNNSearch(n_src, n_tgt, s["emb"], s["hidden"], s["attn"], s.get("dropout", 0.0))
     if name == "rnnencdec":
         return RNNEncDec(n_src, n_tgt, s["emb"], s["hidden"])
-    return Transformer(n_src, n_tgt, s["d_model"], s["heads"], s["ffn"], s["layers"])
+    return Transformer(n_src, n_tgt, s["d_model"], s["heads"], s["ffn"], s["layers"], s.get("dropout", 0.0))
 
 
 # ---------------------------------------------------------------------------
@@ -508,7 +511,7 @@ def main():
     parser.add_argument("--epochs", type=int, default=None, help="override (trials only)")
     parser.add_argument("--hidden", type=int, default=None, help="the GRUs' width, override (trials only)")
     parser.add_argument("--test-size", type=int, default=None, help="measure on the first N test pairs (trials only)")
-    parser.add_argument("--dropout", type=float, default=None, help="RNNsearch's dropout, override (0: none)")
+    parser.add_argument("--dropout", type=float, default=None, help="the attention models' dropout, override (0: none)")
     parser.add_argument(
         "--real-pairs", action="store_true", help="also train on the HSK sentences, real_pairs.py (a trial, not kept)"
     )
@@ -532,7 +535,7 @@ def main():
             SETTINGS[name]["epochs"] = args.epochs
         if args.hidden and "hidden" in SETTINGS[name]:
             SETTINGS[name]["hidden"] = args.hidden
-        if args.dropout is not None and name == "rnnsearch":
+        if args.dropout is not None and name != "rnnencdec":
             SETTINGS[name]["dropout"] = args.dropout
         model, report = train_one(name, train, val, test, tgt_vocab, len(src_vocab), len(tgt_vocab), args.seed)
         report["torch"] = torch.__version__
