@@ -115,21 +115,30 @@ def training_pairs(corpus_train: list[dict]) -> list[dict]:
     return pairs
 
 
+def is_suggestion(words: tuple[str, ...], j: int) -> bool:
+    """Whether words[j] is the *let* of a suggestion (let's, let us, let me), not a permission (let him go)."""
+    return words[j] == "let" and words[j + 1 : j + 2] in (("'s",), ("us",), ("me",))
+
+
 def items(every: bool = False) -> list[everyday.Item]:
     """The held-out sentences (every one: `every`) as a hand-written set's items (everyday.Item), each English
     content word (mt_check.is_english_content) judged: right when the output has the reference's word for it (the
     Chinese word whose gloss names it, not one of the grammar's words such as 的) or a word the lexicon or the
     dictionary gives it (mt_check.counterparts, without what the corpus taught). A word with neither is not judged:
-    a word in no dictionary that the reference says otherwise; a sentence with nothing to judge is left out."""
+    a word in no dictionary that the reference says otherwise; a sentence with nothing to judge is left out. Nor is
+    *let* before 's, us or me when no word of the reference names it: a suggestion (let's go: 我们 走 吧; let me
+    introduce: 我 来 介绍), which Chinese writes with no word for *let*, where the dictionary's 让 would be wrong."""
     items = []
     for s in sentences():
         if not (every or is_held_out(s)):
             continue
         content = {}
-        for word in s.words:
+        for j, word in enumerate(s.words):
             if not mt_check.is_english_content(word):
                 continue
             named = [s.zh[i] for i in naming(s, word) if s.zh[i] not in mt_check.GRAMMAR]
+            if is_suggestion(s.words, j) and not named:
+                continue
             alternatives = tuple(dict.fromkeys(named + sorted(mt_check.counterparts(word, with_taught=False))))
             if alternatives:
                 content[word] = alternatives
