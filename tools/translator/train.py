@@ -49,10 +49,11 @@ SETTINGS = {
         "heads": 4,
         "ffn": 256,
         "layers": 2,
-        "epochs": 6,
+        "epochs": 10,
         "lr": 1e-3,
         "warmup": 400,
         "batch": 64,
+        "dropout": 0.3,
     },  # fmt: skip
 }
 

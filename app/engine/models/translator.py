@@ -55,7 +55,7 @@ VOCAB_FILE = "vocab.json"
 PINNED = {
     "rnnencdec.npz": (5897342, "26a4d73f75848d812f74562c07fbec338346022602814ec8e9565d7a31ebf608"),
     "rnnsearch.npz": (6029670, "4a539f23eb4dc39eff48ef03c3526a47d9813d61d7c5463d44c62116f96e833c"),
-    "transformer-mt.npz": (6416806, "661e0facff8e121b82784d8f3caff37367329b93baf60d2ca95258845ba980bb"),
+    "transformer-mt.npz": (6416806, "d8094bf9dee7dfde55c49728727c953f91a82af30a3fdc49ad32b6ad5478bde6"),
     "vocab.json": (56327, "faf4e54985a5e29da21bc74ba12dddb0a05c1d73446017b24942df40485ae959"),
 }
 
