@@ -73,7 +73,7 @@ def test_held_out_items_judge_every_content_word_by_the_reference_or_the_diction
     judged = named_first = 0
     for item in items:
         words = real_pairs.source_words(item.en)
-        suggestion = {w for j, w in enumerate(words) if real_pairs.is_suggestion(tuple(words), j)}
+        suggestion = {w for j, w in enumerate(words) if real_pairs.is_suggestion(words, j)}
         assert {
             w for w in words if mt_check.is_english_content(w) and mt_check.counterparts(w, with_taught=False)
         } - suggestion <= set(item.content)  # every content word the dictionary knows is judged
@@ -95,3 +95,4 @@ def test_let_in_a_suggestion_is_not_judged_where_the_reference_has_no_word_for_i
     assert real_pairs.is_suggestion(("let", "'s", "go"), 0) and real_pairs.is_suggestion(("let", "us", "go"), 0)
     assert not real_pairs.is_suggestion(("let", "him", "go"), 0)  # a permission: 让 他 走, judged
     assert not real_pairs.is_suggestion(("they", "let"), 1)
+    assert real_pairs.is_suggestion(["let", "'s", "go"], 0)  # a list as the translators read a sentence, too

@@ -34,6 +34,7 @@ import functools
 import hashlib
 import json
 import re
+from collections.abc import Sequence
 
 from hsk_sentences_audio import load_sentences
 
@@ -115,9 +116,9 @@ def training_pairs(corpus_train: list[dict]) -> list[dict]:
     return pairs
 
 
-def is_suggestion(words: tuple[str, ...], j: int) -> bool:
+def is_suggestion(words: Sequence[str], j: int) -> bool:
     """Whether words[j] is the *let* of a suggestion (let's, let us, let me), not a permission (let him go)."""
-    return words[j] == "let" and words[j + 1 : j + 2] in (("'s",), ("us",), ("me",))
+    return words[j] == "let" and j + 1 < len(words) and words[j + 1] in ("'s", "us", "me")
 
 
 def items(every: bool = False) -> list[everyday.Item]:
