@@ -536,7 +536,7 @@ def main():
             SETTINGS[name]["epochs"] = args.epochs
         if args.hidden and "hidden" in SETTINGS[name]:
             SETTINGS[name]["hidden"] = args.hidden
-        if args.dropout is not None and name != "rnnencdec":
+        if args.dropout is not None and "dropout" in SETTINGS[name]:
             SETTINGS[name]["dropout"] = args.dropout
         model, report = train_one(name, train, val, test, tgt_vocab, len(src_vocab), len(tgt_vocab), args.seed)
         report["torch"] = torch.__version__
