@@ -610,7 +610,7 @@ def replace_unknown(translation: Translation) -> list[Replacement]:
             continue
         j = int(np.argmax(pointer_weights(step.attention)))
         source = translation.source[j]
-        chinese = dictionary_word(source)
+        chinese = dictionary_word(source, translation.target[i + 1] if i + 1 < len(translation.target) else None)
         if chinese is not None:
             replacements.append(Replacement(i, j, chinese, "dictionary"))
         else:
@@ -618,13 +618,14 @@ def replace_unknown(translation: Translation) -> list[Replacement]:
     return replacements
 
 
-def dictionary_word(word: str) -> str | None:
+def dictionary_word(word: str, following: str | None = None) -> str | None:
     """What stands for an English word the translator could not write: the dictionary's Chinese (a manner adverb
-    with 地: carefully -> 小心地), or None for a word in no dictionary or without a Chinese counterpart."""
+    with 地: carefully -> 小心地, unless the translation's ``following`` word is the 地 the model wrote itself:
+    fluently -> 流利 地), or None for a word in no dictionary or without a Chinese counterpart."""
     reading = mt_dictionary.lookup(word)
     if reading is None or not reading.chinese:
         return None
-    return reading.chinese + ("地" if reading.tag == "adverb" else "")
+    return reading.chinese + ("地" if reading.tag == "adverb" and following != "地" else "")
 
 
 def output_words(translation: Translation) -> list[str]:
