@@ -7,12 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.engine.models import mt_dictionary
-from app.engine.models.mt_dictionary import DIRECTORY, Reading, load, lookup
+from app.engine.models.mt_dictionary import DIRECTORY, Reading, lookup
 from app.engine.text.lexicon import ROLE_NAMES
 from tests.support.lexicon_file import lexicon_roles
 from tools.translator.dictionary import read_overrides
 
-DICTIONARY = load()
+DICTIONARY, WIDE = mt_dictionary.parts()  # the core, and the wide part for rarer words
 FORMS = sorted(DICTIONARY.forms)
 LEMMAS = sorted(DICTIONARY.senses)
 
@@ -108,8 +108,9 @@ def test_every_correction_by_hand_is_applied():
         if role == "phrasal":  # get up: a phrasal verb, read by hand (only those are written)
             assert DICTIONARY.phrasal[tuple(english.split())] == chinese, english
             continue
-        assert DICTIONARY.senses[english] == (DICTIONARY.senses[english][0],), english
-        sense = DICTIONARY.senses[english][0]
+        part = DICTIONARY if english in DICTIONARY.senses else WIDE  # a core word, else a word of the wide part
+        assert part.senses[english] == (part.senses[english][0],), english
+        sense = part.senses[english][0]
         assert (sense.role, sense.chinese, sense.source) == (role, None if chinese == "-" else chinese, "override")
         assert reason
 
@@ -128,6 +129,21 @@ def test_the_files_are_well_formed():
     for form, readings in DICTIONARY.forms.items():
         assert len(set(readings)) == len(readings), form
         assert all(lemma in DICTIONARY.senses for lemma, _ in readings), form
+
+
+def test_the_wide_part_reads_rarer_words_and_never_a_word_of_the_core():
+    assert lookup("crowded")[:3] == ("crowded", "base", "拥挤")  # beside the core's crowd (a noun)
+    assert lookup("midnight")[:4] == ("midnight", "base", "半夜", "override")  # CC-CEDICT's rule chose 三更
+    assert lookup("textbooks")[:3] == ("textbook", "plural", "教科书")
+    assert mt_dictionary.unknown_token("crowded") == "<unk:adj>"
+    core_words = set(DICTIONARY.senses) | set(DICTIONARY.forms)
+    assert len(WIDE.senses) > 5000 and not (set(WIDE.senses) | set(WIDE.forms)) & core_words
+    for form, readings in WIDE.forms.items():
+        assert all(lemma in WIDE.senses for lemma, _ in readings), form
+    for word in sorted(WIDE.forms)[::40] + sorted(WIDE.senses)[::40]:  # a word of the wide part: its reading
+        assert lookup(word) == WIDE.lookup(word), word
+    for word in FORMS[::20] + LEMMAS[::20]:  # a word of the core: the core's reading, as before the wide part
+        assert lookup(word) == DICTIONARY.lookup(word), word
 
 
 def test_every_word_of_the_files_is_read_whatever_its_case():

@@ -22,5 +22,6 @@ def test_the_dictionary_is_rebuilt_byte_for_byte(tmp_path):
         env = {**os.environ, "PYTHONHASHSEED": seed}
         command = [sys.executable, "-m", "tools.translator.dictionary", "--out", str(out)]
         subprocess.run(command, cwd=ROOT, env=env, check=True, capture_output=True, timeout=600)
-        for name in ("dictionary.tsv", "forms.tsv", "phrasal.tsv"):
-            assert (out / name).read_bytes() == (DIRECTORY / name).read_bytes(), (seed, name)
+        for part in (".", "wide"):  # the core and the wide part
+            for name in ("dictionary.tsv", "forms.tsv", "phrasal.tsv"):
+                assert (out / part / name).read_bytes() == (DIRECTORY / part / name).read_bytes(), (seed, part, name)

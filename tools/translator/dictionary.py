@@ -16,7 +16,9 @@ Which English words: every English word of the lexicon, and the TOP_WORDS most f
 words of wordfreq that are plain words (letters only: contractions come from the lexicon). An
 inflected form brings its lemma (was -> be, children -> child) and is written to forms.tsv, not as a
 word of its own; a word lemminflect knows only as a proper noun or not at all, and that is neither in
-the lexicon nor a function word of roles.py, is left out (names such as john, brands).
+the lexicon nor a function word of roles.py, is left out (names such as john, brands). These are the core,
+which the corpus is written from; the wide part (build_wide, in wide/) reads rarer words, down to rank
+WIDE_WORDS, and never a word of the core.
 
 A new word's role, in this order: the lexicon's; roles.py's list of function words; lemminflect's
 parts of speech (noun, verb, adjective, adverb), the one roles.py's ending guess names if it is among
@@ -61,7 +63,9 @@ ROOT = Path(__file__).resolve().parents[2]
 LEXICON = ROOT / "app/engine/text/lexicon.tsv"
 OVERRIDES = Path(__file__).with_name("dictionary_overrides.tsv")
 OUT = ROOT / "app/engine/models/mt"
-TOP_WORDS = 3000  # the most frequent English words taken from wordfreq
+WIDE = "wide"  # the wide part's folder, inside the core's
+TOP_WORDS = 3000  # the most frequent English words taken from wordfreq: the core, which the corpus is written from
+WIDE_WORDS = 20_000  # ... and down to this rank, the wide part: only for reading a word beyond the core
 RANKED_WORDS = 50_000  # a lemma's rank is its place among these ("-" beyond)
 PHRASAL_RANK = 2000  # a phrasal verb's verb is among this many most frequent English words (the models' vocabulary)
 PARTICLES = ("up", "down", "back", "out", "in", "on", "off", "away", "over", "around", "at", "to", "for", "after")
@@ -80,6 +84,7 @@ TAGS = {
     "RBR": "comparative",
     "RBS": "superlative",
 }
+TAG_ORDER = [*dict.fromkeys(TAGS.values()), "adverb"]  # the order of a form's readings, after the lemma's role
 TAG_ROLES = {"plural": ("noun",), "comparative": ("adjective", "adverb"), "superlative": ("adjective", "adverb")}
 TAG_ROLES["adverb"] = ("adjective",)  # an adjective's manner adverb (slowly: 慢 + 地)
 TAG_ROLES |= dict.fromkeys(("past", "past-participle", "present-3rd", "progressive", "present"), ("verb",))
@@ -344,8 +349,8 @@ def build() -> Dictionary:
 
     # 3. corrections by hand replace the sense that CC-CEDICT gave (never a lexicon row)
     for english, (role, chinese, _) in overrides.items():
-        if role == "phrasal":
-            continue  # step 5's
+        if role == "phrasal" or english not in senses:
+            continue  # step 5's; a word of the wide part is corrected there (new_sense)
         if any(s.source == "lexicon" for s in senses.get(english, ())):
             raise ValueError(f"dictionary_overrides.tsv: {english!r} is a lexicon word; change lexicon.tsv instead")
         senses[english] = [Sense(role, chinese, measure(chinese, english, role), "override")]
@@ -367,12 +372,11 @@ def build() -> Dictionary:
             adverb = manner_adverb(lemma, ranks)
             if adverb and adverb not in senses and (lemma, "adverb") not in forms.get(adverb, []):
                 forms.setdefault(adverb, []).append((lemma, "adverb"))
-    tag_order = [*dict.fromkeys(TAGS.values()), "adverb"]
 
     def likeliest_first(reading: tuple[str, str]):  # the lemma's usual role first (bears: plural of 熊), then the tag
         lemma, tag = reading
         usual = TAG_ROLES.get(tag, ()) and senses[lemma][0].role in TAG_ROLES.get(tag, ())
-        order = tag_order.index(tag) if tag in tag_order else len(tag_order)
+        order = TAG_ORDER.index(tag) if tag in TAG_ORDER else len(TAG_ORDER)
         return (not usual, order, ranks.get(lemma, RANKED_WORDS + 1), lemma)
 
     for form, readings in forms.items():
@@ -394,16 +398,57 @@ def build() -> Dictionary:
     return Dictionary(senses, forms, ranks, phrasal)
 
 
+def build_wide(core: Dictionary) -> Dictionary:
+    """The wide part: the English words down to rank WIDE_WORDS that the core does not read, each lemma new to
+    the core with its CC-CEDICT sense (or a correction of dictionary_overrides.tsv), and the forms of those lemmas
+    that are no word of the core (neither a core lemma nor a core form). So a word of the core reads exactly as
+    before, and the corpus, written from the core only, does not change; a rarer word a teacher types (crowded,
+    scenery, pronunciation) is read as its lemma, role and Chinese, which the translators use for the <unk> they
+    write for it. Nothing here was read by hand beyond the corrections."""
+    from wordfreq import top_n_list
+
+    cedict = read_cedict()
+    overrides = read_overrides()
+    taken = set(core.senses) | set(core.forms)  # every word the core reads
+    senses: dict[str, list[Sense]] = {}
+    for word in top_n_list("en", WIDE_WORDS):
+        if word in taken or word in FUNCTION_ROLE or not PLAIN_WORD.fullmatch(word):
+            continue
+        own, inflected = possible_roles(word)
+        new_lemmas = {role: lemma for role, lemma in inflected.items() if lemma not in taken}
+        for role, lemma in new_lemmas.items():
+            senses.setdefault(lemma, [new_sense(lemma, [role], cedict, overrides)])
+        if new_lemmas:
+            continue
+        # crowded, training: a word of its own beside the core's crowd and train (nouns there); scenery, parking,
+        # nearest: a word lemminflect has no role of its own for, read as the noun CC-CEDICT glosses exactly
+        roles = own or (["noun"] if word in overrides or cedict_candidates(cedict, word, "noun") else [])
+        if roles:
+            senses.setdefault(word, [new_sense(word, roles, cedict, overrides)])
+    forms: dict[str, list[tuple[str, str]]] = {}
+    for lemma in sorted(senses):
+        role = senses[lemma][0].role
+        found = inflections(lemma, role)
+        adverb = manner_adverb(lemma, core.ranks) if role == "adjective" else None
+        found += [(adverb, "adverb")] if adverb else []
+        for form, tag in found:
+            if form not in taken and form not in senses and (lemma, tag) not in forms.get(form, []):
+                forms.setdefault(form, []).append((lemma, tag))
+    for readings in forms.values():  # the likeliest first: the more frequent lemma, then the tag's order
+        readings.sort(key=lambda reading: (core.ranks.get(reading[0], RANKED_WORDS + 1), TAG_ORDER.index(reading[1])))
+    return Dictionary(senses, forms, core.ranks, {})
+
+
 def new_sense(word: str, roles: list[str], cedict: Cedict, overrides: dict) -> Sense:
     if word in overrides:
         role, chinese, _ = overrides[word]
-        return Sense(role, chinese, "-", "override")  # its measure word is filled in with the overrides
-    role = roles[0] if len(roles) == 1 else choose_role(word, roles, cedict)
-    candidates = cedict_candidates(cedict, word, role)
-    if not candidates:
-        return Sense(role, "-", "-", "none")
-    chinese = candidates[0]
-    return Sense(role, chinese, measure_word(cedict, chinese, word) if role == "noun" else "-", "cedict")
+        source = "override"
+    else:
+        role = roles[0] if len(roles) == 1 else choose_role(word, roles, cedict)
+        candidates = cedict_candidates(cedict, word, role)
+        chinese, source = (candidates[0], "cedict") if candidates else ("-", "none")
+    measure = measure_word(cedict, chinese, word) if role == "noun" and chinese != "-" else "-"
+    return Sense(role, chinese, measure, source)
 
 
 # ---------------------------------------------------------------------------
@@ -460,17 +505,18 @@ def main(argv: list[str] | None = None) -> None:
     import jieba
 
     jieba.setLogLevel(60)  # wordfreq segments Chinese with jieba: no start-up chatter
-    dictionary = build()
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "dictionary.tsv").write_text(dictionary_text(dictionary), encoding="utf-8")
-    (args.out / "forms.tsv").write_text(forms_text(dictionary), encoding="utf-8")
-    (args.out / "phrasal.tsv").write_text(phrasal_text(dictionary), encoding="utf-8")
-    sources = [sense.source for senses in dictionary.senses.values() for sense in senses]
-    counts = ", ".join(f"{sources.count(source)} {source}" for source in ("lexicon", "cedict", "override", "none"))
-    print(
-        f"{len(dictionary.senses)} lemmas ({counts}), {len(dictionary.forms)} forms, "
-        f"{len(dictionary.phrasal)} phrasal verbs -> {args.out}"
-    )
+    core = build()
+    for dictionary, out in ((core, args.out), (build_wide(core), args.out / WIDE)):
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "dictionary.tsv").write_text(dictionary_text(dictionary), encoding="utf-8")
+        (out / "forms.tsv").write_text(forms_text(dictionary), encoding="utf-8")
+        (out / "phrasal.tsv").write_text(phrasal_text(dictionary), encoding="utf-8")
+        sources = [sense.source for senses in dictionary.senses.values() for sense in senses]
+        counts = ", ".join(f"{sources.count(source)} {source}" for source in ("lexicon", "cedict", "override", "none"))
+        print(
+            f"{len(dictionary.senses)} lemmas ({counts}), {len(dictionary.forms)} forms, "
+            f"{len(dictionary.phrasal)} phrasal verbs -> {out}"
+        )
 
 
 if __name__ == "__main__":

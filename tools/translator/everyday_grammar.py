@@ -122,6 +122,9 @@ from app.engine.models import mt_dictionary
 from tools.translator import corpus as story
 from tools.translator.corpus import En, Phrase, words, zh
 
+# The corpus is written from the dictionary's core only (mt_dictionary.parts: the wide part, for reading rarer
+# words, changes nothing here).
+CORE = mt_dictionary.load()
 VOCABULARY_RANK = 2000  # a lemma ranked within this many English words (wordfreq) is in the models' vocabulary
 RARE_SHARE = 0.15  # the share of content words drawn from the rare ones
 DROPOUT = 0.05  # the share of common content words written as <unk> on both sides
@@ -190,7 +193,7 @@ class Word:
 
 
 def _pools() -> dict[str, list[Word]]:
-    dictionary = mt_dictionary.load()
+    dictionary = CORE
     forms: dict[str, dict[str, str]] = {}
     for form, readings in dictionary.forms.items():
         for lemma, tag in readings:
@@ -252,7 +255,7 @@ def degree_form(word: Word, tag: str) -> str | None:
     regular = [lemma + suffix, lemma + suffix[1:], lemma[:-1] + "i" + suffix, lemma + lemma[-1] + suffix]
     for form in [*regular, word.forms.get(tag)]:
         skipped = tag == "comparative" and form and form.endswith("eer")
-        reading = mt_dictionary.lookup(form) if form and not skipped else None
+        reading = CORE.lookup(form) if form and not skipped else None
         if reading and reading.lemma == lemma and reading.tag == tag:
             return form
     return None
@@ -285,7 +288,7 @@ TIMES = [  # English words, Chinese words (each aligned to the English words but
     (("on", "sunday"), ("星期天",), ("present", "past", "future")),
 ]
 _ALL_TENSES = ("present", "past", "future")
-_MEALS = [(meal, mt_dictionary.lookup(meal).chinese) for meal in ("breakfast", "lunch", "dinner")]  # 早饭 午饭 晚饭
+_MEALS = [(meal, CORE.lookup(meal).chinese) for meal in ("breakfast", "lunch", "dinner")]  # 早饭 午饭 晚饭
 TIMES += [((word, meal), (chinese, after), _ALL_TENSES) for meal, chinese in _MEALS for word, after in
           (("before", "前"), ("after", "后"))]  # fmt: skip
 TIMES += [(("after", "school"), ("放学", "后"), _ALL_TENSES), (("after", "class"), ("下课", "后"), _ALL_TENSES)]
@@ -300,7 +303,7 @@ PLACE_WORDS = {("in",): "里", ("at",): None, ("on",): "上", ("near",): "附近
 PLACE_ADVERBS = [(("outside",), "外面"), (("inside",), "里面"), (("here",), "这里"), (("at", "home"), "家")]
 # how one goes somewhere: (English, Chinese) before the verb of going: by bus → 坐 公共汽车 去
 _RIDES = (("bus", "坐"), ("car", "坐"), ("train", "坐"), ("plane", "坐"), ("taxi", "坐"), ("bike", "骑"))
-VEHICLES = [(("by", noun), (verb, mt_dictionary.lookup(noun).chinese)) for noun, verb in _RIDES]
+VEHICLES = [(("by", noun), (verb, CORE.lookup(noun).chinese)) for noun, verb in _RIDES]
 VEHICLES.append((("on", "foot"), ("走路",)))
 MOTION = [("go", "goes", "went", "去"), ("come", "comes", "came", "来")]  # going home: 回 家
 # a container and its measure word: a glass of water → 一 杯 水
@@ -1817,7 +1820,7 @@ def unknown_words(phrase: Phrase, rng) -> None:
         if not (dropped or not word.common):
             continue
         if dropped:
-            token.word = mt_dictionary.unknown_token(token.word)
+            token.word = CORE.unknown_token(token.word)
         for i, (chinese, sources) in enumerate(phrase.zh):
             if sources == (token,) and chinese == word.chinese and chinese not in PARTICLES:
                 phrase.zh[i] = (UNK, sources)

@@ -53,7 +53,7 @@ class Check(NamedTuple):
 def _lemmas(word: str) -> set[str]:
     """The word itself and every lemma the dictionary says it may be a form of (walked: walked, walk)."""
     key = mt_dictionary.normalise(word)
-    return {lemma for lemma, _ in mt_dictionary.load().forms.get(key, ())} | {key}
+    return {lemma for part in mt_dictionary.parts() for lemma, _ in part.forms.get(key, ())} | {key}
 
 
 @functools.cache
@@ -108,16 +108,20 @@ def meanings(source: list[str]) -> list[frozenset[str]]:
 def dictionary_senses(word: str) -> set[str]:
     """Every Chinese word the dictionary gives the English word, in every sense of every lemma it may be a form of,
     and in its phrasal verbs (sat: 坐, and 坐下 of sit down)."""
-    dictionary = mt_dictionary.load()
     lemmas = _lemmas(word)
-    found = {s.chinese for lemma in lemmas for s in dictionary.senses.get(lemma, ()) if s.chinese}
-    return found | {chinese for (verb, _), chinese in dictionary.phrasal.items() if verb in lemmas}
+    found = set()
+    for part in mt_dictionary.parts():  # the core and the wide part
+        found |= {s.chinese for lemma in lemmas for s in part.senses.get(lemma, ()) if s.chinese}
+        found |= {chinese for (verb, _), chinese in part.phrasal.items() if verb in lemmas}
+    return found
 
 
 @functools.cache
 def content_words() -> frozenset[str]:
-    """Chinese words the lexicon or the dictionary gives a noun, verb or adjective sense, less the grammar's words
-    and every measure word."""
+    """Chinese words the lexicon or the dictionary's core gives a noun, verb or adjective sense, less the grammar's
+    words and every measure word. Not the wide part's: the translators write only words of the corpus, which is
+    written from the core, and a wide Chinese word (even a common one given for a rare English word) must not
+    change which of them the candidate list lets through."""
     words: set[str] = set()
     for row in lexicon_rows():
         if row.role in CONTENT_ROLES:

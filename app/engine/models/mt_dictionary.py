@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 DIRECTORY = Path(__file__).parent / "mt"
+WIDE_DIRECTORY = DIRECTORY / "wide"  # the wide part (see parts)
 DICTIONARY_COLUMNS = ["lemma", "role", "chinese", "measure", "source", "rank"]
 FORMS_COLUMNS = ["form", "lemma", "tag"]
 PHRASAL_COLUMNS = ["verb", "particle", "chinese", "source"]
@@ -74,17 +75,21 @@ class Dictionary(NamedTuple):
         return Reading(lemma, tag, sense.chinese, sense.source, sense.role, sense.measure)
 
     def unknown_token(self, word: str) -> str:
-        """The typed <unk> a translator reads for a word beyond its vocabulary: the dictionary's role and form
-        (caught -> <unk:verb-ed>, thieves -> <unk:nouns>); for a word the dictionary lacks, its ending
-        (zorbing -> <unk:verb-ing>, else <unk:noun>: most unknown words are names and nouns)."""
-        reading = self.lookup(word)
-        if reading is None:
-            key = word.strip().lower()
-            for ending, token in (("ing", "<unk:verb-ing>"), ("ed", "<unk:verb-ed>"), ("ly", "<unk:adv-ly>")):
-                if key.endswith(ending) and len(key) > len(ending) + 2:
-                    return token
-            return "<unk:nouns>" if key.endswith("s") and not key.endswith("ss") and len(key) > 3 else "<unk:noun>"
-        return _UNKNOWN_BY_READING.get((reading.role, reading.tag)) or _UNKNOWN_BY_ROLE.get(reading.role, "<unk:noun>")
+        """The typed <unk> a translator reads for a word beyond its vocabulary, by this dictionary's reading."""
+        return typed_unknown(word, self.lookup(word))
+
+
+def typed_unknown(word: str, reading: Reading | None) -> str:
+    """The typed <unk> for a word the dictionary reads so: its role and form (caught -> <unk:verb-ed>, thieves ->
+    <unk:nouns>); for a word the dictionary lacks (reading None), its ending (zorbing -> <unk:verb-ing>, else
+    <unk:noun>: most unknown words are names and nouns)."""
+    if reading is None:
+        key = word.strip().lower()
+        for ending, token in (("ing", "<unk:verb-ing>"), ("ed", "<unk:verb-ed>"), ("ly", "<unk:adv-ly>")):
+            if key.endswith(ending) and len(key) > len(ending) + 2:
+                return token
+        return "<unk:nouns>" if key.endswith("s") and not key.endswith("ss") and len(key) > 3 else "<unk:noun>"
+    return _UNKNOWN_BY_READING.get((reading.role, reading.tag)) or _UNKNOWN_BY_ROLE.get(reading.role, "<unk:noun>")
 
 
 _UNKNOWN_BY_ROLE = {"noun": "<unk:noun>", "verb": "<unk:verb>", "adjective": "<unk:adj>", "adverb": "<unk:adv>"}
@@ -139,11 +144,19 @@ def load(directory: Path = DIRECTORY) -> Dictionary:
     return Dictionary(senses, forms, phrasal)
 
 
+def parts() -> tuple[Dictionary, Dictionary]:
+    """The committed dictionary's two parts: the core (``mt/``: the corpus is written from it) and the wide part
+    (``mt/wide/``: rarer English words, for reading a word beyond the core). No word is in both, as a lemma or a
+    form, so a word's reading is the core's, else the wide part's."""
+    return load(), load(WIDE_DIRECTORY)
+
+
 def lookup(word: str) -> Reading | None:
-    """``load().lookup(word)``: the committed dictionary's reading of a word, or None."""
-    return load().lookup(word)
+    """The committed dictionary's reading of a word (the core's, else the wide part's), or None."""
+    core, wide = parts()
+    return core.lookup(word) or wide.lookup(word)
 
 
 def unknown_token(word: str) -> str:
-    """``load().unknown_token(word)``: the typed <unk> a translator reads for a word beyond its vocabulary."""
-    return load().unknown_token(word)
+    """The typed <unk> a translator reads for a word beyond its vocabulary (by lookup's reading)."""
+    return typed_unknown(word, lookup(word))
