@@ -511,6 +511,8 @@ def main():
     parser.add_argument("--train-size", type=int, default=None, help="use the first N training pairs")
     parser.add_argument("--epochs", type=int, default=None, help="override (trials only)")
     parser.add_argument("--hidden", type=int, default=None, help="the GRUs' width, override (trials only)")
+    parser.add_argument("--d-model", type=int, default=None, help="the Transformer's width, override (trials only)")
+    parser.add_argument("--ffn", type=int, default=None, help="the Transformer's feed-forward width (trials only)")
     parser.add_argument("--test-size", type=int, default=None, help="measure on the first N test pairs (trials only)")
     parser.add_argument("--dropout", type=float, default=None, help="the attention models' dropout, override (0: none)")
     parser.add_argument(
@@ -536,6 +538,9 @@ def main():
             SETTINGS[name]["epochs"] = args.epochs
         if args.hidden and "hidden" in SETTINGS[name]:
             SETTINGS[name]["hidden"] = args.hidden
+        for setting in ("d_model", "ffn"):  # the Transformer's widths
+            if getattr(args, setting) and setting in SETTINGS[name]:
+                SETTINGS[name][setting] = getattr(args, setting)
         if args.dropout is not None and "dropout" in SETTINGS[name]:
             SETTINGS[name]["dropout"] = args.dropout
         model, report = train_one(name, train, val, test, tgt_vocab, len(src_vocab), len(tgt_vocab), args.seed)
