@@ -56,6 +56,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.engine.models import mt_dictionary
 from app.engine.text import lexicon
 from app.engine.text.roles import ENDINGS, FUNCTION_ROLE
 
@@ -63,7 +64,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LEXICON = ROOT / "app/engine/text/lexicon.tsv"
 OVERRIDES = Path(__file__).with_name("dictionary_overrides.tsv")
 OUT = ROOT / "app/engine/models/mt"
-WIDE = "wide"  # the wide part's folder, inside the core's
+WIDE = mt_dictionary.WIDE_DIRECTORY.relative_to(mt_dictionary.DIRECTORY)  # the wide part's folder, in the core's
 TOP_WORDS = 3000  # the most frequent English words taken from wordfreq: the core, which the corpus is written from
 WIDE_WORDS = 20_000  # ... and down to this rank, the wide part: only for reading a word beyond the core
 RANKED_WORDS = 50_000  # a lemma's rank is its place among these ("-" beyond)
@@ -300,12 +301,11 @@ class Dictionary:
     phrasal: dict  # (verb, particle) -> Sense (role "phrasal")
 
 
-def build() -> Dictionary:
+def build(cedict: Cedict, overrides: dict) -> Dictionary:
+    """The core (see the module's text), from CC-CEDICT read backwards and the corrections by hand."""
     from wordfreq import top_n_list
 
-    cedict = read_cedict()
     ranks = english_ranks()
-    overrides = read_overrides()
     senses: dict[str, list[Sense]] = {}
     lexicon_forms: dict[str, list[tuple[str, str]]] = {}  # lexicon word -> [(lemma, role)] for its form rows
     first_row_is_form: dict[str, bool] = {}
@@ -398,7 +398,7 @@ def build() -> Dictionary:
     return Dictionary(senses, forms, ranks, phrasal)
 
 
-def build_wide(core: Dictionary) -> Dictionary:
+def build_wide(core: Dictionary, cedict: Cedict, overrides: dict) -> Dictionary:
     """The wide part: the English words down to rank WIDE_WORDS that the core does not read, each lemma new to
     the core with its CC-CEDICT sense (or a correction of dictionary_overrides.tsv), and the forms of those lemmas
     that are no word of the core (neither a core lemma nor a core form). So a word of the core reads exactly as
@@ -407,8 +407,6 @@ def build_wide(core: Dictionary) -> Dictionary:
     write for it. Nothing here was read by hand beyond the corrections."""
     from wordfreq import top_n_list
 
-    cedict = read_cedict()
-    overrides = read_overrides()
     taken = set(core.senses) | set(core.forms)  # every word the core reads
     senses: dict[str, list[Sense]] = {}
     for word in top_n_list("en", WIDE_WORDS):
@@ -505,8 +503,9 @@ def main(argv: list[str] | None = None) -> None:
     import jieba
 
     jieba.setLogLevel(60)  # wordfreq segments Chinese with jieba: no start-up chatter
-    core = build()
-    for dictionary, out in ((core, args.out), (build_wide(core), args.out / WIDE)):
+    cedict, overrides = read_cedict(), read_overrides()  # each read once, for both parts
+    core = build(cedict, overrides)
+    for dictionary, out in ((core, args.out), (build_wide(core, cedict, overrides), args.out / WIDE)):
         out.mkdir(parents=True, exist_ok=True)
         (out / "dictionary.tsv").write_text(dictionary_text(dictionary), encoding="utf-8")
         (out / "forms.tsv").write_text(forms_text(dictionary), encoding="utf-8")
