@@ -471,7 +471,7 @@ PRESETS = [
         "claims": (
             Claim("top", step=0, key="rains", at_least=0.8),
             Claim("top", step=3, key="i", at_least=0.7),
-            Claim("top", step=2, key="i", at_least=0.7),
+            Claim("top", step=2, key="i", at_least=0.6),
         ),
     },
     {
@@ -520,31 +520,34 @@ PRESETS = [
             "zh": "训练出的模型：三个不认识的词，注意力指错了词",
         },
         "lesson": {
-            "en": "enemy, crowd and mayor are all unknown, and all read as the same <unk:noun>. RNNsearch writes "
-            "its first <unk> looking at {key0} ({weight0}): 〔{word0}〕. Where the crowd should be, its second <unk> "
-            "looks most at {key1} ({weight1}), more than at crowd, so the page copies 〔{word1}〕, the verb, and "
-            "the model writes the verb again after it: the crowd is lost. The last <unk> looks at {key2} "
-            "({weight2}): 〔{word2}〕. Copying through attention is only as good as the place attention points to.",
-            "zh": "enemy、crowd 和 mayor 都不认识，都读成同一个 <unk:noun>。RNNsearch 写第一个 <unk> 时看着 {key0}"
-            "（{weight0}）：〔{word0}〕。在 crowd 该出现的位置，第二个 <unk> 最关注的是 {key1}（{weight1}），比 crowd "
-            "还多，页面于是复制了动词〔{word1}〕，模型接着又写了一次动词：crowd 丢了。最后一个 <unk> 看着 {key2}"
-            "（{weight2}）：〔{word2}〕。借注意力复制词，只能和注意力所指的位置一样好。",
+            "en": "enemy, crowd and mayor are all unknown, and all read as the same <unk:noun>. Before the verb "
+            "RNNsearch writes <unk> four times, where two nouns and 和 should be. Its first <unk> looks at {key0} "
+            "({weight0}): 〔{word0}〕. Its second looks most at {key1} again ({weight1}), more than at and or crowd, "
+            "so the page copies 〔{word1}〕 a second time and 和 is lost; the fourth looks at {key2} ({weight2}), "
+            "〔{word2}〕 twice. The last <unk> looks at {key3} ({weight3}): 〔{word3}〕. Copying through attention is "
+            "only as good as the place attention points to.",
+            "zh": "enemy、crowd 和 mayor 都不认识，都读成同一个 <unk:noun>。在动词之前，RNNsearch 写了四个 <unk>，"
+            "而那里应是两个名词和“和”。第一个 <unk> 看着 {key0}（{weight0}）：〔{word0}〕。第二个仍然最关注 {key1}"
+            "（{weight1}），比 and 和 crowd 都多，页面于是又复制了一次〔{word1}〕，“和”丢了；第四个看着 {key2}"
+            "（{weight2}），〔{word2}〕也出现了两次。最后一个 <unk> 看着 {key3}（{weight3}）：〔{word3}〕。"
+            "借注意力复制词，只能和注意力所指的位置一样好。",
         },
-        "params": {"source": "the enemy and the crowd met the mayor", "model": "rnnsearch", "step": "2"},
+        "params": {"source": "the enemy and the crowd met the mayor", "model": "rnnsearch", "step": "1"},
         "claims": (
             Claim("replaced", step=0, key="enemy", at_least=0.9),
-            Claim("replaced", step=2, key="met", at_least=0.4),
-            Claim("replaced", step=4, key="mayor", at_least=0.5),
+            Claim("replaced", step=1, key="enemy", at_least=0.4),
+            Claim("replaced", step=3, key="crowd", at_least=0.4),
+            Claim("replaced", step=5, key="mayor", at_least=0.4),
         ),
     },
     {
         "id": "mt-made-up",
         "title": {
-            "en": "Trained: it looked at the word and wrote another (we are classmates)",
-            "zh": "训练出的模型：看着这个词，却写了别的词（we are classmates）",
+            "en": "Trained: it looked at the word and wrote another (this show is interesting)",
+            "zh": "训练出的模型：看着这个词，却写了别的词（this show is interesting）",
         },
         "lesson": {
-            "en": "Writing {word0} (enter), RNNsearch puts {weight0} of its weight on {key0}, yet "
+            "en": "Writing {word0} (cool), RNNsearch puts {weight0} of its weight on {key0}, yet "
             "{word0} translates no word of the sentence: the check against the dictionary marks it made up, and "
             "{key0} left out, though its column of stage 2 sums to {coverage0}. Attention says where the model "
             "looked, not that it translated what it looked at.",
@@ -552,8 +555,8 @@ PRESETS = [
             "词的译文：按词典检查，它被标为编造，{key0} 被标为漏译，尽管 {key0} 在阶段二中那一列的和是 {coverage0}。"
             "注意力说明模型看了哪里，并不说明它译出了所看的词。",
         },
-        "params": {"source": "we are classmates", "model": "rnnsearch", "step": "2", "candidates": "all"},
-        "claims": (Claim("made_up", step=2, key="classmates", at_least=0.85),),
+        "params": {"source": "this show is interesting", "model": "rnnsearch", "step": "2", "candidates": "all"},
+        "claims": (Claim("made_up", step=2, key="show", at_least=0.85),),
     },
     {
         "id": "mt-transformer",

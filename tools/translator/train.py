@@ -43,7 +43,7 @@ LENGTH_BUCKETS = [(1, 5), (6, 10), (11, 15), (16, 20), (21, 25)]
 
 SETTINGS = {
     "rnnencdec": {"emb": 64, "hidden": 128, "epochs": 6, "lr": 2e-3, "batch": 64},
-    "rnnsearch": {"emb": 64, "hidden": 128, "attn": 128, "epochs": 6, "lr": 2e-3, "batch": 64, "dropout": 0.3},
+    "rnnsearch": {"emb": 64, "hidden": 128, "attn": 128, "epochs": 10, "lr": 2e-3, "batch": 64, "dropout": 0.3},
     "transformer-mt": {
         "d_model": 128,
         "heads": 4,

@@ -53,10 +53,10 @@ MODELS = {
 VOCAB_FILE = "vocab.json"
 # file -> (size in bytes, sha256): the committed files, checked on every load
 PINNED = {
-    "rnnencdec.npz": (5897342, "26a4d73f75848d812f74562c07fbec338346022602814ec8e9565d7a31ebf608"),
-    "rnnsearch.npz": (6029670, "4a539f23eb4dc39eff48ef03c3526a47d9813d61d7c5463d44c62116f96e833c"),
-    "transformer-mt.npz": (6416806, "d8094bf9dee7dfde55c49728727c953f91a82af30a3fdc49ad32b6ad5478bde6"),
-    "vocab.json": (56327, "faf4e54985a5e29da21bc74ba12dddb0a05c1d73446017b24942df40485ae959"),
+    "rnnencdec.npz": (5890674, "818597b57770180006b9d0c84a6bff120695f99093d4391a7e581c1693687cfe"),
+    "rnnsearch.npz": (6023002, "c324344c099e6c49a3a3e6948569498923b3d1d1d46a5314acba0e41c01302b7"),
+    "transformer-mt.npz": (6412698, "8b269ba508ebe8eeba2b144eb9e37d4cfc4888310d924f19aed5dd7db9f8be4c"),
+    "vocab.json": (56448, "f479f6f306a4c73c46395144af882e0b465d7b3f124eb88bc7a8464b45b38dd5"),
 }
 
 
