@@ -2,9 +2,10 @@
 translators cannot make a word up, and where the candidate list changes nothing, nothing changes.
 
 For any English words (hypothesis, every model, greedy and beam): the translation a reader sees has no content word
-that the translation check (mt_check) marks made up; every step's word is the likeliest word of the candidate list
-by the model's own probabilities; a step whose own first choice was ruled out records it; and a translation with no
-step ruled out is word for word the unconstrained one."""
+that the translation check (mt_check) marks made up; no run of one to three words comes a third time in a row;
+every step's word is the likeliest word of the candidate list (less the words that would loop) by the model's own
+probabilities; a step whose own first choice was ruled out records it; and a translation with no step ruled out is
+word for word the unconstrained one."""
 
 import numpy as np
 import pytest
@@ -40,18 +41,50 @@ def test_nothing_is_made_up_among_the_candidates(name, text, beam):
     output = mt.output_words(result)
     assert mt_check.check(result.source, output).invented == ()
     mask = mt.candidate_mask(model, result.source)
-    for step in result.steps:
-        assert mask[step.token_id]
-        if step.preferred is not None:  # the model's own first choice, ruled out
+    ids = [step.token_id for step in result.steps]
+    allowed = []  # each step's candidate list: the sentence's, less the words that would loop
+    for i in range(len(ids)):
+        allowed.append(mask.copy())
+        allowed[-1][mt.loop_breakers(ids[:i])] = False
+    assert not any(looping(ids[: i + 1]) for i in range(len(ids)))
+    for step, candidates in zip(result.steps, allowed, strict=True):
+        assert candidates[step.token_id]
+        if step.preferred is not None:  # the model's own first choice, ruled out, and why
             word, probability = step.preferred
             first = int(np.argmax(step.logits))
-            assert (word, not mask[first]) == (model.vocabulary.target[first], True)
+            assert (word, not candidates[first]) == (model.vocabulary.target[first], True)
             assert probability >= step.probability
+            assert step.ruled_by == ("made_up" if not mask[first] else "loop")
+        else:
+            assert step.ruled_by is None
     if beam == 1:
-        for step in result.steps:  # greedy: the likeliest candidate, by the model's own logits
-            assert step.token_id == int(np.argmax(np.where(mask, step.logits, -np.inf)))
+        for step, candidates in zip(result.steps, allowed, strict=True):  # greedy: the likeliest candidate
+            assert step.token_id == int(np.argmax(np.where(candidates, step.logits, -np.inf)))
         if all(step.preferred is None for step in result.steps):
             assert result.target == mt.translate(model, text).target
+
+
+def looping(ids: list[int]) -> bool:
+    """Whether ``ids`` ends with a run of one to three words three times in a row (written out, not by the
+    module's rule)."""
+    return any(
+        len(ids) >= 3 * k and ids[-k:] == ids[-2 * k : -k] == ids[-3 * k : -2 * k] and ids[-1] != mt.UNK
+        for k in (1, 2, 3)
+    )
+
+
+def test_a_run_of_words_is_not_written_a_third_time_in_a_row():
+    assert mt.loop_breakers([7, 7]) == [7] and mt.loop_breakers([1, 2, 1, 2, 1]) == [2]
+    assert mt.loop_breakers([5, 6, 6, 5, 6, 6, 5, 6]) == [6] and mt.loop_breakers([1, 2, 1, 2]) == []
+    assert mt.loop_breakers([3, 7, 7]) == [7] and mt.loop_breakers([1, 2, 3]) == [] == mt.loop_breakers([])
+    assert mt.loop_breakers([mt.UNK, mt.UNK]) == []  # each <unk> is replaced by the word attention points to
+    model = MODELS["rnnsearch"]
+    free = mt.translate(model, "Tomorrow is Sunday.")  # candidates=all: the model's own loop, to its word limit
+    assert free.target[:4] == ["明天", "星期天", "星期天", "星期天"] and len(free.target) >= 10
+    chosen = mt.translate(model, "Tomorrow is Sunday.", candidates=True)  # the third 星期天 ruled out: it ends
+    assert chosen.target == ["明天", "星期天", "星期天"]
+    assert [(s.preferred[0], s.ruled_by) for s in chosen.steps if s.preferred] == [("星期天", "loop")]
+    assert chosen.steps[-1].token == "</s>" and chosen.steps[-1].preferred is not None  # the end, instead
 
 
 def test_the_view_says_which_first_choices_were_ruled_out(client):
@@ -63,9 +96,12 @@ def test_the_view_says_which_first_choices_were_ruled_out(client):
         assert (chosen["candidates"], free["candidates"], free["ruled_out"]) == ("dictionary", "all", [])
         assert chosen["check"]["invented"] == []
         result = mt.translate(MODELS["rnnsearch"], source, candidates=True)
-        expected = [(i, s.preferred[0]) for i, s in enumerate(result.steps[: len(result.target)]) if s.preferred]
-        assert [(r["position"], r["word"]) for r in chosen["ruled_out"]] == expected
+        expected = [(i, s.preferred[0], s.ruled_by) for i, s in enumerate(result.steps) if s.preferred]
+        assert [(r["position"], r["word"], r["reason"]) for r in chosen["ruled_out"]] == expected
         assert free["target"] == mt.translate(MODELS["rnnsearch"], source).target
+    loop = client.get("/api/attention", params={"source": "Tomorrow is Sunday.", "model": "rnnsearch"}).json()
+    assert loop["translation"]["output"] == ["明天", "星期天", "星期天"]  # the end written in place of a third
+    assert [(r["position"], r["reason"]) for r in loop["translation"]["ruled_out"]] == [(3, "loop")]
     forced = client.get(
         "/api/attention", params={"source": "Tom chase Jerry", "model": "rnnsearch", "target": "汤姆 吃 杰瑞"}
     )

@@ -259,9 +259,16 @@ class TranslationCheck(BaseModel):
 
 
 class RuledOut(BaseModel):
-    position: int = Field(description="The step (a word of `target`) whose own first choice was ruled out.")
-    word: str = Field(description="The model's own first choice: a content word that translates no English word.")
+    position: int = Field(
+        description="The step whose own first choice was ruled out: a word of `target`, or len(target) for the end "
+        "(</s> written instead)."
+    )
+    word: str = Field(description="The model's own first choice.")
     probability: float = Field(description="Its probability by the model.")
+    reason: Literal["made_up", "loop"] = Field(
+        description="made_up: a content word that translates no English word of the sentence; loop: it would have "
+        "written a run of one to three words a third time in a row."
+    )
 
 
 class TranslationFacts(BaseModel):

@@ -61,8 +61,11 @@ STRINGS = {
         "mt_check_invented": "Made up: {words} translates no English word of the sentence (by the dictionary); the "
         "model wrote it from its grammar, not from the sentence.",
         "mt_check_left_out": "Left out: no word of the translation means {words}.",
-        "mt_ruled_out": "Candidate list: the model's own first choice {items} translates no word of the sentence, "
-        "so it wrote the likeliest word that is a candidate (Jean et al. 2015).",
+        "mt_ruled_out": "Candidate list: the model's own first choice was ruled out, and it wrote the likeliest "
+        "candidate instead (Jean et al. 2015): {items}.",
+        "mt_ruled_made_up": "no word of the sentence asks for it",
+        "mt_ruled_loop": "it would repeat words a third time in a row",
+        "mt_ruled_end": "the end",
         "mt_ruled_out_none": "Chosen among the dictionary's candidates: the model's own first choice was never ruled out.",
         "mt_check_clean": "Checked against the dictionary: every noun, verb and adjective of the translation "
         "translates a word of the sentence, and every English one is translated.",
@@ -398,7 +401,10 @@ STRINGS = {
         "mt_received": "得到的注意力",
         "mt_check_invented": "编造：{words} 不是句中任何英文词的译文（按词典）；模型按它的语法写出，而不是按句子。",
         "mt_check_left_out": "漏译：译文中没有词表示 {words}。",
-        "mt_ruled_out": "候选词表：模型自己的首选 {items} 不是句中任何词的译文，所以它写了候选词中最可能的词（Jean 等，2015）。",
+        "mt_ruled_out": "候选词表：模型自己的首选被排除，它改写了候选词中最可能的词（Jean 等，2015）：{items}。",
+        "mt_ruled_made_up": "句中没有词要求它",
+        "mt_ruled_loop": "它会第三次连续重复同样的词",
+        "mt_ruled_end": "结束",
         "mt_ruled_out_none": "在词典给出的候选词中选词：模型自己的首选一次也没有被排除。",
         "mt_check_clean": "按词典检查：译文的每个名词、动词、形容词都译自句中的词，句中每个英文名词、动词、形容词都译出了。",
         "mt_coverage": "每个英文词得到的注意力，即阶段二中它那一列对所有中文词的和（覆盖度）：{pairs}。",

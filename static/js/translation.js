@@ -56,7 +56,9 @@ function checkNotes(facts, t) {
   const received = (j) => (check.coverage ? ` (${t.mt_received} ${fmt(check.coverage[j], 2)})` : "");
   const notes = [];
   if (facts.ruled_out.length) {
-    const items = facts.ruled_out.map((r) => `${r.word} (${fmtWeight(r.probability)}) → ${facts.output[r.position]}`).join(", ");
+    const instead = (r) => (r.position < facts.output.length ? facts.output[r.position] : t.mt_ruled_end);
+    const why = (r) => (r.reason === "loop" ? t.mt_ruled_loop : t.mt_ruled_made_up);
+    const items = facts.ruled_out.map((r) => `${r.word} (${fmtWeight(r.probability)}) → ${instead(r)}: ${why(r)}`).join("; ");
     notes.push(fill(t.mt_ruled_out, { items }));
   } else if (facts.candidates === "dictionary") notes.push(t.mt_ruled_out_none);
   if (check.invented.length) notes.push(fill(t.mt_check_invented, { words: check.invented.map((i) => facts.output[i]).join(", ") }));

@@ -216,7 +216,9 @@ class Step:
     logits: np.ndarray  # (n_target_vocab,)
     attention: Attention | None  # None for rnnencdec: every step has the same c
     preferred: tuple[str, float] | None = None  # the model's own first choice and its probability, when the
-    # candidate list ruled it out (translate(candidates=True)): a content word that translates no English word
+    # candidate list ruled it out (translate(candidates=True)): a content word that translates no English word, or a
+    # word that would repeat a run of words a third time in a row (loop_breakers)
+    ruled_by: str | None = None  # why it was ruled out: "made_up" (no English word asks for it) or "loop"
 
 
 @dataclass
@@ -465,13 +467,31 @@ def candidate_mask(model: Translator, source: list[str]) -> np.ndarray:
     return np.array([word not in content or word in allowed for word in model.vocabulary.target])
 
 
+LOOP_LENGTHS = (1, 2, 3)  # the lengths of a repeated run of words that loop_breakers stops at its third time
+
+
+def loop_breakers(written: list[int]) -> list[int]:
+    """The words that would complete the third repetition in a row of a run of one to three words at the end of
+    ``written`` (target ids so far): 星期天 ×3, 和 女朋友 ×3, 红 黑 黑 ×3. A decoder trained on short sentences can
+    fall into such a loop and write it to its word limit; the candidate list rules these words out as well. Never
+    <unk>: each is replaced by the word attention points to, so three in a row may stand for three words."""
+    ruled = []
+    for k in LOOP_LENGTHS:
+        if len(written) >= 3 * k - 1:
+            run = written[len(written) - (3 * k - 1) :][:k]  # the run, twice and then all but its last word
+            if written[len(written) - (3 * k - 1) :] == run + run + run[:-1] and run[-1] != UNK:
+                ruled.append(run[-1])
+    return ruled
+
+
 def translate(
     model: Translator, text: str, beam: int = 1, max_words: int = MAX_TARGET_WORDS, candidates: bool = False
 ) -> Translation:
     """Greedy decoding (beam=1) or beam search of the given width; every step's attention is kept.
 
-    ``candidates``: each word is chosen among the candidate list only (candidate_mask); where the model's own first
-    choice is ruled out, the step keeps it in ``preferred``. The probabilities stay the model's own."""
+    ``candidates``: each word is chosen among the candidate list only (candidate_mask, less the loop_breakers of
+    the words so far); where the model's own first choice is ruled out, the step keeps it in ``preferred``. The
+    probabilities stay the model's own."""
     words, ids, unknown = _prepare(model, text)
     net = model.network
     state = net.start(ids)
@@ -483,10 +503,12 @@ def translate(
         for _ in range(max_words + 1):
             logits, state, attention = net.step(state, y)
             first = int(np.argmax(logits))  # the model's own choice
-            y = first if mask is None or mask[first] else int(np.argmax(np.where(mask, logits, -np.inf)))
+            allowed = None if mask is None else _without(mask, loop_breakers([s.token_id for s in steps]))
+            y = first if allowed is None or allowed[first] else int(np.argmax(np.where(allowed, logits, -np.inf)))
             steps.append(_record(model, y, logits, attention))
             if y != first:  # ruled out by the candidate list
                 steps[-1].preferred = (model.vocabulary.target[first], float(np.exp(log_softmax(logits)[first])))
+                steps[-1].ruled_by = "made_up" if not mask[first] else "loop"
             total += math.log(steps[-1].probability)
             if y == EOS:
                 break
@@ -495,6 +517,15 @@ def translate(
     target = [s.token for s in steps if s.token_id != EOS]
     extra = {"beam": max(beam, 1), "state": state}  # the last state: the encoder's vectors and the cached keys
     return Translation(model.name, words, unknown, target, steps, total, extra)
+
+
+def _without(mask: np.ndarray, token_ids: list[int]) -> np.ndarray:
+    """The candidate list (n_target_vocab,) less ``token_ids``."""
+    if not token_ids:
+        return mask
+    allowed = mask.copy()
+    allowed[token_ids] = False
+    return allowed
 
 
 def _beam_search(
@@ -514,14 +545,16 @@ def _beam_search(
             logits, new_state, attention = net.step(st, y)
             log_p = log_softmax(logits)
             ranked = np.argsort(-log_p, kind="stable")
-            preferred = None
+            preferred, ruled_by = None, None
             if mask is not None:
-                if not mask[ranked[0]]:
+                allowed = _without(mask, loop_breakers([s.token_id for s in steps]))
+                if not allowed[ranked[0]]:
                     preferred = (model.vocabulary.target[ranked[0]], float(np.exp(log_p[ranked[0]])))
-                ranked = ranked[mask[ranked]]
+                    ruled_by = "made_up" if not mask[ranked[0]] else "loop"
+                ranked = ranked[allowed[ranked]]
             for token_id in ranked[:width]:
                 step = Step(model.vocabulary.target[token_id], int(token_id), float(np.exp(log_p[token_id])), logits,
-                            attention, preferred)  # fmt: skip
+                            attention, preferred, ruled_by)  # fmt: skip
                 candidates.append((score + float(log_p[token_id]), steps + [step], int(token_id), new_state))
         candidates.sort(key=lambda c: -c[0])  # stable: ties keep the earlier beam's order
         beams = []
