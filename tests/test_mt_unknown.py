@@ -75,9 +75,9 @@ def test_a_word_in_no_dictionary_is_kept_in_english_and_rnnencdec_keeps_its_unk(
 
 
 def test_a_manner_adverb_gets_its_de_unless_the_model_wrote_it():
-    t = _translation(["he", "walks", "carefully"], [None], [[0.1, 0.1, 0.8]])
-    assert mt.output_words(t) == [mt_dictionary.lookup("careful").chinese + "地"]
     careful = mt_dictionary.lookup("careful").chinese
+    t = _translation(["he", "walks", "carefully"], [None], [[0.1, 0.1, 0.8]])
+    assert mt.output_words(t) == [careful + "地"]
     wrote_de = _translation(["he", "walks", "carefully"], [None, "地"], [[0.1, 0.1, 0.8], [0.1, 0.1, 0.8]])
     assert mt.output_words(wrote_de) == [careful, "地"]  # not 小心地 地
 

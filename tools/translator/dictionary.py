@@ -388,7 +388,7 @@ def build(cedict: Cedict, overrides: dict) -> Dictionary:
     for english, (role, chinese, _) in overrides.items():
         if role == "phrasal" or english not in senses:
             continue  # step 5's; a word of the wide part is corrected there (new_sense)
-        if any(s.source == "lexicon" for s in senses.get(english, ())):
+        if any(s.source == "lexicon" for s in senses[english]):
             raise ValueError(f"dictionary_overrides.tsv: {english!r} is a lexicon word; change lexicon.tsv instead")
         senses[english] = [Sense(role, chinese, measure(chinese, english, role), "override")]
 

@@ -536,9 +536,7 @@ def main():
     for name in args.models:
         if args.epochs:
             SETTINGS[name]["epochs"] = args.epochs
-        if args.hidden and "hidden" in SETTINGS[name]:
-            SETTINGS[name]["hidden"] = args.hidden
-        for setting in ("d_model", "ffn"):  # the Transformer's widths
+        for setting in ("hidden", "d_model", "ffn"):  # the GRUs' and the Transformer's widths
             if getattr(args, setting) and setting in SETTINGS[name]:
                 SETTINGS[name][setting] = getattr(args, setting)
         if args.dropout is not None and "dropout" in SETTINGS[name]:

@@ -146,8 +146,9 @@ def load(directory: Path = DIRECTORY) -> Dictionary:
 
 def parts() -> tuple[Dictionary, Dictionary]:
     """The committed dictionary's two parts: the core (``mt/``: the corpus is written from it) and the wide part
-    (``mt/wide/``: rarer English words, for reading a word beyond the core). No word is in both, as a lemma or a
-    form, so a word's reading is the core's, else the wide part's."""
+    (``mt/wide/``: rarer English words, for reading a word beyond the core). No form is in both, and a core lemma
+    is in the wide part only in a role the core lacks, for its forms (rained: the verb rain; the core's rain is the
+    noun 雨), so a word's reading is the core's, else the wide part's."""
     return load(), load(WIDE_DIRECTORY)
 
 
