@@ -52,16 +52,56 @@ def test_nothing_is_made_up_among_the_candidates(name, text, beam):
         if step.preferred is not None:  # the model's own first choice, ruled out, and why
             word, probability = step.preferred
             first = int(np.argmax(step.logits))
-            assert (word, not candidates[first]) == (model.vocabulary.target[first], True)
-            assert probability >= step.probability
-            assert step.ruled_by == ("made_up" if not mask[first] else "loop")
+            assert word == model.vocabulary.target[first] and probability >= step.probability
+            if step.ruled_by == "left_out":  # the end guard: </s>, a candidate, while words were left out
+                assert first == mt.EOS and candidates[first] and step.left_out
+            else:
+                assert not candidates[first] and step.ruled_by == ("made_up" if not mask[first] else "loop")
         else:
             assert step.ruled_by is None
     if beam == 1:
-        for step, candidates in zip(result.steps, allowed, strict=True):  # greedy: the likeliest candidate
-            assert step.token_id == int(np.argmax(np.where(candidates, step.logits, -np.inf)))
+        for i, (step, candidates) in enumerate(zip(result.steps, allowed, strict=True)):  # the likeliest candidate
+            best = int(np.argmax(np.where(candidates, step.logits, -np.inf)))
+            if best == mt.EOS and step.token_id != mt.EOS:  # the end guard ruled </s> out: words were left out
+                assert step.left_out == mt.left_out(result, result.steps[:i]) != ()
+                best = int(np.argmax(np.where(candidates, step.logits, -np.inf)[mt.EOS + 1 :])) + mt.EOS + 1
+            assert step.token_id == best
+            if step.ruled_by == "left_out" or step.left_out:
+                assert step.left_out == mt.left_out(result, result.steps[:i]) != ()
         if all(step.preferred is None for step in result.steps):
             assert result.target == mt.translate(model, text).target
+
+
+@pytest.mark.parametrize("name", ["rnnsearch", "transformer-mt", "rnnencdec"])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=SENTENCES)
+def test_the_end_guard_keeps_words_only_when_they_translate_a_word_left_out(name, text):
+    """Greedy: the guarded translation begins with the unguarded one (the same steps until the model first wanted
+    to end); what it adds after that leaves fewer English words out, or it adds nothing."""
+    model = MODELS[name]
+    guarded = mt.translate(model, text, candidates=True)
+    plain = mt.translate(model, text, candidates=True, end_guard=False)
+    assert guarded.target[: len(plain.target)] == plain.target
+    missing = (len(mt.left_out(r, r.steps[: len(r.target)])) for r in (guarded, plain))
+    if guarded.target != plain.target:
+        assert next(missing) < next(missing)
+        assert plain.steps[-1].token_id == mt.EOS  # it ended there, and the guarded one went on
+        assert guarded.steps[len(plain.target)].left_out == mt.left_out(plain, plain.steps[:-1])
+    else:
+        assert next(missing) == next(missing)
+        assert not any(s.left_out for s in guarded.steps)
+
+
+def test_the_end_guard_on_a_sentence_whose_second_half_was_dropped(client):
+    """RNNsearch would end after 面包 with drink and milk left out; the guard goes on, and the view says why."""
+    text = "For breakfast I eat bread and drink milk."
+    plain = mt.translate(MODELS["rnnsearch"], text, candidates=True, end_guard=False)
+    assert plain.target == ["早饭", "后", "我", "吃", "面包"]
+    answer = client.get("/api/attention", params={"source": text, "model": "rnnsearch"}).json()["translation"]
+    assert answer["output"][:5] == plain.target and {"喝", "牛奶"} <= set(answer["output"][5:])
+    assert answer["check"]["left_out"] == []
+    ended = [r for r in answer["ruled_out"] if r["reason"] == "left_out"]
+    assert [(r["position"], r["word"], r["left_out"]) for r in ended] == [(5, "</s>", ["drink", "milk"])]
 
 
 def looping(ids: list[int]) -> bool:

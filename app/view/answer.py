@@ -265,9 +265,15 @@ class RuledOut(BaseModel):
     )
     word: str = Field(description="The model's own first choice.")
     probability: float = Field(description="Its probability by the model.")
-    reason: Literal["made_up", "loop"] = Field(
+    reason: Literal["made_up", "loop", "left_out"] = Field(
         description="made_up: a content word that translates no English word of the sentence; loop: it would have "
-        "written a run of one to three words a third time in a row."
+        "written a run of one to three words a third time in a row; left_out: </s>, while English content words were "
+        "left out (the end guard: the words after it translated one of them)."
+    )
+    left_out: list[str] = Field(
+        default_factory=list,
+        description="Where the end guard ruled </s> out (the first choice, with left_out; or the likeliest candidate "
+        "after a first choice ruled out): the English words the translation would have left out.",
     )
 
 

@@ -624,7 +624,13 @@ def translation_view(state: State) -> Answer:
             "beam": state.beam if result.extra["decoding"] == "beam" else 1,
             "candidates": state.candidates if result.extra["decoding"] != "forced" else "all",
             "ruled_out": [  # the steps whose own first choice the candidate list ruled out (the last: the end)
-                {"position": i, "word": step.preferred[0], "probability": step.preferred[1], "reason": step.ruled_by}
+                {
+                    "position": i,
+                    "word": step.preferred[0],
+                    "probability": step.preferred[1],
+                    "reason": step.ruled_by,
+                    "left_out": list(step.left_out),
+                }
                 for i, step in enumerate(result.steps)
                 if step.preferred is not None
             ],

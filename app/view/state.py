@@ -257,8 +257,9 @@ class State(BaseModel):
         "dictionary",
         description="Translators with an empty Target: dictionary chooses each word among the candidates only: words "
         "that are no noun, verb or adjective, and the nouns, verbs and adjectives that translate a word of the "
-        "sentence by the dictionary (Jean et al. 2015's candidate list), so the model cannot make a word up; where "
-        "its own first choice was ruled out, the answer says so. all lets it choose any word it knows.",
+        "sentence by the dictionary (Jean et al. 2015's candidate list), so the model cannot make a word up; nor may "
+        "it end while the check marks an English word left out, if a few more words translate it (the end guard); "
+        "where its own first choice was ruled out, the answer says so. all lets it choose any word it knows.",
     )
     hide_special: Annotated[bool, Control("checkbox", MODEL, group="model")] = Field(
         False,

@@ -57,7 +57,9 @@ function checkNotes(facts, t) {
   const notes = [];
   if (facts.ruled_out.length) {
     const instead = (r) => (r.position < facts.output.length ? facts.output[r.position] : t.mt_ruled_end);
-    const why = (r) => (r.reason === "loop" ? t.mt_ruled_loop : t.mt_ruled_made_up);
+    const ended = (r) => fill(t.mt_ruled_left_out, { words: r.left_out.join(", ") });
+    const reason = (r) => ({ loop: t.mt_ruled_loop, left_out: ended(r) })[r.reason] || t.mt_ruled_made_up;
+    const why = (r) => (r.reason !== "left_out" && r.left_out.length ? `${reason(r)}; </s>: ${ended(r)}` : reason(r));
     const items = facts.ruled_out.map((r) => `${r.word} (${fmtWeight(r.probability)}) → ${instead(r)}: ${why(r)}`).join("; ");
     notes.push(fill(t.mt_ruled_out, { items }));
   } else if (facts.candidates === "dictionary") notes.push(t.mt_ruled_out_none);

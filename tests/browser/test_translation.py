@@ -202,3 +202,23 @@ def test_the_candidate_list_rules_out_a_made_up_word_and_says_so(page, lang):
     free = current_view(page)["translation"]
     assert free["output"][first["position"]] == first["word"] and free["ruled_out"] == []
     expect(page.locator("#mt-check .unknown-note").first).to_contain_text("Made up" if lang == "en" else "编造")
+
+
+ENDED_EARLY = "For breakfast I eat bread and drink milk."  # RNNsearch would end after 面包, drink and milk left out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_end_guard_says_which_words_kept_the_translation_going(page, lang):
+    """The end guard: where the model wanted to end while English words were left out, the panel names </s> as the
+    first choice ruled out, the word written instead, and the words that would have been left out."""
+    open_view(page, {"source": ENDED_EARLY, "model": "rnnsearch", "lang": lang})
+    facts = page_data(page)["view"]["translation"]
+    ended = [r for r in facts["ruled_out"] if r["reason"] == "left_out"]
+    assert ended and facts["check"]["left_out"] == [], "pick another ENDED_EARLY for these weights"
+    written = facts["output"][ended[0]["position"]]
+    note = page.locator("#mt-check .unknown-note").first
+    expect(note).to_contain_text(f"</s> ({ended[0]['probability']:.2g}) → {written}")
+    words = ", ".join(ended[0]["left_out"])
+    expect(note).to_contain_text(
+        f"would end with {words} left out" if lang == "en" else f"译文会在 {words} 还没译出时就结束"
+    )

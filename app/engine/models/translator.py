@@ -218,7 +218,10 @@ class Step:
     preferred: tuple[str, float] | None = None  # the model's own first choice and its probability, when the
     # candidate list ruled it out (translate(candidates=True)): a content word that translates no English word, or a
     # word that would repeat a run of words a third time in a row (loop_breakers)
-    ruled_by: str | None = None  # why it was ruled out: "made_up" (no English word asks for it) or "loop"
+    ruled_by: str | None = None  # why it was ruled out: "made_up" (no English word asks for it), "loop", or
+    # "left_out" (</s>, while English words were left out: the end guard)
+    left_out: tuple[str, ...] = ()  # where the end guard ruled </s> out (the first choice, or the likeliest
+    # candidate after a first choice ruled out): the English words it would have left out
 
 
 @dataclass
@@ -485,38 +488,101 @@ def loop_breakers(written: list[int]) -> list[int]:
 
 
 def translate(
-    model: Translator, text: str, beam: int = 1, max_words: int = MAX_TARGET_WORDS, candidates: bool = False
+    model: Translator,
+    text: str,
+    beam: int = 1,
+    max_words: int = MAX_TARGET_WORDS,
+    candidates: bool = False,
+    end_guard: bool = True,
 ) -> Translation:
     """Greedy decoding (beam=1) or beam search of the given width; every step's attention is kept.
 
     ``candidates``: each word is chosen among the candidate list only (candidate_mask, less the loop_breakers of
     the words so far); where the model's own first choice is ruled out, the step keeps it in ``preferred``. The
-    probabilities stay the model's own."""
+    translation also may not end while an English word is left out, if a few more words translate it (the end
+    guard: _greedy, and _beam_search's order of finished translations; ``end_guard=False`` leaves it out, to
+    measure it). The probabilities stay the model's own."""
     words, ids, unknown = _prepare(model, text)
-    net = model.network
-    state = net.start(ids)
+    state = model.network.start(ids)
     mask = candidate_mask(model, words) if candidates else None  # (n_target_vocab,)
     if beam <= 1:
-        steps: list[Step] = []
-        y = BOS
-        total = 0.0
-        for _ in range(max_words + 1):
-            logits, state, attention = net.step(state, y)
-            first = int(np.argmax(logits))  # the model's own choice
-            allowed = None if mask is None else _without(mask, loop_breakers([s.token_id for s in steps]))
-            y = first if allowed is None or allowed[first] else int(np.argmax(np.where(allowed, logits, -np.inf)))
-            steps.append(_record(model, y, logits, attention))
-            if y != first:  # ruled out by the candidate list
-                steps[-1].preferred = (model.vocabulary.target[first], float(np.exp(log_softmax(logits)[first])))
-                steps[-1].ruled_by = "made_up" if not mask[first] else "loop"
-            total += math.log(steps[-1].probability)
-            if y == EOS:
-                break
+        sentence = Translation(model.name, words, unknown, [], [], 0.0)
+        steps, state = _greedy(model, sentence, state, max_words, mask, end_guard)
+        total = sum(math.log(s.probability) for s in steps)
     else:
-        steps, total, state = _beam_search(model, state, beam, max_words, mask)
+        steps, total, state = _beam_search(model, words, unknown, state, beam, max_words, mask, end_guard)
     target = [s.token for s in steps if s.token_id != EOS]
     extra = {"beam": max(beam, 1), "state": state}  # the last state: the encoder's vectors and the cached keys
     return Translation(model.name, words, unknown, target, steps, total, extra)
+
+
+END_GUARD_WORDS = 4  # how many words past the point it wanted to end the decoder may write to translate a word
+
+
+def left_out(source: Translation, steps: list[Step]) -> tuple[str, ...]:
+    """The English content words that the words of ``steps`` (a translation so far of ``source``'s words, with
+    every <unk> replaced as a reader sees it) leave out, by the dictionary's check (mt_check.check)."""
+    so_far = Translation(source.model, source.source, source.unknown, [s.token for s in steps], steps, 0.0)
+    return tuple(source.source[j] for j in mt_check.check(source.source, output_words(so_far)).left_out)
+
+
+@dataclass
+class _Ending:
+    """Where a greedy decoder wanted to end while English words were left out: what it had written, the </s> step
+    it would have taken, the state after it, and the words left out."""
+
+    steps: list[Step]
+    end: Step
+    state: dict
+    left_out: tuple[str, ...]
+
+
+def _greedy(
+    model: Translator, source: Translation, state: dict, max_words: int, mask: np.ndarray | None, guard: bool
+) -> tuple[list[Step], dict]:
+    """The likeliest word at each step (among the candidates, with ``mask``); -> the steps (the last: </s>, unless
+    ``max_words`` ran out) and the last state.
+
+    The end guard (``guard``, with the candidates): where the decoder would write </s> while the check marks an
+    English word left out (Tu et al. 2016 measure the same neglect with attention's coverage), </s> is ruled out too
+    and the model goes on with its likeliest candidate. The words it writes are kept if, within END_GUARD_WORDS
+    words or when it wants to end again, fewer English words are left out; otherwise the translation ends where the
+    model wanted it to. "For breakfast I eat bread and drink milk": 早饭 后 我 吃 面包 would end with drink and milk
+    left out; the guard keeps 但是 牛奶 喝 牛奶."""
+    net = model.network
+    steps: list[Step] = []
+    held: _Ending | None = None  # the end the guard put off, while the words after it are on trial
+    y = BOS
+    while True:
+        logits, state, attention = net.step(state, y)
+        first = int(np.argmax(logits))  # the model's own choice
+        allowed = None if mask is None else _without(mask, loop_breakers([s.token_id for s in steps]))
+        y = first if allowed is None or allowed[first] else int(np.argmax(np.where(allowed, logits, -np.inf)))
+        step = _record(model, y, logits, attention)
+        if y != first:  # ruled out by the candidate list
+            step.preferred = _first_choice(model, logits, first)
+            step.ruled_by = "made_up" if not mask[first] else "loop"
+        if held is not None and (
+            y == EOS or len(steps) - len(held.steps) >= END_GUARD_WORDS or len(steps) >= max_words
+        ):
+            if len(left_out(source, steps)) >= len(held.left_out):  # the words on trial translated nothing more
+                return [*held.steps, held.end], held.state
+            held = None  # they did: kept
+        if y == EOS and guard and mask is not None and len(steps) < max_words and (missing := left_out(source, steps)):
+            held = _Ending(list(steps), step, state, missing)
+            y = int(np.argmax(np.where(_without(allowed, [EOS]), logits, -np.inf)))
+            step = _record(model, y, logits, attention)
+            step.preferred = _first_choice(model, logits, first)
+            step.ruled_by = "left_out" if first == EOS else held.end.ruled_by  # </s>, or a first choice before it
+            step.left_out = missing
+        steps.append(step)
+        if y == EOS or len(steps) > max_words:
+            return steps, state
+
+
+def _first_choice(model: Translator, logits: np.ndarray, first: int) -> tuple[str, float]:
+    """The model's own first choice and its probability, as a step keeps it when the candidates rule it out."""
+    return model.vocabulary.target[first], float(np.exp(log_softmax(logits)[first]))
 
 
 def _without(mask: np.ndarray, token_ids: list[int]) -> np.ndarray:
@@ -529,17 +595,28 @@ def _without(mask: np.ndarray, token_ids: list[int]) -> np.ndarray:
 
 
 def _beam_search(
-    model: Translator, state: dict, width: int, max_words: int, mask: np.ndarray | None = None
+    model: Translator,
+    source: list[str],
+    unknown: list[str],
+    state: dict,
+    width: int,
+    max_words: int,
+    mask: np.ndarray | None = None,
+    guard: bool = True,
 ) -> tuple[list[Step], float, dict]:
     """Keep the ``width`` most probable partial translations; stop when the best finished one beats every open one.
 
     Log-probabilities only fall as words are added, so a finished hypothesis that scores above every
-    open one cannot be overtaken. ``mask`` (n_target_vocab,): the candidate list, as in translate.
+    open one cannot be overtaken. ``mask`` (n_target_vocab,): the candidate list, as in translate; with it and
+    ``guard``, the end guard: a finished translation that leaves English words out (left_out) ranks after every
+    one that leaves out fewer, and the search goes on for END_GUARD_WORDS words after the first such one ends.
     """
     net = model.network
+    sentence = Translation(model.name, source, unknown, [], [], 0.0)
     beams = [(0.0, [], BOS, state)]  # (log p, steps, last word, state)
-    finished: list[tuple[float, list[Step], dict]] = []
-    for _ in range(max_words + 1):
+    finished: list[tuple[int, float, list[Step], dict]] = []  # (words left out, log p, steps, state)
+    guard_ends = None  # the step at which the search stops, once a translation leaving words out has ended
+    for length in range(max_words + 1):
         candidates = []
         for score, steps, y, st in beams:
             logits, new_state, attention = net.step(st, y)
@@ -558,17 +635,20 @@ def _beam_search(
                 candidates.append((score + float(log_p[token_id]), steps + [step], int(token_id), new_state))
         candidates.sort(key=lambda c: -c[0])  # stable: ties keep the earlier beam's order
         beams = []
-        for candidate in candidates[:width]:
-            if candidate[2] == EOS:
-                finished.append((candidate[0], candidate[1], candidate[3]))
+        for score, steps, y, st in candidates[:width]:
+            if y == EOS:
+                missing = len(left_out(sentence, steps[:-1])) if guard and mask is not None else 0
+                finished.append((missing, score, steps, st))
+                if missing and guard_ends is None:
+                    guard_ends = length + END_GUARD_WORDS
             else:
-                beams.append(candidate)
-        best_finished = max((f[0] for f in finished), default=-math.inf)
-        if not beams or best_finished >= beams[0][0]:
+                beams.append((score, steps, y, st))
+        best_whole = max((f[1] for f in finished if f[0] == 0), default=-math.inf)
+        if not beams or best_whole >= beams[0][0] or length == guard_ends:
             break
     if not finished:  # nothing ended within max_words: the best open one
-        finished = [(beams[0][0], beams[0][1], beams[0][3])]
-    score, steps, last = max(finished, key=lambda f: f[0])
+        finished = [(0, beams[0][0], beams[0][1], beams[0][3])]
+    _, score, steps, last = min(finished, key=lambda f: (f[0], -f[1]))
     return steps, score, last
 
 
