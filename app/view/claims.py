@@ -42,6 +42,9 @@ class Claim:
     made_up    at `step`, a translator wrote a word the check against the dictionary marks made up, its attention's
                largest weight (at least `at_least`) is on the English word `key`, and `key` is marked left out:
                it looked at the word and did not translate it
+    end_guarded at `step`, a translator's own first choice was </s> (probability at least `at_least`), ruled out by
+               the end guard because `key` (an English word) would have been left out, and the translation as
+               shown leaves nothing out
     `head` picks a head other than the view's own; without it, a claim about a step is checked on the head
     the page shows at that step (the link's head, or the head the step's word asks). `layer` picks a real model's
     layer other than the view's own.
@@ -58,6 +61,7 @@ class Claim:
         "weight_and_norm",
         "replaced",
         "made_up",
+        "end_guarded",
     ]
     step: int | None = None
     key: str | None = None
@@ -157,6 +161,14 @@ def check(state: State, claim: Claim) -> dict[str, object]:
             raise ClaimFailed(f"step {claim.step}: expected a word made up and {claim.key} left out: {facts['check']}")
         expect_largest_on_key(claim, found)
         return found
+    if claim.kind == "end_guarded":
+        facts = view["translation"]
+        ruled = next((r for r in facts["ruled_out"] if r["position"] == claim.step), None)
+        if not ruled or ruled["reason"] != "left_out" or claim.key not in ruled["left_out"]:
+            raise ClaimFailed(f"step {claim.step}: expected </s> ruled out with {claim.key} left out, got {ruled}")
+        if ruled["probability"] < claim.at_least or facts["check"]["left_out"]:
+            raise ClaimFailed(f"step {claim.step}: expected </s> >= {claim.at_least}, nothing left out: {facts}")
+        return {"word": facts["output"][claim.step], "key": claim.key, "probability": float(ruled["probability"])}
     raise ValueError(f"unknown claim {claim.kind!r}")
 
 
