@@ -4,7 +4,9 @@
     OPENBLAS_NUM_THREADS=1 .venv/bin/python -m bench.bench_translator --json bench/out/translator.json
 
 Latency: p50/p95 wall and CPU time of ``translate()`` (greedy, every step's scores, weights and
-context kept) for a 20-word sentence, of beam search of width 4, and of the whole API view of that
+context kept) for a 20-word sentence, of beam search of width 4, of the page's decoding (among the dictionary's
+candidates, with the end guard and without it, over the 80 blind hand-written sentences, where it acts on some and
+not on others: the two taking turns, their ratio in one run), and of the whole API view of that
 sentence (validation, translation, the forced pass that keeps the cached keys, the view, the JSON
 bytes; its cache emptied each run), over many runs after a warm-up. Loading and memory: a FRESH
 child process reads and verifies all three models (sha256 included) and reports the time, and its
@@ -75,6 +77,27 @@ def timings(function, runs: int) -> dict:
     }
 
 
+def blind_sentences() -> list[str]:
+    """The 80 sentences of the two blind hand-written sets (tests/data/everyday_mt_blind*.jsonl)."""
+    paths = sorted((REPO / "tests/data").glob("everyday_mt_blind*.jsonl"))
+    return [json.loads(line)["en"] for path in paths for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def end_guard_cost(model, sentences: list[str], rounds: int) -> dict:
+    """CPU ms of the page's decoding of every sentence, with the end guard and without, the two taking turns."""
+    from app.engine.models import translator  # noqa: PLC0415
+
+    cpu: dict[bool, list[float]] = {True: [], False: []}
+    for _ in range(rounds + 1):  # the first round warms up
+        for guard in (True, False):
+            start = time.process_time()
+            for text in sentences:
+                translator.translate(model, text, candidates=True, end_guard=guard)
+            cpu[guard].append((time.process_time() - start) * 1000)
+    with_guard, without = statistics.median(cpu[True][1:]), statistics.median(cpu[False][1:])
+    return {"with_ms": with_guard, "without_ms": without, "ratio": with_guard / without}
+
+
 def whole_view(name: str) -> int:
     """What GET /api/attention?source=<20 words>&model=<name> computes, its cache emptied first: validation,
     the translation, the forced pass that keeps the cached keys, the view's matrices, and the JSON bytes."""
@@ -101,6 +124,7 @@ def main() -> None:
     info = machine()
     assert len(SENTENCE_20.split()) == 20
     figures: dict = {"machine": info, "sentence": SENTENCE_20, "models": {}}
+    sentences = blind_sentences()
     for name in translator.MODELS:
         model = translator.load(name)
         result = translator.translate(model, SENTENCE_20)
@@ -110,6 +134,7 @@ def main() -> None:
             "beam4": timings(lambda m=model: translator.translate(m, SENTENCE_20, beam=4), max(5, args.runs // 5)),
         }
         figures["models"][name]["view"] = timings(lambda n=name: whole_view(n), args.runs)
+        figures["models"][name]["end_guard"] = end_guard_cost(model, sentences, max(3, args.runs // 10))
     child = subprocess.run([sys.executable, "-m", "bench.bench_translator", "--child"], cwd=REPO,
                            capture_output=True, text=True, check=True)  # fmt: skip
     figures["load"] = json.loads(child.stdout)
@@ -122,6 +147,12 @@ def main() -> None:
         print(f"| {name} | {f['target_words']} | {g['p50_ms']:.1f} ms | {g['p95_ms']:.1f} ms | "
               f"{g['cpu_p50_ms']:.1f} ms | {b['p50_ms']:.1f} ms | "
               f"{v['p50_ms']:.1f} ms | {v['p95_ms']:.1f} ms |")  # fmt: skip
+    print(f"\nThe page's decoding of the {len(sentences)} blind sentences (CPU, the two taking turns):\n")
+    print("| model | with the end guard | without | ratio |")
+    print("|---|---|---|---|")
+    for name, f in figures["models"].items():
+        e = f["end_guard"]
+        print(f"| {name} | {e['with_ms']:.0f} ms | {e['without_ms']:.0f} ms | {e['ratio']:.2f} |")
     load = figures["load"]
     print(
         f"\nLoading all three (fresh process, sha256 checked): {load['load_s'] * 1000:.0f} ms, "
