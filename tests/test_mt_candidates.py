@@ -70,6 +70,11 @@ def test_nothing_is_made_up_among_the_candidates(name, text, beam):
                 assert step.left_out == mt.left_out(result, result.steps[:i]) != ()
         if all(step.preferred is None for step in result.steps):
             assert result.target == mt.translate(model, text).target
+    elif "likeliest" in result.extra:  # beam: the end guard chose a translation that leaves fewer words out
+        passed = result.extra["likeliest"]
+        assert passed.log_probability >= result.log_probability and passed.target != result.target
+        missing = (len(mt.left_out(r, r.steps[: len(r.target)])) for r in (passed, result))
+        assert next(missing) > next(missing)
 
 
 @pytest.mark.parametrize("name", ["rnnsearch", "transformer-mt", "rnnencdec"])
@@ -93,15 +98,33 @@ def test_the_end_guard_keeps_words_only_when_they_translate_a_word_left_out(name
 
 
 def test_the_end_guard_on_a_sentence_whose_second_half_was_dropped(client):
-    """RNNsearch would end after 面包 with drink and milk left out; the guard goes on, and the view says why."""
+    """RNNsearch, greedy, would end after 面包 with drink and milk left out; the guard goes on, and the view says
+    why."""
     text = "For breakfast I eat bread and drink milk."
     plain = mt.translate(MODELS["rnnsearch"], text, candidates=True, end_guard=False)
     assert plain.target == ["早饭", "后", "我", "吃", "面包"]
-    answer = client.get("/api/attention", params={"source": text, "model": "rnnsearch"}).json()["translation"]
+    greedy = {"source": text, "model": "rnnsearch", "beam": 1}
+    answer = client.get("/api/attention", params=greedy).json()["translation"]
     assert answer["output"][:5] == plain.target and {"喝", "牛奶"} <= set(answer["output"][5:])
     assert answer["check"]["left_out"] == []
     ended = [r for r in answer["ruled_out"] if r["reason"] == "left_out"]
     assert [(r["position"], r["word"], r["left_out"]) for r in ended] == [(5, "</s>", ["drink", "milk"])]
+
+
+def test_beam_search_says_which_likelier_translation_the_end_guard_passed_over(client):
+    """Beam search's likeliest translation of "Our class has forty students." ends after 四十 with students left
+    out; the end guard shows one that translates it, and the JSON gives the one passed over."""
+    text = "Our class has forty students."
+    answer = client.get("/api/attention", params={"source": text, "model": "rnnsearch"}).json()["translation"]
+    assert (answer["decoding"], answer["beam"]) == ("beam", mt.DEFAULT_BEAM)
+    assert "学生" in answer["output"] and answer["check"]["left_out"] == []
+    passed = answer["likeliest"]
+    assert passed["output"] == ["我们的", "班", "们", "有", "四十"] and passed["left_out"] == ["students"]
+    assert passed["log_probability"] > answer["log_probability"]
+    unguarded = mt.translate(MODELS["rnnsearch"], text, beam=mt.DEFAULT_BEAM, candidates=True, end_guard=False)
+    assert mt.output_words(unguarded) == passed["output"]  # without the guard, the beam's own choice
+    greedy = client.get("/api/attention", params={"source": text, "model": "rnnsearch", "beam": 1}).json()
+    assert greedy["translation"]["likeliest"] is None
 
 
 def looping(ids: list[int]) -> bool:
@@ -128,10 +151,12 @@ def test_a_run_of_words_is_not_written_a_third_time_in_a_row():
 
 
 def test_the_view_says_which_first_choices_were_ruled_out(client):
-    """The JSON: translation.candidates and translation.ruled_out; candidates=all decodes as the model likes."""
+    """The JSON: translation.candidates and translation.ruled_out (greedy); candidates=all decodes as the model
+    likes."""
     for source in ("the farmer wants salt", "Tom chase Jerry", "the police caught the enemy yesterday"):
-        chosen = client.get("/api/attention", params={"source": source, "model": "rnnsearch"}).json()["translation"]
-        free = client.get("/api/attention", params={"source": source, "model": "rnnsearch", "candidates": "all"})
+        greedy = {"source": source, "model": "rnnsearch", "beam": 1}
+        chosen = client.get("/api/attention", params=greedy).json()["translation"]
+        free = client.get("/api/attention", params={**greedy, "candidates": "all"})
         free = free.json()["translation"]
         assert (chosen["candidates"], free["candidates"], free["ruled_out"]) == ("dictionary", "all", [])
         assert chosen["check"]["invented"] == []
@@ -139,7 +164,9 @@ def test_the_view_says_which_first_choices_were_ruled_out(client):
         expected = [(i, s.preferred[0], s.ruled_by) for i, s in enumerate(result.steps) if s.preferred]
         assert [(r["position"], r["word"], r["reason"]) for r in chosen["ruled_out"]] == expected
         assert free["target"] == mt.translate(MODELS["rnnsearch"], source).target
-    loop = client.get("/api/attention", params={"source": "Tomorrow is Sunday.", "model": "rnnsearch"}).json()
+    loop = client.get(
+        "/api/attention", params={"source": "Tomorrow is Sunday.", "model": "rnnsearch", "beam": 1}
+    ).json()
     assert loop["translation"]["output"] == ["明天", "星期天", "星期天"]  # the end written in place of a third
     assert [(r["position"], r["reason"]) for r in loop["translation"]["ruled_out"]] == [(3, "loop")]
     forced = client.get(

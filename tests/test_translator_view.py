@@ -29,6 +29,11 @@ def get(client, **params):
     return response.json()
 
 
+def as_the_page_decodes(model, text: str) -> mt.Translation:
+    """The view's default decoding: beam search of the default width among the dictionary's candidates."""
+    return mt.translate(model, text, beam=mt.DEFAULT_BEAM, candidates=True)
+
+
 def refused(client, **params):
     response = client.get("/api/attention", params=params)
     assert response.status_code == 422, response.text
@@ -38,10 +43,10 @@ def refused(client, **params):
 @pytest.mark.parametrize("name", ["rnnsearch", "transformer-mt", "rnnencdec"])
 def test_queries_are_the_models_own_translation(client, name):
     body = get(client, source="Tom chased the cat in the garden", model=name)
-    direct = mt.translate(mt.load(name), "Tom chased the cat in the garden")
+    direct = as_the_page_decodes(mt.load(name), "Tom chased the cat in the garden")
     assert body["mode"] == "translate"
     assert body["tokens"]["queries"] == direct.target
-    assert body["translation"]["decoding"] == "greedy"
+    assert (body["translation"]["decoding"], body["translation"]["beam"]) == ("beam", mt.DEFAULT_BEAM)
     assert body["translation"]["probabilities"] == pytest.approx([s.probability for s in direct.steps[:-1]], abs=1e-12)
     assert body["translation"]["end_probability"] == pytest.approx(direct.steps[-1].probability, abs=1e-12)
     weights = np.array(body["head"]["weights"])  # (n_q, n_k)
@@ -52,19 +57,21 @@ def test_queries_are_the_models_own_translation(client, name):
         assert body["tokens"]["keys"] == ["tom", "chased", "the", "cat", "in", "the", "garden"]
 
 
-def test_seed_sentences():
-    """The issue's goals for the seed text's sentences, on the committed weights."""
+@pytest.mark.parametrize("decode", [mt.translate, as_the_page_decodes], ids=["greedy", "as-the-page"])
+def test_seed_sentences(decode):
+    """The issue's goals for the seed text's sentences, on the committed weights: decoded greedily as trained, and
+    as the page decodes by default."""
     search = models.translator("rnnsearch")
-    tom = mt.translate(search, TOM)
+    tom = decode(search, TOM)
     assert tom.target == ["汤姆", "追逐", "杰瑞"]
     assert int(np.argmax(tom.steps[2].attention.weights)) == 2, "杰瑞's largest weight is on Jerry"
     for name in models.TRANSLATOR_NAMES:
         model = models.translator(name)
-        money = mt.translate(model, "I put money in the bank").target
-        river = mt.translate(model, "we sat on the river bank").target
+        money = decode(model, "I put money in the bank").target
+        river = decode(model, "we sat on the river bank").target
         assert "银行" in money and "河岸" not in money, (name, money)
         assert "河岸" in river and "银行" not in river, (name, river)
-        library = mt.translate(model, "I read books in the library").target
+        library = decode(model, "I read books in the library").target
         assert library[:3] == ["我", "在", "图书馆"], "the place moves before the verb"
 
 
@@ -120,16 +127,20 @@ def test_unknown_words_are_listed_with_the_vocabulary(client):
 
 
 def test_beam_search(client):
-    body = get(client, source=TOM, model="rnnsearch", beam=3)
-    assert body["translation"]["decoding"] == "beam" and body["translation"]["beam"] == 3
+    body = get(client, source=TOM, model="rnnsearch", beam=2)
+    assert body["translation"]["decoding"] == "beam" and body["translation"]["beam"] == 2
     assert body["tokens"]["queries"] == ["汤姆", "追逐", "杰瑞"]
-    assert "beam=3" in body["share_path"]
+    assert "beam=2" in body["share_path"]
+    greedy = get(client, source=TOM, model="rnnsearch", beam=1)
+    assert greedy["translation"]["decoding"] == "greedy" and "beam=1" in greedy["share_path"]
+    default = get(client, source=TOM, model="rnnsearch")
+    assert default["translation"]["beam"] == mt.DEFAULT_BEAM and "beam" not in default["share_path"]
 
 
 def test_transformer_layer_head_and_decoder_self_attention(client):
     source = "I read books in the library"
     body = get(client, source=source, model="transformer-mt", layer=1, head=3)
-    direct = mt.translate(mt.load("transformer-mt"), source)
+    direct = as_the_page_decodes(mt.load("transformer-mt"), source)
     n = len(direct.target)
     expected = np.stack([s.attention.weights[1, 3] for s in direct.steps[:n]])
     np.testing.assert_allclose(np.array(body["head"]["weights"]), expected, atol=1e-12)

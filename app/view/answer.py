@@ -277,6 +277,12 @@ class RuledOut(BaseModel):
     )
 
 
+class LikeliestTranslation(BaseModel):
+    output: list[str] = Field(description="What a reader would have seen (every <unk> replaced).")
+    log_probability: float = Field(description="Its log-probability, </s> included.")
+    left_out: list[str] = Field(description="The English words it leaves out, by the check.")
+
+
 class TranslationFacts(BaseModel):
     decoding: Literal["greedy", "beam", "forced"] = Field(
         description="greedy or beam: the model translated (empty Target); forced: it was made to produce the Target."
@@ -317,6 +323,11 @@ class TranslationFacts(BaseModel):
         description="The probability of </s> after the last word (null: the decoder reached the word limit first)."
     )
     log_probability: float = Field(description="The log-probability of the whole target, </s> included.")
+    likeliest: LikeliestTranslation | None = Field(
+        None,
+        description="Beam search: its likeliest finished translation, when the end guard chose another that leaves "
+        "fewer English words out (null otherwise, and for greedy decoding).",
+    )
     learned_alignment: list[int] | None = Field(
         description="For each word, the English position with the largest weight of the head shown (null: rnnencdec)."
     )

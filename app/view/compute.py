@@ -658,6 +658,7 @@ def translation_view(state: State) -> Answer:
             "probabilities": [s.probability for s in steps] if result.target else [],
             "end_probability": result.steps[-1].probability if result.steps[-1].token_id == mt.EOS else None,
             "log_probability": result.log_probability,
+            "likeliest": likeliest_of(result),
             "learned_alignment": learned,
             "gold": {"target": gold_target, "alignment": gold_align} if gold_target else None,
             "context_vector": context_vector,
@@ -669,6 +670,19 @@ def translation_view(state: State) -> Answer:
             ),
         },
     )
+
+
+def likeliest_of(result: mt.Translation) -> dict | None:
+    """Beam search's likeliest finished translation, when the end guard chose one that leaves fewer English words
+    out: what a reader would have seen, its log-probability, and the English words it leaves out."""
+    passed = result.extra.get("likeliest")
+    if passed is None:
+        return None
+    return {
+        "output": mt.output_words(passed),
+        "log_probability": passed.log_probability,
+        "left_out": list(mt.left_out(passed, passed.steps[: len(passed.target)])),
+    }
 
 
 def decoder_self_attention(steps: list, last: dict, layer: int, h: int, queries: list[str]) -> dict:

@@ -66,6 +66,8 @@ STRINGS = {
         "mt_ruled_made_up": "no word of the sentence asks for it",
         "mt_ruled_loop": "it would repeat words a third time in a row",
         "mt_ruled_left_out": "the translation would end with {words} left out",
+        "mt_likeliest": "End guard: the beam's likeliest translation, {output} (log p {lp}), leaves out {words}; the "
+        "page shows the likeliest of those that leave out fewer (log p {chosen}).",
         "mt_ruled_end": "the end",
         "mt_ruled_out_none": "Chosen among the dictionary's candidates: the model's own first choice was never ruled out.",
         "mt_check_clean": "Checked against the dictionary: every noun, verb and adjective of the translation "
@@ -406,6 +408,8 @@ STRINGS = {
         "mt_ruled_made_up": "句中没有词要求它",
         "mt_ruled_loop": "它会第三次连续重复同样的词",
         "mt_ruled_left_out": "译文会在 {words} 还没译出时就结束",
+        "mt_likeliest": "结束守卫：束搜索找到的最可能的译文 {output}（log p {lp}）漏译了 {words}；页面显示漏译更少的译文中"
+        "最可能的一个（log p {chosen}）。",
         "mt_ruled_end": "结束",
         "mt_ruled_out_none": "在词典给出的候选词中选词：模型自己的首选一次也没有被排除。",
         "mt_check_clean": "按词典检查：译文的每个名词、动词、形容词都译自句中的词，句中每个英文名词、动词、形容词都译出了。",

@@ -565,18 +565,20 @@ PRESETS = [
             "zh": "训练出的模型：还有词没译就想结束（I want to eat eggs and meat）",
         },
         "lesson": {
-            "en": "After 鸡蛋 RNNsearch's own first choice is the end, </s> ({probability0}), with {key0} not yet "
-            "translated: a decoder can drop the last words of a sentence beyond its corpus. By default the page does "
-            "not let a translation end while the check against the dictionary marks a word left out, if a few more "
-            "words translate it (the end guard): </s> is ruled out, the model writes its next choice, {word0}, and "
-            "then 肉 with {weight1} of its weight on {key1}. Had those words translated nothing, the translation "
-            "would have ended where the model wanted.",
-            "zh": "写完“鸡蛋”后，RNNsearch 自己的首选是结束 </s>（{probability0}），而 {key0} 还没有译出：句子超出语料时，"
-            "解码器可能丢掉句末的词。页面默认不让译文在按词典检查仍有漏译时结束，只要再写几个词能译出它（结束守卫）："
-            "</s> 被排除，模型写出它的下一个选择“{word0}”，接着写出“肉”，把 {weight1} 的权重放在 {key1} 上。"
-            "如果这几个词什么也没译出，译文就在模型想结束的地方结束。",
+            "en": "Decoding greedily (beam=1: the likeliest word at each step), after 鸡蛋 RNNsearch's own first "
+            "choice is the end, </s> ({probability0}), with {key0} not yet translated: a decoder can drop the last "
+            "words of a sentence beyond its corpus. The page does not let a translation end while the check against "
+            "the dictionary marks a word left out, if a few more words translate it (the end guard): </s> is ruled "
+            "out, the model writes its next choice, {word0}, and then 肉 with {weight1} of its weight on {key1}. Had "
+            "those words translated nothing, the translation would have ended where the model wanted. Beam search, "
+            "the page's default, ranks the translations it finds by the words they leave out, then by probability.",
+            "zh": "贪心解码（beam=1：每步取最可能的词）时，写完“鸡蛋”后，RNNsearch 自己的首选是结束 </s>（{probability0}），"
+            "而 {key0} 还没有译出：句子超出语料时，解码器可能丢掉句末的词。页面不让译文在按词典检查仍有漏译时结束，"
+            "只要再写几个词能译出它（结束守卫）：</s> 被排除，模型写出它的下一个选择“{word0}”，接着写出“肉”，"
+            "把 {weight1} 的权重放在 {key1} 上。如果这几个词什么也没译出，译文就在模型想结束的地方结束。"
+            "页面默认的束搜索则先按漏译的词数、再按概率给找到的译文排序。",
         },
-        "params": {"source": "I want to eat eggs and meat", "model": "rnnsearch", "step": "5"},
+        "params": {"source": "I want to eat eggs and meat", "model": "rnnsearch", "beam": "1", "step": "5"},
         "claims": (
             Claim("end_guarded", step=4, key="meat", at_least=0.5),
             Claim("top", step=5, key="meat", at_least=0.8),

@@ -27,6 +27,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from pydantic_core import PydanticCustomError
 
 from app.engine.attention.named_heads import NAMED_HEADS
+from app.engine.models.translator import DEFAULT_BEAM
 from app.engine.models.translator import MAX_SOURCE_WORDS as MAX_TRANSLATOR_WORDS
 from app.view import models
 from app.view.messages import TEMPLATES
@@ -249,9 +250,11 @@ class State(BaseModel):
         0, ge=0, description="Real models and translators: which layer (from 0; the model's config says how many)."
     )
     beam: Annotated[int, *in_choices(1, 2, 3, 4, 5), Control("select", TRANSLATE, group="model")] = Field(
-        1,
+        DEFAULT_BEAM,
         description="Translators with an empty Target: 1 decodes greedily (the most probable word at each step); "
-        "2 to 5 keep that many partial translations (beam search). Ignored when a Target is given.",
+        "2 to 5 keep that many partial translations (beam search; 3 by default). With the candidates, the end guard "
+        "ranks the finished translations by the English words they leave out, then by probability. Ignored when a "
+        "Target is given.",
     )
     candidates: Annotated[Literal["dictionary", "all"], Control("select", TRANSLATE, group="model")] = Field(
         "dictionary",

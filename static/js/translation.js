@@ -48,8 +48,8 @@ function replacedNote(facts, t) {
 /**
  * The translation checked against the dictionary (view.translation.check), each a sentence on a line of its own:
  * the first choices the candidate list ruled out (view.translation.ruled_out), the words it made up, the English
- * words it left out (with the attention each received), or that neither happened; then every English word's
- * coverage, its column of stage 2 summed.
+ * words it left out (with the attention each received), or that neither happened; beam search's likeliest
+ * translation when the end guard chose another; then every English word's coverage, its column of stage 2 summed.
  */
 function checkNotes(facts, t) {
   const check = facts.check;
@@ -63,6 +63,11 @@ function checkNotes(facts, t) {
     const items = facts.ruled_out.map((r) => `${r.word} (${fmtWeight(r.probability)}) → ${instead(r)}: ${why(r)}`).join("; ");
     notes.push(fill(t.mt_ruled_out, { items }));
   } else if (facts.candidates === "dictionary") notes.push(t.mt_ruled_out_none);
+  const likeliest = facts.likeliest;
+  if (likeliest) {
+    const values = { output: likeliest.output.join(" "), lp: fmt(likeliest.log_probability, 2), words: likeliest.left_out.join(", ") };
+    notes.push(fill(t.mt_likeliest, { ...values, chosen: fmt(facts.log_probability, 2) }));
+  }
   if (check.invented.length) notes.push(fill(t.mt_check_invented, { words: check.invented.map((i) => facts.output[i]).join(", ") }));
   if (check.left_out.length) notes.push(fill(t.mt_check_left_out, { words: check.left_out.map((j) => `${facts.source[j]}${received(j)}`).join(", ") }));
   if (!notes.length) notes.push(t.mt_check_clean);

@@ -209,9 +209,9 @@ ENDED_EARLY = "For breakfast I eat bread and drink milk."  # RNNsearch would end
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_end_guard_says_which_words_kept_the_translation_going(page, lang):
-    """The end guard: where the model wanted to end while English words were left out, the panel names </s> as the
-    first choice ruled out, the word written instead, and the words that would have been left out."""
-    open_view(page, {"source": ENDED_EARLY, "model": "rnnsearch", "lang": lang})
+    """The end guard, greedy: where the model wanted to end while English words were left out, the panel names </s>
+    as the first choice ruled out, the word written instead, and the words that would have been left out."""
+    open_view(page, {"source": ENDED_EARLY, "model": "rnnsearch", "beam": "1", "lang": lang})  # greedy
     facts = page_data(page)["view"]["translation"]
     ended = [r for r in facts["ruled_out"] if r["reason"] == "left_out"]
     assert ended and facts["check"]["left_out"] == [], "pick another ENDED_EARLY for these weights"
@@ -222,3 +222,20 @@ def test_the_end_guard_says_which_words_kept_the_translation_going(page, lang):
     expect(note).to_contain_text(
         f"would end with {words} left out" if lang == "en" else f"译文会在 {words} 还没译出时就结束"
     )
+
+
+PASSED_OVER = "Our class has forty students."  # beam search's likeliest translation leaves students out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_beam_search_names_the_likelier_translation_the_end_guard_passed_over(page, lang):
+    """The page's default decoding is beam search; where the end guard chose a translation that leaves fewer words
+    out, the panel shows the beam's likeliest one, its log-probability and the words it leaves out."""
+    open_view(page, {"source": PASSED_OVER, "model": "rnnsearch", "lang": lang})
+    facts = page_data(page)["view"]["translation"]
+    passed = facts["likeliest"]
+    assert facts["decoding"] == "beam" and passed, "pick another PASSED_OVER for these weights"
+    notes = page.locator("#mt-check .unknown-note")
+    expected = "End guard: the beam's likeliest translation" if lang == "en" else "结束守卫：束搜索找到的最可能的译文"
+    expect(notes.filter(has_text=expected)).to_contain_text(" ".join(passed["output"]))
+    expect(notes.filter(has_text=expected)).to_contain_text(", ".join(passed["left_out"]))

@@ -38,7 +38,8 @@ No PyTorch: the app's numpy translators (app/engine/models/translator.py). For e
                            attention to point with)
 
 The output judged is what a reader sees: translator.output_words, every <unk> replaced, decoded as the page does
-by default (among the dictionary's candidates: translate(candidates=True)), or with --candidates all among every
+by default (beam search of translator.DEFAULT_BEAM, among the dictionary's candidates, with the end guard:
+translate(beam=DEFAULT_BEAM, candidates=True); --beam 1: greedy), or with --candidates all among every
 word the model knows.
 
 The set is for measuring, never for tuning the grammar or the models (tests/data/README.md).
@@ -139,13 +140,15 @@ class Report:
     examples: tuple[tuple[str, str, tuple[str, ...]], ...]  # (English, output, invented words)
 
 
-def evaluate(name: str, items: list[Item], examples: int = 5, candidates: bool = True) -> Report:
+def evaluate(
+    name: str, items: list[Item], examples: int = 5, candidates: bool = True, beam: int = translator.DEFAULT_BEAM
+) -> Report:
     model = translator.load(name)
     content_words = mt_check.content_words()
     scores, outputs = [], []
     from_dictionary = kept = 0
     for item in items:
-        result = translator.translate(model, item.en, candidates=candidates)
+        result = translator.translate(model, item.en, beam=beam, candidates=candidates)
         output = translator.output_words(result)
         replaced = translator.replace_unknown(result)
         from_dictionary += sum(r.origin == "dictionary" for r in replaced)
@@ -197,6 +200,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--models", nargs="+", default=list(translator.MODELS), choices=list(translator.MODELS))
     parser.add_argument("--examples", type=int, default=5, help="invented words listed per model")
     parser.add_argument("--candidates", choices=["dictionary", "all"], default="dictionary", help="as the page's")
+    parser.add_argument("--beam", type=int, default=translator.DEFAULT_BEAM, help="as the page's (1: greedy)")
     parser.add_argument(
         "--set",
         type=Path,
@@ -206,7 +210,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     items = read_set(args.set)
     dictionary = args.candidates == "dictionary"
-    print(table([evaluate(name, items, args.examples, dictionary) for name in args.models]))
+    print(table([evaluate(name, items, args.examples, dictionary, args.beam) for name in args.models]))
 
 
 if __name__ == "__main__":

@@ -41,6 +41,9 @@ from app.engine.models import mt_check, mt_dictionary
 DIRECTORY = Path(__file__).parent / "mt"
 MAX_SOURCE_WORDS = 30  # the corpus has sentences of up to 25 words; longer input is refused
 MAX_TARGET_WORDS = 40
+# The beam width the page decodes with unless the link says otherwise (app/view/state.py), among the candidates
+# with the end guard: 3, by HSK 1-3 sentences and by cost (tools/translator/README.md, "Beam search by default")
+DEFAULT_BEAM = 3
 PAD, BOS, EOS, UNK = 0, 1, 2, 3  # target vocabulary
 SOURCE_UNK = 1
 SOURCE_SPECIALS = ("<pad>", "<unk>", *mt_dictionary.UNKNOWN_TOKENS)  # <unk> typed by role and form
@@ -510,9 +513,13 @@ def translate(
         steps, state = _greedy(model, sentence, state, max_words, mask, end_guard)
         total = sum(math.log(s.probability) for s in steps)
     else:
-        steps, total, state = _beam_search(model, words, unknown, state, beam, max_words, mask, end_guard)
+        steps, total, state, likeliest = _beam_search(model, words, unknown, state, beam, max_words, mask, end_guard)
     target = [s.token for s in steps if s.token_id != EOS]
     extra = {"beam": max(beam, 1), "state": state}  # the last state: the encoder's vectors and the cached keys
+    if beam > 1 and likeliest is not None:  # the beam's likeliest translation, passed over by the end guard
+        words_of = [s.token for s in likeliest[0] if s.token_id != EOS]
+        passed = Translation(model.name, words, unknown, words_of, likeliest[0], likeliest[1])
+        extra["likeliest"] = passed
     return Translation(model.name, words, unknown, target, steps, total, extra)
 
 
@@ -603,13 +610,15 @@ def _beam_search(
     max_words: int,
     mask: np.ndarray | None = None,
     guard: bool = True,
-) -> tuple[list[Step], float, dict]:
+) -> tuple[list[Step], float, dict, tuple[list[Step], float] | None]:
     """Keep the ``width`` most probable partial translations; stop when the best finished one beats every open one.
 
     Log-probabilities only fall as words are added, so a finished hypothesis that scores above every
     open one cannot be overtaken. ``mask`` (n_target_vocab,): the candidate list, as in translate; with it and
     ``guard``, the end guard: a finished translation that leaves English words out (left_out) ranks after every
     one that leaves out fewer, and the search goes on for END_GUARD_WORDS words after the first such one ends.
+    -> the chosen steps, their log-probability, the last state, and the likeliest finished translation's steps and
+    log-probability when the end guard chose another (else None).
     """
     net = model.network
     sentence = Translation(model.name, source, unknown, [], [], 0.0)
@@ -648,8 +657,10 @@ def _beam_search(
             break
     if not finished:  # nothing ended within max_words: the best open one
         finished = [(0, beams[0][0], beams[0][1], beams[0][3])]
-    _, score, steps, last = min(finished, key=lambda f: (f[0], -f[1]))
-    return steps, score, last
+    chosen = min(finished, key=lambda f: (f[0], -f[1]))  # the fewest words left out, then the likeliest
+    likeliest = max(finished, key=lambda f: f[1])  # the first of equals: stable, as min's
+    passed = (likeliest[2], likeliest[1]) if likeliest is not chosen else None
+    return chosen[2], chosen[1], chosen[3], passed
 
 
 def teacher_forced(model: Translator, source_ids: list[int], target_ids: list[int]) -> Iterator[tuple]:
