@@ -127,6 +127,21 @@ def test_beam_search_says_which_likelier_translation_the_end_guard_passed_over(c
     assert greedy["translation"]["likeliest"] is None
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    values=st.lists(st.sampled_from([-3.0, -1.5, -1.0, -0.25, 0.0]), min_size=1, max_size=12),
+    allowed=st.lists(st.booleans(), min_size=12, max_size=12),
+    k=st.integers(1, 6),
+)
+def test_a_beam_step_ranks_words_as_a_stable_sort_of_the_whole_vocabulary_would(values, allowed, k):
+    """translator._best (argpartition, then the few sorted) against a stable argsort of every word, ties included."""
+    log_p = np.array(values)
+    mask = np.array(allowed[: len(values)])
+    ranked = np.argsort(-log_p, kind="stable")
+    assert mt._best(log_p, None, k).tolist() == ranked[:k].tolist()
+    assert mt._best(log_p, mask, k).tolist() == ranked[mask[ranked]][:k].tolist()
+
+
 def looping(ids: list[int]) -> bool:
     """Whether ``ids`` ends with a run of one to three words three times in a row (written out, not by the
     module's rule)."""

@@ -630,15 +630,13 @@ def _beam_search(
         for score, steps, y, st in beams:
             logits, new_state, attention = net.step(st, y)
             log_p = log_softmax(logits)
-            ranked = np.argsort(-log_p, kind="stable")
+            first = int(np.argmax(log_p))  # the model's own first choice
             preferred, ruled_by = None, None
-            if mask is not None:
-                allowed = _without(mask, loop_breakers([s.token_id for s in steps]))
-                if not allowed[ranked[0]]:
-                    preferred = (model.vocabulary.target[ranked[0]], float(np.exp(log_p[ranked[0]])))
-                    ruled_by = "made_up" if not mask[ranked[0]] else "loop"
-                ranked = ranked[allowed[ranked]]
-            for token_id in ranked[:width]:
+            allowed = None if mask is None else _without(mask, loop_breakers([s.token_id for s in steps]))
+            if allowed is not None and not allowed[first]:
+                preferred = (model.vocabulary.target[first], float(np.exp(log_p[first])))
+                ruled_by = "made_up" if not mask[first] else "loop"
+            for token_id in _best(log_p, allowed, width):
                 step = Step(model.vocabulary.target[token_id], int(token_id), float(np.exp(log_p[token_id])), logits,
                             attention, preferred, ruled_by)  # fmt: skip
                 candidates.append((score + float(log_p[token_id]), steps + [step], int(token_id), new_state))
@@ -661,6 +659,19 @@ def _beam_search(
     likeliest = max(finished, key=lambda f: f[1])  # the first of equals: stable, as min's
     passed = (likeliest[2], likeliest[1]) if likeliest is not chosen else None
     return chosen[2], chosen[1], chosen[3], passed
+
+
+def _best(log_p: np.ndarray, allowed: np.ndarray | None, k: int) -> np.ndarray:
+    """The ``k`` likeliest words (n_target_vocab,) -> (≤ k,), among ``allowed`` if given, likeliest first (ties: the
+    lower id first, as a stable sort of the whole vocabulary would give). A partition finds them without sorting the
+    whole vocabulary, which was most of a beam step's own cost."""
+    scores = log_p if allowed is None else np.where(allowed, log_p, -np.inf)
+    k = min(k, int(np.isfinite(scores).sum()))
+    if k == 0:
+        return np.arange(0)
+    kth = -np.partition(-scores, k - 1)[k - 1]  # the k-th largest score
+    top = np.flatnonzero(scores >= kth)  # every word scoring as high, ties included, by id
+    return top[np.argsort(-scores[top], kind="stable")][:k]
 
 
 def teacher_forced(model: Translator, source_ids: list[int], target_ids: list[int]) -> Iterator[tuple]:
