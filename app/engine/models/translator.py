@@ -508,6 +508,7 @@ def translate(
     words, ids, unknown = _prepare(model, text)
     state = model.network.start(ids)
     mask = candidate_mask(model, words) if candidates else None  # (n_target_vocab,)
+    likeliest = None  # beam search's likeliest finished translation, when the end guard passed it over
     if beam <= 1:
         sentence = Translation(model.name, words, unknown, [], [], 0.0)
         steps, state = _greedy(model, sentence, state, max_words, mask, end_guard)
@@ -516,10 +517,10 @@ def translate(
         steps, total, state, likeliest = _beam_search(model, words, unknown, state, beam, max_words, mask, end_guard)
     target = [s.token for s in steps if s.token_id != EOS]
     extra = {"beam": max(beam, 1), "state": state}  # the last state: the encoder's vectors and the cached keys
-    if beam > 1 and likeliest is not None:  # the beam's likeliest translation, passed over by the end guard
-        words_of = [s.token for s in likeliest[0] if s.token_id != EOS]
-        passed = Translation(model.name, words, unknown, words_of, likeliest[0], likeliest[1])
-        extra["likeliest"] = passed
+    if likeliest is not None:
+        passed_steps, passed_total = likeliest
+        passed_target = [s.token for s in passed_steps if s.token_id != EOS]
+        extra["likeliest"] = Translation(model.name, words, unknown, passed_target, passed_steps, passed_total)
     return Translation(model.name, words, unknown, target, steps, total, extra)
 
 
