@@ -45,6 +45,8 @@ class Claim:
     end_guarded at `step`, a translator's own first choice was </s> (probability at least `at_least`), ruled out by
                the end guard because `key` (an English word) would have been left out, and the translation as
                shown leaves nothing out
+    passed_over beam search's likeliest finished translation leaves the English word `key` out, and the end guard
+               showed another, less likely (its log-probability at least `at_least` below), that leaves nothing out
     `head` picks a head other than the view's own; without it, a claim about a step is checked on the head
     the page shows at that step (the link's head, or the head the step's word asks). `layer` picks a real model's
     layer other than the view's own.
@@ -62,6 +64,7 @@ class Claim:
         "replaced",
         "made_up",
         "end_guarded",
+        "passed_over",
     ]
     step: int | None = None
     key: str | None = None
@@ -169,6 +172,15 @@ def check(state: State, claim: Claim) -> dict[str, object]:
         if ruled["probability"] < claim.at_least or facts["check"]["left_out"]:
             raise ClaimFailed(f"step {claim.step}: expected </s> >= {claim.at_least}, nothing left out: {facts}")
         return {"word": facts["output"][claim.step], "key": claim.key, "probability": float(ruled["probability"])}
+    if claim.kind == "passed_over":
+        facts = view["translation"]
+        passed = facts["likeliest"]
+        if not passed or claim.key not in passed["left_out"] or facts["check"]["left_out"]:
+            raise ClaimFailed(f"expected the beam's likeliest to leave {claim.key} out, the shown none: {facts}")
+        if passed["log_probability"] - facts["log_probability"] < claim.at_least:
+            raise ClaimFailed(f"expected the shown translation {claim.at_least} less likely: {facts}")
+        found = {"likeliest": " ".join(passed["output"]), "likeliest_lp": float(passed["log_probability"])}
+        return found | {"output": " ".join(facts["output"]), "lp": float(facts["log_probability"]), "key": claim.key}
     raise ValueError(f"unknown claim {claim.kind!r}")
 
 

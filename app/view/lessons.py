@@ -297,7 +297,7 @@ LESSONS = [
             "页面默认只在词典给出的候选词中选词，“{word0}”会被排除。",
         },
         "preset": "mt-made-up",
-        "more": ["mt-ends-early"],
+        "more": ["mt-ends-early", "mt-beam-coverage"],
     },
 ]
 

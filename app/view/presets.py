@@ -585,6 +585,27 @@ PRESETS = [
         ),
     },
     {
+        "id": "mt-beam-coverage",
+        "title": {
+            "en": "Trained: beam search, and the likeliest translation that leaves a word out (Our class has forty "
+            "students)",
+            "zh": "训练出的模型：束搜索，以及漏译了一个词的最可能译文（Our class has forty students）",
+        },
+        "lesson": {
+            "en": "Beam search, the page's default, keeps three partial translations at each step and finds several "
+            "whole ones. The likeliest, {likeliest0} (log p {likeliest_lp0}), ends with {key0} left out. The end guard "
+            "takes the likeliest of those that leave out fewer words: {output0} (log p {lp0}), far less probable, "
+            "and clumsy, but {key0} is there. What the model finds likely and what the sentence says can pull apart; "
+            "the panel names both.",
+            "zh": "束搜索是页面的默认解码：每一步保留三个部分译文，最后找到几个完整的译文。其中最可能的是 {likeliest0}"
+            "（log p {likeliest_lp0}），它漏译了 {key0}。结束守卫在漏译更少的译文中取最可能的一个：{output0}"
+            "（log p {lp0}），概率低得多，也不通顺，但 {key0} 译出来了。模型认为可能的，和句子所说的，可能并不一致；"
+            "面板把两者都列出来。",
+        },
+        "params": {"source": "Our class has forty students.", "model": "rnnsearch"},
+        "claims": (Claim("passed_over", key="students", at_least=5.0),),
+    },
+    {
         "id": "mt-transformer",
         "title": {
             "en": "Trained: a small Transformer, Tom chase Jerry",
