@@ -130,16 +130,16 @@ def gru_step(x: np.ndarray, h: np.ndarray, w_ih, w_hh, b_ih, b_hh) -> np.ndarray
     """One GRU step (PyTorch's gate order r, z, n):
     r = σ(W_ir x + b_ir + W_hr h + b_hr), z = σ(…), n = tanh(W_in x + b_in + r ⊙ (W_hn h + b_hn)),
     h' = (1 − z) ⊙ n + z ⊙ h."""
-    # x (d_in,), h (d_h,), w_ih (3 d_h, d_in), w_hh (3 d_h, d_h)
-    gi = w_ih @ x + b_ih  # (3 d_h,)
-    gh = w_hh @ h + b_hh  # (3 d_h,)
-    d = h.shape[0]
-    i_r, i_z, i_n = gi[:d], gi[d : 2 * d], gi[2 * d :]  # slices: np.split's overhead was a fifth of a translation
-    h_r, h_z, h_n = gh[:d], gh[d : 2 * d], gh[2 * d :]
+    # x (d_in,), h (d_h,), w_ih (3 d_h, d_in), w_hh (3 d_h, d_h); or k rows of each, x (k, d_in), h (k, d_h)
+    gi = x @ w_ih.T + b_ih  # (3 d_h,)
+    gh = h @ w_hh.T + b_hh  # (3 d_h,)
+    d = h.shape[-1]
+    i_r, i_z, i_n = gi[..., :d], gi[..., d : 2 * d], gi[..., 2 * d :]  # slices: np.split's overhead was a fifth
+    h_r, h_z, h_n = gh[..., :d], gh[..., d : 2 * d], gh[..., 2 * d :]
     r = sigmoid(i_r + h_r)
     z = sigmoid(i_z + h_z)
     n = np.tanh(i_n + r * h_n)
-    return (1.0 - z) * n + z * h  # (d_h,)
+    return (1.0 - z) * n + z * h  # (d_h,) or (k, d_h)
 
 
 def bidirectional_gru(x: np.ndarray, p: dict, prefix: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -255,20 +255,28 @@ class RNNSearch:
         return {"h": h, "s": s0}
 
     def step(self, state: dict, y_prev: int) -> tuple[np.ndarray, dict, Attention]:
+        """One partial translation's next step: steps() with one."""
+        (logits,), (state,), (attention,) = self.steps([state], [y_prev])
+        return logits, state, attention
+
+    def steps(self, states: list[dict], ys: list[int]) -> tuple[np.ndarray, list[dict], list[Attention]]:
+        """The next step of k partial translations of one sentence at once (a beam; k = 1 for greedy decoding):
+        -> the logits (k, n_target_vocab), each one's new state and its attention."""
         p = self.p
-        h = state["h"]  # (n, 2 d_h): keys and values
-        s_prev = state["s"]  # (d_h,): the query
+        h = states[0]["h"]  # (n, 2 d_h): keys and values, the same sentence for every partial translation
+        s_prev = np.stack([state["s"] for state in states])  # (k, d_h): the queries
         # stage 1: e_j = vᵀ tanh(W s_{i-1} + U h_j)
-        scores = additive_scores(s_prev[None, :], h, p["W.weight"], p["U.weight"], p["v.weight"][0])  # (1, n)
+        scores = additive_scores(s_prev, h, p["W.weight"], p["U.weight"], p["v.weight"][0])  # (k, n)
         # stage 2 and 3
-        weights = softmax_weights(scores, np.ones(scores.shape, dtype=bool))  # (1, n)
-        context = weighted_sum(weights, h)[0]  # (2 d_h,)
-        e = p["embed.weight"][y_prev]
-        s = gru_step(np.concatenate([e, context]), s_prev, p["cell.weight_ih"], p["cell.weight_hh"],
+        weights = softmax_weights(scores, np.ones(scores.shape, dtype=bool))  # (k, n)
+        context = weighted_sum(weights, h)  # (k, 2 d_h)
+        e = p["embed.weight"][ys]  # (k, d_emb)
+        s = gru_step(np.concatenate([e, context], axis=1), s_prev, p["cell.weight_ih"], p["cell.weight_hh"],
                      p["cell.bias_ih"], p["cell.bias_hh"])  # fmt: skip
-        logits = p["out.weight"] @ np.concatenate([s, context, e]) + p["out.bias"]
-        attention = Attention(scores=scores[0], weights=weights[0], context=context, query=s_prev)
-        return logits, {"h": h, "s": s}, attention
+        logits = np.concatenate([s, context, e], axis=1) @ p["out.weight"].T + p["out.bias"]  # (k, n_target_vocab)
+        attentions = [Attention(scores=scores[b], weights=weights[b], context=context[b], query=s_prev[b])
+                      for b in range(len(states))]  # fmt: skip
+        return logits, [{"h": h, "s": row} for row in s], attentions
 
     def context_readout(self) -> np.ndarray:
         """What plays W_O for weight × value norm (app/engine/attention/norms.py): the readout's columns for the
@@ -295,13 +303,21 @@ class RNNEncDec:
         return {"c": c, "s": np.tanh(p["init.weight"] @ c + p["init.bias"])}
 
     def step(self, state: dict, y_prev: int) -> tuple[np.ndarray, dict, None]:
+        """One partial translation's next step: steps() with one."""
+        (logits,), (state,), (attention,) = self.steps([state], [y_prev])
+        return logits, state, attention
+
+    def steps(self, states: list[dict], ys: list[int]) -> tuple[np.ndarray, list[dict], list[None]]:
+        """The next step of k partial translations at once: -> the logits (k, n_target_vocab), each one's new
+        state, and None for each: no attention."""
         p = self.p
-        c = state["c"]
-        e = p["embed.weight"][y_prev]
-        s = gru_step(np.concatenate([e, c]), state["s"], p["cell.weight_ih"], p["cell.weight_hh"],
-                     p["cell.bias_ih"], p["cell.bias_hh"])  # fmt: skip
-        logits = p["out.weight"] @ np.concatenate([s, c, e]) + p["out.bias"]
-        return logits, {"c": c, "s": s}, None
+        c = states[0]["c"]  # (2 d_h,): the same sentence for every partial translation
+        cs = np.broadcast_to(c, (len(states), c.shape[0]))  # (k, 2 d_h)
+        e = p["embed.weight"][ys]  # (k, d_emb)
+        s = gru_step(np.concatenate([e, cs], axis=1), np.stack([state["s"] for state in states]),
+                     p["cell.weight_ih"], p["cell.weight_hh"], p["cell.bias_ih"], p["cell.bias_hh"])  # fmt: skip
+        logits = np.concatenate([s, cs, e], axis=1) @ p["out.weight"].T + p["out.bias"]  # (k, n_target_vocab)
+        return logits, [{"c": c, "s": row} for row in s], [None] * len(states)
 
 
 class TransformerMT:
@@ -318,11 +334,12 @@ class TransformerMT:
         return y.reshape(x.shape[0], self.heads, -1).transpose(1, 0, 2)
 
     def attend(self, prefix: str, q: np.ndarray, k: np.ndarray, v: np.ndarray):
-        """Scaled dot-product attention of every head: the three stages, then W_O."""
+        """Scaled dot-product attention of every head: the three stages, then W_O. q (heads, n_q, d_head), k and v
+        (heads, n_k, d_head); or each with a leading axis of k partial translations and one query each."""
         scores = scaled_dot_scores(q, k)  # (heads, n_q, n_k)
         weights = softmax_weights(scores, np.ones(scores.shape[-2:], dtype=bool))  # (heads, n_q, n_k)
         out = weighted_sum(weights, v)  # (heads, n_q, d_head)
-        joined = out.transpose(1, 0, 2).reshape(q.shape[1], self.d)  # (n_q, d)
+        joined = np.swapaxes(out, -3, -2).reshape(-1, self.d)  # (n_q, d); or (k, d), k partial translations
         return joined @ self.p[f"{prefix}.o.weight"].T + self.p[f"{prefix}.o.bias"], scores, weights, out
 
     def output_rows(self, prefix: str, head: int) -> np.ndarray:
@@ -354,34 +371,51 @@ class TransformerMT:
         return {"cross": cross, "cache": cache, "position": 0}
 
     def step(self, state: dict, y_prev: int) -> tuple[np.ndarray, dict, Attention]:
+        """One partial translation's next step: steps() with one."""
+        (logits,), (state,), (attention,) = self.steps([state], [y_prev])
+        return logits, state, attention
+
+    def steps(self, states: list[dict], ys: list[int]) -> tuple[np.ndarray, list[dict], list[Attention]]:
+        """The next step of k partial translations of one sentence at once (a beam; k = 1 for greedy decoding),
+        each as long as the others: -> the logits (k, n_target_vocab), each one's new state and its attention."""
         p = self.p
-        x = p["tgt_embed.weight"][[y_prev]] * math.sqrt(self.d) + self.positions[[state["position"]]]  # (1, d)
+        k, position = len(states), states[0]["position"]
+        x = p["tgt_embed.weight"][ys] * math.sqrt(self.d) + self.positions[[position]]  # (k, d)
         cache = []
         seen: dict[str, list] = {name: [] for name in ("scores", "weights", "query", "context")}
         seen_self: dict[str, list] = {name: [] for name in ("scores", "weights", "query", "context")}
         for layer in range(self.layers):
             pre = f"dec.{layer}"
             y = layer_norm(x, p[f"{pre}.ln1.weight"], p[f"{pre}.ln1.bias"])
-            q, k, v = (self.project(f"{pre}.self_attn", w, y) for w in "qkv")
-            keys = np.concatenate([state["cache"][layer][0], k], axis=1)  # (heads, i+1, d_head): one row more
-            values = np.concatenate([state["cache"][layer][1], v], axis=1)
-            cache.append((keys, values))
-            a, s_self, w_self, o_self = self.attend(f"{pre}.self_attn", q, keys, values)  # only the past: causal
+            # each partial translation's query, key and value: (k, heads, 1, d_head)
+            q, new_k, new_v = (self.project(f"{pre}.self_attn", w, y).transpose(1, 0, 2)[:, :, None] for w in "qkv")
+            keys = np.concatenate([np.stack([s["cache"][layer][0] for s in states]), new_k], axis=2)  # one row more
+            values = np.concatenate([np.stack([s["cache"][layer][1] for s in states]), new_v], axis=2)
+            cache.append((keys, values))  # (k, heads, i+1, d_head)
+            a, s_self, w_self, o_self = self.attend(f"{pre}.self_attn", q, keys, values)  # only its own past: causal
             for name, value in zip(("scores", "weights", "query", "context"), (s_self, w_self, q, o_self), strict=True):
-                seen_self[name].append(value[:, 0])
+                seen_self[name].append(value[:, :, 0])  # (k, heads, …)
             x = x + a
             y = layer_norm(x, p[f"{pre}.ln2.weight"], p[f"{pre}.ln2.bias"])
-            q = self.project(f"{pre}.cross_attn", "q", y)
-            a, scores, weights, out = self.attend(f"{pre}.cross_attn", q, *state["cross"][layer])
+            q = self.project(f"{pre}.cross_attn", "q", y)  # (heads, k, d_head): k queries of the same source
+            a, scores, weights, out = self.attend(f"{pre}.cross_attn", q, *states[0]["cross"][layer])
             x = self.feed_forward(pre, x + a)
             for name, value in zip(("scores", "weights", "query", "context"), (scores, weights, q, out), strict=True):
-                seen[name].append(value[:, 0])
-        out = layer_norm(x, p["dec_ln.weight"], p["dec_ln.bias"])[0]
-        logits = p["out.weight"] @ out + p["out.bias"]
-        stacked = {name: np.stack(values) for name, values in seen.items()}  # (layers, heads, …)
-        stacked_self = {f"self_{name}": np.stack(values) for name, values in seen_self.items()}
-        attention = Attention(**stacked, **stacked_self)  # cross (layers, heads, n_source); self (layers, heads, i+1)
-        return logits, {"cross": state["cross"], "cache": cache, "position": state["position"] + 1}, attention
+                seen[name].append(value.swapaxes(0, 1))  # (k, heads, …)
+        out = layer_norm(x, p["dec_ln.weight"], p["dec_ln.bias"])  # (k, d)
+        logits = out @ p["out.weight"].T + p["out.bias"]  # (k, n_target_vocab)
+        attentions = [
+            Attention(  # cross (layers, heads, n_source); self (layers, heads, i+1)
+                **{name: np.stack([v[b] for v in values]) for name, values in seen.items()},
+                **{f"self_{name}": np.stack([v[b] for v in values]) for name, values in seen_self.items()},
+            )
+            for b in range(k)
+        ]
+        new_states = [
+            {"cross": states[0]["cross"], "cache": [(kv[0][b], kv[1][b]) for kv in cache], "position": position + 1}
+            for b in range(k)
+        ]
+        return logits, new_states, attentions
 
 
 @dataclass
@@ -628,8 +662,8 @@ def _beam_search(
     guard_ends = None  # the step at which the search stops, once a translation leaving words out has ended
     for length in range(max_words + 1):
         candidates = []
-        for score, steps, y, st in beams:
-            logits, new_state, attention = net.step(st, y)
+        stepped = zip(beams, *net.steps([b[3] for b in beams], [b[2] for b in beams]), strict=True)  # all at once
+        for (score, steps, _, _), logits, new_state, attention in stepped:
             log_p = log_softmax(logits)
             first = int(np.argmax(log_p))  # the model's own first choice
             preferred, ruled_by = None, None
