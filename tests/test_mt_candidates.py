@@ -112,14 +112,14 @@ def test_the_end_guard_on_a_sentence_whose_second_half_was_dropped(client):
 
 
 def test_beam_search_says_which_likelier_translation_the_end_guard_passed_over(client):
-    """Beam search's likeliest translation of "Our class has forty students." ends after 四十 with students left
+    """Beam search's likeliest translation of "These are my dad and mom." writes 我的 爸爸 twice and leaves mom
     out; the end guard shows one that translates it, and the JSON gives the one passed over."""
-    text = "Our class has forty students."
+    text = "These are my dad and mom."
     answer = client.get("/api/attention", params={"source": text, "model": "rnnsearch"}).json()["translation"]
     assert (answer["decoding"], answer["beam"]) == ("beam", mt.DEFAULT_BEAM)
-    assert "学生" in answer["output"] and answer["check"]["left_out"] == []
+    assert answer["output"] == ["这些", "是", "我的", "爸爸", "和", "妈妈"] and answer["check"]["left_out"] == []
     passed = answer["likeliest"]
-    assert passed["output"] == ["我们的", "班", "们", "有", "四十"] and passed["left_out"] == ["students"]
+    assert passed["output"] == ["这些", "是", "我的", "爸爸", "和", "我的", "爸爸"] and passed["left_out"] == ["mom"]
     assert passed["log_probability"] > answer["log_probability"]
     unguarded = mt.translate(MODELS["rnnsearch"], text, beam=mt.DEFAULT_BEAM, candidates=True, end_guard=False)
     assert mt.output_words(unguarded) == passed["output"]  # without the guard, the beam's own choice

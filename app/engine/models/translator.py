@@ -42,8 +42,8 @@ DIRECTORY = Path(__file__).parent / "mt"
 MAX_SOURCE_WORDS = 30  # the corpus has sentences of up to 25 words; longer input is refused
 MAX_TARGET_WORDS = 40
 # The beam width the page decodes with unless the link says otherwise (app/view/state.py), among the candidates
-# with the end guard: 3, by HSK 1-3 sentences and by cost (tools/translator/README.md, "Beam search by default")
-DEFAULT_BEAM = 3
+# with the end guard: 5, by HSK 1-3 sentences and by cost (tools/translator/README.md, "Beam search by default")
+DEFAULT_BEAM = 5
 PAD, BOS, EOS, UNK = 0, 1, 2, 3  # target vocabulary
 SOURCE_UNK = 1
 SOURCE_SPECIALS = ("<pad>", "<unk>", *mt_dictionary.UNKNOWN_TOKENS)  # <unk> typed by role and form
