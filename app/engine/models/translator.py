@@ -131,8 +131,8 @@ def gru_step(x: np.ndarray, h: np.ndarray, w_ih, w_hh, b_ih, b_hh) -> np.ndarray
     r = σ(W_ir x + b_ir + W_hr h + b_hr), z = σ(…), n = tanh(W_in x + b_in + r ⊙ (W_hn h + b_hn)),
     h' = (1 − z) ⊙ n + z ⊙ h."""
     # x (d_in,), h (d_h,), w_ih (3 d_h, d_in), w_hh (3 d_h, d_h); or k rows of each, x (k, d_in), h (k, d_h)
-    gi = x @ w_ih.T + b_ih  # (3 d_h,)
-    gh = h @ w_hh.T + b_hh  # (3 d_h,)
+    gi = x @ w_ih.T + b_ih  # (3 d_h,) or (k, 3 d_h)
+    gh = h @ w_hh.T + b_hh  # (3 d_h,) or (k, 3 d_h)
     d = h.shape[-1]
     i_r, i_z, i_n = gi[..., :d], gi[..., d : 2 * d], gi[..., 2 * d :]  # slices: np.split's overhead was a fifth
     h_r, h_z, h_n = gh[..., :d], gh[..., d : 2 * d], gh[..., 2 * d :]
