@@ -243,7 +243,17 @@ class Translation:
 # ---------------------------------------------------------------------------
 
 
-class RNNSearch:
+class Decoder:
+    """What the three networks share: ``start(source_ids)`` encodes a sentence into a state, ``steps(states, ys)``
+    takes k partial translations of it one word further at once, and ``step`` is steps() with one."""
+
+    def step(self, state: dict, y_prev: int) -> tuple[np.ndarray, dict, Attention | None]:
+        """One partial translation's next step: -> its logits (n_target_vocab,), new state and attention."""
+        (logits,), (state,), (attention,) = self.steps([state], [y_prev])
+        return logits, state, attention
+
+
+class RNNSearch(Decoder):
     def __init__(self, p: dict):
         self.p = p
 
@@ -253,11 +263,6 @@ class RNNSearch:
         h, _, backward_first = bidirectional_gru(x, p, "encoder.gru.")
         s0 = np.tanh(p["init.weight"] @ backward_first + p["init.bias"])  # (d_h,)
         return {"h": h, "s": s0}
-
-    def step(self, state: dict, y_prev: int) -> tuple[np.ndarray, dict, Attention]:
-        """One partial translation's next step: steps() with one."""
-        (logits,), (state,), (attention,) = self.steps([state], [y_prev])
-        return logits, state, attention
 
     def steps(self, states: list[dict], ys: list[int]) -> tuple[np.ndarray, list[dict], list[Attention]]:
         """The next step of k partial translations of one sentence at once (a beam; k = 1 for greedy decoding):
@@ -291,7 +296,7 @@ class RNNSearch:
         return self.p["out.weight"][:, d_h : 3 * d_h].T  # (2 d_h, n_target_vocab): [s (d_h); c (2 d_h); e]
 
 
-class RNNEncDec:
+class RNNEncDec(Decoder):
     def __init__(self, p: dict):
         self.p = p
 
@@ -301,11 +306,6 @@ class RNNEncDec:
         _, forward_last, backward_first = bidirectional_gru(x, p, "encoder.gru.")
         c = np.concatenate([forward_last, backward_first])  # (2 d_h,): the whole sentence in one vector
         return {"c": c, "s": np.tanh(p["init.weight"] @ c + p["init.bias"])}
-
-    def step(self, state: dict, y_prev: int) -> tuple[np.ndarray, dict, None]:
-        """One partial translation's next step: steps() with one."""
-        (logits,), (state,), (attention,) = self.steps([state], [y_prev])
-        return logits, state, attention
 
     def steps(self, states: list[dict], ys: list[int]) -> tuple[np.ndarray, list[dict], list[None]]:
         """The next step of k partial translations at once: -> the logits (k, n_target_vocab), each one's new
@@ -320,7 +320,7 @@ class RNNEncDec:
         return logits, [{"c": c, "s": row} for row in s], [None] * len(states)
 
 
-class TransformerMT:
+class TransformerMT(Decoder):
     def __init__(self, p: dict, heads: int):
         self.p = p
         self.heads = heads
@@ -369,11 +369,6 @@ class TransformerMT:
         ]  # the source's keys and values for every decoder layer, computed once
         cache = [(np.zeros((self.heads, 0, self.d // self.heads)),) * 2 for _ in range(self.layers)]
         return {"cross": cross, "cache": cache, "position": 0}
-
-    def step(self, state: dict, y_prev: int) -> tuple[np.ndarray, dict, Attention]:
-        """One partial translation's next step: steps() with one."""
-        (logits,), (state,), (attention,) = self.steps([state], [y_prev])
-        return logits, state, attention
 
     def steps(self, states: list[dict], ys: list[int]) -> tuple[np.ndarray, list[dict], list[Attention]]:
         """The next step of k partial translations of one sentence at once (a beam; k = 1 for greedy decoding),
