@@ -237,6 +237,11 @@ class Translation:
     log_probability: float
     extra: dict = field(default_factory=dict)
 
+    def with_steps(self, steps: list[Step], log_probability: float = 0.0, extra: dict | None = None) -> Translation:
+        """The same sentence translated by ``steps`` (its target: their words, less </s>)."""
+        target = [step.token for step in steps if step.token_id != EOS]
+        return Translation(self.model, self.source, self.unknown, target, steps, log_probability, extra or {})
+
 
 # ---------------------------------------------------------------------------
 # The three models: encode once, then one step at a time from a small state
@@ -537,20 +542,17 @@ def translate(
     words, ids, unknown = _prepare(model, text)
     state = model.network.start(ids)
     mask = candidate_mask(model, words) if candidates else None  # (n_target_vocab,)
+    sentence = Translation(model.name, words, unknown, [], [], 0.0)  # nothing written yet
     likeliest = None  # beam search's likeliest finished translation, when the end guard passed it over
     if beam <= 1:
-        sentence = Translation(model.name, words, unknown, [], [], 0.0)
         steps, state = _greedy(model, sentence, state, max_words, mask, end_guard)
         total = sum(math.log(s.probability) for s in steps)
     else:
-        steps, total, state, likeliest = _beam_search(model, words, unknown, state, beam, max_words, mask, end_guard)
-    target = [s.token for s in steps if s.token_id != EOS]
+        steps, total, state, likeliest = _beam_search(model, sentence, state, beam, max_words, mask, end_guard)
     extra = {"beam": max(beam, 1), "state": state}  # the last state: the encoder's vectors and the cached keys
     if likeliest is not None:
-        passed_steps, passed_total = likeliest
-        passed_target = [s.token for s in passed_steps if s.token_id != EOS]
-        extra["likeliest"] = Translation(model.name, words, unknown, passed_target, passed_steps, passed_total)
-    return Translation(model.name, words, unknown, target, steps, total, extra)
+        extra["likeliest"] = likeliest
+    return sentence.with_steps(steps, total, extra)
 
 
 END_GUARD_WORDS = 4  # how many words past the point it wanted to end the decoder may write to translate a word
@@ -559,8 +561,8 @@ END_GUARD_WORDS = 4  # how many words past the point it wanted to end the decode
 def left_out(source: Translation, steps: list[Step]) -> tuple[str, ...]:
     """The English content words that the words of ``steps`` (a translation so far of ``source``'s words, with
     every <unk> replaced as a reader sees it) leave out, by the dictionary's check (mt_check.check)."""
-    so_far = Translation(source.model, source.source, source.unknown, [s.token for s in steps], steps, 0.0)
-    return tuple(source.source[j] for j in mt_check.check(source.source, output_words(so_far)).left_out)
+    output = output_words(source.with_steps(steps))
+    return tuple(source.source[j] for j in mt_check.check(source.source, output).left_out)
 
 
 @dataclass
@@ -597,8 +599,7 @@ def _greedy(
         y = first if allowed is None or allowed[first] else int(np.argmax(np.where(allowed, logits, -np.inf)))
         step = _record(model, y, logits, attention)
         if y != first:  # ruled out by the candidate list
-            step.preferred = _first_choice(model, logits, first)
-            step.ruled_by = "made_up" if not mask[first] else "loop"
+            step.preferred, step.ruled_by = _ruled_out(model, mask, logits, first)
         if held is not None and (
             y == EOS or len(steps) - len(held.steps) >= END_GUARD_WORDS or len(steps) >= max_words
         ):
@@ -622,6 +623,12 @@ def _first_choice(model: Translator, logits: np.ndarray, first: int) -> tuple[st
     return model.vocabulary.target[first], float(np.exp(log_softmax(logits)[first]))
 
 
+def _ruled_out(model: Translator, mask: np.ndarray, logits: np.ndarray, first: int) -> tuple[tuple[str, float], str]:
+    """A first choice the candidate list (``mask``, before the loop breakers) ruled out: it, and why: "made_up"
+    (no English word of the sentence asks for it) or "loop" (it is a candidate, but would repeat a run)."""
+    return _first_choice(model, logits, first), "made_up" if not mask[first] else "loop"
+
+
 def _without(mask: np.ndarray, token_ids: list[int]) -> np.ndarray:
     """The candidate list (n_target_vocab,) less ``token_ids``."""
     if not token_ids:
@@ -633,25 +640,23 @@ def _without(mask: np.ndarray, token_ids: list[int]) -> np.ndarray:
 
 def _beam_search(
     model: Translator,
-    source: list[str],
-    unknown: list[str],
+    sentence: Translation,
     state: dict,
     width: int,
     max_words: int,
     mask: np.ndarray | None = None,
     guard: bool = True,
-) -> tuple[list[Step], float, dict, tuple[list[Step], float] | None]:
+) -> tuple[list[Step], float, dict, Translation | None]:
     """Keep the ``width`` most probable partial translations; stop when the best finished one beats every open one.
 
     Log-probabilities only fall as words are added, so a finished hypothesis that scores above every
     open one cannot be overtaken. ``mask`` (n_target_vocab,): the candidate list, as in translate; with it and
     ``guard``, the end guard: a finished translation that leaves English words out (left_out) ranks after every
     one that leaves out fewer, and the search goes on for END_GUARD_WORDS words after the first such one ends.
-    -> the chosen steps, their log-probability, the last state, and the likeliest finished translation's steps and
-    log-probability when the end guard chose another (else None).
+    -> the chosen steps, their log-probability, the last state, and the likeliest finished translation of
+    ``sentence`` (nothing written yet) when the end guard chose another (else None).
     """
     net = model.network
-    sentence = Translation(model.name, source, unknown, [], [], 0.0)
     beams = [(0.0, [], BOS, state)]  # (log p, steps, last word, state)
     finished: list[tuple[int, float, list[Step], dict]] = []  # (words left out, log p, steps, state)
     guard_ends = None  # the step at which the search stops, once a translation leaving words out has ended
@@ -661,11 +666,9 @@ def _beam_search(
         for (score, steps, _, _), logits, new_state, attention in stepped:
             log_p = log_softmax(logits)
             first = int(np.argmax(log_p))  # the model's own first choice
-            preferred, ruled_by = None, None
             allowed = None if mask is None else _without(mask, loop_breakers([s.token_id for s in steps]))
-            if allowed is not None and not allowed[first]:
-                preferred = (model.vocabulary.target[first], float(np.exp(log_p[first])))
-                ruled_by = "made_up" if not mask[first] else "loop"
+            ruled = allowed is not None and not allowed[first]
+            preferred, ruled_by = _ruled_out(model, mask, logits, first) if ruled else (None, None)
             for token_id in _best(log_p, allowed, width):
                 step = Step(model.vocabulary.target[token_id], int(token_id), float(np.exp(log_p[token_id])), logits,
                             attention, preferred, ruled_by)  # fmt: skip
@@ -687,7 +690,7 @@ def _beam_search(
         finished = [(0, beams[0][0], beams[0][1], beams[0][3])]
     chosen = min(finished, key=lambda f: (f[0], -f[1]))  # the fewest words left out, then the likeliest
     likeliest = max(finished, key=lambda f: f[1])  # the first of equals: stable, as min's
-    passed = (likeliest[2], likeliest[1]) if likeliest is not chosen else None
+    passed = sentence.with_steps(likeliest[2], likeliest[1]) if likeliest is not chosen else None
     return chosen[2], chosen[1], chosen[3], passed
 
 
