@@ -73,6 +73,33 @@ def test_be_do_have_and_contractions_are_never_left_out():
     assert mt_check.check(["do", "you", "like", "apples"], ["你", "喜欢", "吗"]).left_out == (3,)  # apples
 
 
+def test_a_question_word_that_asks_and_a_number_are_left_out_when_lost():
+    """A translation without its question word is no question, one without its number counts nothing."""
+    assert mt_check.check(["where", "did", "the", "problem", "appear"], ["问题", "出现", "了"]).left_out == (0,)
+    assert mt_check.check(["where", "did", "the", "problem", "appear"], ["问题", "出现", "在", "哪里"]).left_out == ()
+    forty = ["our", "class", "has", "forty", "students"]
+    assert mt_check.check(forty, ["我们的", "班", "学生", "了", "学生"]).left_out == (3,)
+    assert mt_check.check(forty, ["我们的", "班", "有", "四十", "个", "学生"]).left_out == ()
+    assert mt_check.check(["we", "have", "two", "cats"], ["我们", "有", "两", "只", "猫"]).left_out == ()  # 两, 二
+
+
+def test_a_relative_question_word_and_one_are_not_weighed():
+    """who after a noun opens a relative clause, which Chinese writes with 的; one is as often a pronoun as a count."""
+    man = ["the", "man", "who", "lives", "here", "is", "tall"]
+    assert not mt_check.is_asking(man, 2) and mt_check.is_asking(["who", "lives", "here"], 0)
+    assert mt_check.check(man, ["住", "在", "这里", "的", "男人", "很", "高"]).left_out == ()
+    assert not mt_check.is_number("one") and mt_check.is_number("thousand") and not mt_check.is_number("many")
+    assert mt_check.check(["i", "like", "this", "one"], ["我", "喜欢", "这", "个"]).left_out == ()
+
+
+def test_what_the_corpus_taught_a_question_word_translates_it():
+    """how old -> 几 岁, what time -> 几 点, how many -> 多少: the corpus aligns 几 and 多少 with the question word."""
+    assert mt_check.check(["how", "old", "is", "he"], ["他", "几", "岁"]).left_out == ()
+    assert mt_check.check(["what", "time", "is", "it"], ["几", "点", "了"]).left_out == ()
+    assert mt_check.check(["how", "many", "books", "do", "you", "have"], ["你", "有", "多少", "书"]).left_out == ()
+    assert mt_check.check(["how", "many", "books", "do", "you", "have"], ["你", "有", "很多", "书"]).left_out == (0,)
+
+
 def test_a_word_kept_in_english_and_an_adverb_put_in_for_an_unknown_word_translate():
     assert mt_check.check(["zorbing", "is", "fun"], ["zorbing", "很", "有趣"]).translates[0] == (0,)
     checked = mt_check.check(["she", "listens", "carefully"], ["她", "小心地", "听"])  # 〔小心地〕 for an <unk>

@@ -249,8 +249,9 @@ class TranslationCheck(BaseModel):
         "model wrote them from its grammar, not from the sentence."
     )
     left_out: list[int] = Field(
-        description="Positions in `source` of English content words (nouns, verbs, adjectives; not be, do, have) "
-        "that no word of `output` translates."
+        description="Positions in `source` of the English words a translation must not lose (nouns, verbs, "
+        "adjectives, not be, do, have; a question word that asks; a number from two up) that no word of `output` "
+        "translates."
     )
     coverage: Vector | None = Field(
         description="(n_source,) each English word's column of stage 2 summed over the Chinese words: the attention "
@@ -267,8 +268,8 @@ class RuledOut(BaseModel):
     probability: float = Field(description="Its probability by the model.")
     reason: Literal["made_up", "loop", "left_out"] = Field(
         description="made_up: a content word that translates no English word of the sentence; loop: it would have "
-        "written a run of one to three words a third time in a row; left_out: </s>, while English content words were "
-        "left out (the end guard: the words after it translated one of them)."
+        "written a run of one to three words a third time in a row; left_out: </s>, while English words the check "
+        "weighs were left out (the end guard: the words after it translated one of them)."
     )
     left_out: list[str] = Field(
         default_factory=list,

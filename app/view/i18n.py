@@ -71,7 +71,8 @@ STRINGS = {
         "mt_ruled_end": "the end",
         "mt_ruled_out_none": "Chosen among the dictionary's candidates: the model's own first choice was never ruled out.",
         "mt_check_clean": "Checked against the dictionary: every noun, verb and adjective of the translation "
-        "translates a word of the sentence, and every English one is translated.",
+        "translates a word of the sentence, and every English one is translated, with every question word and "
+        "number.",
         "mt_coverage": "Attention each English word received, its column of stage 2 summed over the Chinese words "
         "(coverage): {pairs}.",
         "mt_replaced_none": "RNNencdec has no attention, so nothing says which English word its <unk> stands for: it "
@@ -412,7 +413,7 @@ STRINGS = {
         "最可能的一个（log p {chosen}）。",
         "mt_ruled_end": "结束",
         "mt_ruled_out_none": "在词典给出的候选词中选词：模型自己的首选一次也没有被排除。",
-        "mt_check_clean": "按词典检查：译文的每个名词、动词、形容词都译自句中的词，句中每个英文名词、动词、形容词都译出了。",
+        "mt_check_clean": "按词典检查：译文的每个名词、动词、形容词都译自句中的词，句中每个英文名词、动词、形容词以及疑问词、数词都译出了。",
         "mt_coverage": "每个英文词得到的注意力，即阶段二中它那一列对所有中文词的和（覆盖度）：{pairs}。",
         "mt_replaced_none": "RNNencdec 没有注意力，无法知道它的 <unk> 代表哪个英文词：保持 <unk>。",
         "mt_context": "没有注意力：每一步都读同一个上下文向量 C（{size} 个数）：{vector}。阶段 3 每个词显示一次，每行都一样。",

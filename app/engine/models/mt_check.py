@@ -13,7 +13,8 @@ that was asked for ("she drinks coffee every morning" -> 她 每 天 早上 喝)
         translates[i]   the English positions whose counterparts include Chinese word i (alone, or joined with the
                         word beside it: 每 天 is 每天)
         invented        the Chinese content words (noun, verb, adjective) that translate no English word
-        left_out        the English content words none of whose counterparts is in the output
+        left_out        the English words a translation must not lose (must_translate: content words, a question
+                        word asking, a number) none of whose counterparts is in the output
 
 No model is read: the check is the dictionary's, beside what attention shows. The trained translators use it on
 their output (app/view); tools/translator/everyday.py measures with it. Pure Python.
@@ -41,6 +42,11 @@ GRAMMAR = {"是", "了", "在", "会", "能", "想", "有", "给", "的", "地",
 # English words of the grammar that Chinese often writes with no word of their own (the copula before an
 # adjective, do in a question, have as a helper): never "left out"; nor are contractions (isn't: 没 在, 不 是 ...).
 ENGLISH_GRAMMAR = {"be", "do", "have"}
+# Beside the content words, two kinds of word a translation must not lose: one that asks (a translation without it
+# is no longer a question: why are you so sad -> 你 今天 很 难过) and one that counts (our class has forty students ->
+# 我们的 班 学生).
+QUESTION_WORDS = frozenset({"who", "whom", "whose", "what", "which", "when", "where", "why", "how"})
+NUMERALS = frozenset("零一二两三四五六七八九十百千万")
 
 
 class Check(NamedTuple):
@@ -146,6 +152,36 @@ def is_english_content(word: str) -> bool:
     )
 
 
+def is_number(word: str) -> bool:
+    """A number from two up (two, ten, forty, thousand): a determiner the dictionary gives Chinese of numerals only.
+    Not one, as often a pronoun as a count (this one -> 这 个, no one, one should ...)."""
+    reading = mt_dictionary.lookup(word)
+    return (
+        reading is not None
+        and reading.role == "determiner"
+        and reading.lemma != "one"
+        and bool(reading.chinese)
+        and set(reading.chinese) <= NUMERALS
+    )
+
+
+def is_asking(source: list[str], j: int) -> bool:
+    """Whether source[j] is a question word that asks: not right after a noun or pronoun, where it opens a relative
+    clause that Chinese writes with no word of its own (the man who lives here -> 住 在 这里 的 男人)."""
+    if source[j].lower() not in QUESTION_WORDS:
+        return False
+    if j == 0 or source[j - 1].startswith("<unk:noun"):  # the corpus's typed <unk:noun>, <unk:nouns> are nouns
+        return j == 0
+    before = mt_dictionary.lookup(source[j - 1])
+    return before is None or before.role not in ("noun", "pronoun")
+
+
+def must_translate(source: list[str], j: int) -> bool:
+    """Whether a translation that has no counterpart of source[j] leaves something out: a content word, a question
+    word asking or a number."""
+    return is_english_content(source[j]) or is_number(source[j]) or is_asking(source, j)
+
+
 def allowed_content(source: list[str]) -> frozenset[str]:
     """The content words a translation of ``source`` may write: those that translate one of its words (their
     counterparts). A decoder that writes only these and non-content words makes nothing up (Jean et al. 2015's
@@ -165,5 +201,5 @@ def check(source: list[str], output: list[str]) -> Check:
     content = tuple(word in content_words() for word in output)
     invented = tuple(i for i, found in enumerate(translates) if content[i] and not found)
     covered = {j for found in translates for j in found}
-    left_out = tuple(j for j, word in enumerate(source) if j not in covered and is_english_content(word))
+    left_out = tuple(j for j in range(len(source)) if j not in covered and must_translate(source, j))
     return Check(tuple(translates), content, invented, left_out)
