@@ -404,12 +404,11 @@ class TransformerMT(Decoder):
                 seen[name].append(value.swapaxes(0, 1))  # (k, heads, …)
         out = layer_norm(x, p["dec_ln.weight"], p["dec_ln.bias"])  # (k, d)
         logits = out @ p["out.weight"].T + p["out.bias"]  # (k, n_target_vocab)
-        attentions = [
-            Attention(  # cross (layers, heads, n_source); self (layers, heads, i+1)
-                **{name: np.stack([v[b] for v in values]) for name, values in seen.items()},
-                **{f"self_{name}": np.stack([v[b] for v in values]) for name, values in seen_self.items()},
-            )
-            for b in range(k)
+        # each name's layers stacked once for the beam: (k, layers, heads, …); each partial translation's row of it
+        cross = {name: np.stack(values, axis=1) for name, values in seen.items()}
+        own = {f"self_{name}": np.stack(values, axis=1) for name, values in seen_self.items()}
+        attentions = [  # cross (layers, heads, n_source); self (layers, heads, i+1)
+            Attention(**{name: value[b] for name, value in (cross | own).items()}) for b in range(k)
         ]
         new_states = [
             {"cross": states[0]["cross"], "cache": [(kv[0][b], kv[1][b]) for kv in cache], "position": position + 1}
