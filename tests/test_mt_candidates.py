@@ -190,3 +190,35 @@ def test_the_view_says_which_first_choices_were_ruled_out(client):
     assert forced.json()["translation"]["candidates"] == "all"  # a given Target is the reader's, not the decoder's
     bad = client.get("/api/attention", params={"source": "Tom chase Jerry", "model": "rnnsearch", "candidates": "some"})
     assert bad.status_code == 422 and "candidates" in bad.json()["message"]
+
+
+class PathNetwork:
+    """A made-up decoder whose next word depends only on the previous one: from <s>, 汤姆 0.7 or 杰瑞 0.3; after 杰瑞
+    </s> 0.9 (a short ending that leaves tom and chase out); after 汤姆 the likeliest way goes on through 的 了 很 to
+    追逐 杰瑞 </s>, ending six words later. Every other word 0.01."""
+
+    words = ["<pad>", "<s>", "</s>", "<unk>", "汤姆", "追逐", "杰瑞", "的", "了", "很"]  # <s> is mt.BOS, 1
+    path = {"<s>": {"汤姆": 0.7, "杰瑞": 0.3}, "杰瑞": {"</s>": 0.9}, "汤姆": {"的": 0.9}, "的": {"了": 0.9},
+            "了": {"很": 0.9}, "很": {"追逐": 0.9}, "追逐": {"杰瑞": 0.9}}  # fmt: skip
+
+    def start(self, ids):
+        return {}
+
+    def steps(self, states, ys):
+        rows = []
+        for y in ys:
+            follow = dict.fromkeys(self.words[2:], 0.01) | self.path.get(self.words[y], {})  # 杰瑞: </s>, either time
+            rows.append(np.log([follow.get(w, 1e-9) for w in self.words]))
+        return np.stack(rows), states, [None] * len(states)
+
+
+def test_an_unlikely_short_ending_in_the_beam_does_not_stop_the_search():
+    """The end guard's window (END_GUARD_WORDS) opens when the likeliest way on ends leaving words out, not when any
+    ending in the beam does: here 杰瑞 </s> is in the beam from the second step, and the whole translation ends
+    six words later."""
+    vocabulary = mt.Vocabulary(["<pad>", "<unk>", "tom", "chase", "jerry"], PathNetwork.words)
+    model = mt.Translator("path", vocabulary, PathNetwork())
+    assert mt.END_GUARD_WORDS < 6
+    result = mt.translate(model, "tom chase jerry", beam=3, candidates=True)
+    assert result.target == ["汤姆", "的", "了", "很", "追逐", "杰瑞"]
+    assert mt_check.check(result.source, result.target).left_out == ()

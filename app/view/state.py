@@ -249,10 +249,10 @@ class State(BaseModel):
     layer: Annotated[int, Control("select", MODEL | TRANSLATE, group="model")] = Field(
         0, ge=0, description="Real models and translators: which layer (from 0; the model's config says how many)."
     )
-    beam: Annotated[int, *in_choices(1, 2, 3, 4, 5), Control("select", TRANSLATE, group="model")] = Field(
+    beam: Annotated[int, *in_choices(1, 2, 3, 4, 5, 6, 7, 8), Control("select", TRANSLATE, group="model")] = Field(
         DEFAULT_BEAM,
         description="Translators with an empty Target: 1 decodes greedily (the most probable word at each step); "
-        "2 to 5 keep that many partial translations (beam search; 5 by default). With the candidates, the end guard "
+        "2 to 8 keep that many partial translations (beam search; 8 by default). With the candidates, the end guard "
         "ranks the finished translations by the English words they leave out, then by probability. Ignored when a "
         "Target is given.",
     )

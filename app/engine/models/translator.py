@@ -42,8 +42,8 @@ DIRECTORY = Path(__file__).parent / "mt"
 MAX_SOURCE_WORDS = 30  # the corpus has sentences of up to 25 words; longer input is refused
 MAX_TARGET_WORDS = 40
 # The beam width the page decodes with unless the link says otherwise (app/view/state.py), among the candidates
-# with the end guard: 5, by HSK 1-3 sentences and by cost (tools/translator/README.md, "Beam search by default")
-DEFAULT_BEAM = 5
+# with the end guard: 8, by HSK 1-3 sentences and by cost (tools/translator/README.md, "Beam search by default")
+DEFAULT_BEAM = 8
 PAD, BOS, EOS, UNK = 0, 1, 2, 3  # target vocabulary
 SOURCE_UNK = 1
 SOURCE_SPECIALS = ("<pad>", "<unk>", *mt_dictionary.UNKNOWN_TOKENS)  # <unk> typed by role and form
@@ -651,7 +651,10 @@ def _beam_search(
     Log-probabilities only fall as words are added, so a finished hypothesis that scores above every
     open one cannot be overtaken. ``mask`` (n_target_vocab,): the candidate list, as in translate; with it and
     ``guard``, the end guard: a finished translation that leaves English words out (left_out) ranks after every
-    one that leaves out fewer, and the search goes on for END_GUARD_WORDS words after the first such one ends.
+    one that leaves out fewer, and the search goes on for END_GUARD_WORDS words after the likeliest way on (the
+    step's best candidate) first ends so. Not after any ending in the beam: a wide beam holds unlikely short endings
+    (下雨 </s> for *it is raining so take an umbrella with you*), and four words after one of them the whole
+    translations have not ended yet.
     -> the chosen steps, their log-probability, the last state, and the likeliest finished translation of
     ``sentence`` (nothing written yet) when the end guard chose another (else None).
     """
@@ -674,11 +677,11 @@ def _beam_search(
                 candidates.append((score + float(log_p[token_id]), steps + [step], int(token_id), new_state))
         candidates.sort(key=lambda c: -c[0])  # stable: ties keep the earlier beam's order
         beams = []
-        for score, steps, y, st in candidates[:width]:
+        for rank, (score, steps, y, st) in enumerate(candidates[:width]):
             if y == EOS:
                 missing = len(left_out(sentence, steps[:-1])) if guard and mask is not None else 0
                 finished.append((missing, score, steps, st))
-                if missing and guard_ends is None:
+                if missing and guard_ends is None and rank == 0:  # the likeliest way on ends, words left out
                     guard_ends = length + END_GUARD_WORDS
             else:
                 beams.append((score, steps, y, st))
