@@ -592,12 +592,12 @@ PRESETS = [
             "zh": "训练出的模型：束搜索，以及漏译了一个词的最可能译文（These are my dad and mom）",
         },
         "lesson": {
-            "en": "Beam search, the page's default, keeps five partial translations at each step and finds several "
+            "en": "Beam search, the page's default, keeps eight partial translations at each step and finds several "
             "whole ones. The likeliest, {likeliest0} (log p {likeliest_lp0}), writes 我的 爸爸 twice and leaves "
             "{key0} out. The end guard takes the likeliest of those that leave out fewer words: {output0} (log p "
             "{lp0}), a little less probable, and right. What the model finds likely and what the sentence says can "
             "pull apart; the panel names both translations.",
-            "zh": "束搜索是页面的默认解码：每一步保留五个部分译文，最后找到几个完整的译文。其中最可能的是 {likeliest0}"
+            "zh": "束搜索是页面的默认解码：每一步保留八个部分译文，最后找到几个完整的译文。其中最可能的是 {likeliest0}"
             "（log p {likeliest_lp0}），它把“我的 爸爸”写了两次，漏译了 {key0}。结束守卫在漏译更少的译文中取最可能的"
             "一个：{output0}（log p {lp0}），概率略低，却是对的。模型认为可能的，和句子所说的，可能并不一致；面板把两个"
             "译文都列出来。",
