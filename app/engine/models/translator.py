@@ -653,8 +653,7 @@ def _beam_search(
     ``guard``, the end guard: a finished translation that leaves English words out (left_out) ranks after every
     one that leaves out fewer, and the search goes on for END_GUARD_WORDS words after the likeliest way on (the
     step's best candidate) first ends so. Not after any ending in the beam: a wide beam holds unlikely short endings
-    (下雨 </s> for *it is raining so take an umbrella with you*), and four words after one of them the whole
-    translations have not ended yet.
+    (the first clause and </s>, early), and four words after one of them the whole translations have not ended yet.
     -> the chosen steps, their log-probability, the last state, and the likeliest finished translation of
     ``sentence`` (nothing written yet) when the end guard chose another (else None).
     """
