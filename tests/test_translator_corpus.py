@@ -11,7 +11,7 @@ from app.engine.text.lexicon import load_lexicon
 from tools.translator import corpus, dataset, everyday_grammar
 
 SMALL = {"train": 2000, "val": 60, "test": 120}
-SMALL_SHA256 = "681379daa788d1ac7fe0c9eeeb9ff8404e6c72f3ec541bc345cc355f00abcb01"
+SMALL_SHA256 = "0e2179d83187c3a0ab33d02d29d7d9bf5758038d060ede10da3197b5f5d6cd21"
 
 
 @pytest.fixture(scope="module")
@@ -661,3 +661,26 @@ def test_the_check_finds_nothing_left_out_of_the_corpus_translations(larger):
         weighed["asking"] += sum(mt_check.is_asking(english, j) for j in range(len(english)))
         weighed["number"] += sum(map(mt_check.is_number, english))
     assert weighed["asking"] > 300 and weighed["number"] > 600, weighed
+
+
+def test_bare_imperatives_and_reported_clauses_translate_as_chinese_does(larger):
+    """The eleventh part: an imperative without please is the verb first (open the window → 打开 窗), don't is 不要,
+    and it is never joined to another clause; a clause reported after think, know, say … follows the verb's Chinese
+    (i think it will rain → 我 觉得 会 下雨), and *that* before it is aligned to the verb, as the *to* of like to."""
+    pairs = [p for split in larger.values() for p in split if p["grammar"] == "everyday"]
+    reporters = {form: verb[3] for verb in everyday_grammar.REPORTERS for form in verb[:3]}
+    seen = {"don't": 0, "that": 0, "觉得": 0}
+    for pair in pairs:
+        en, zh = pair["en"].split(), pair["zh"].split()
+        to_chinese = chinese_of_each_english_word(pair)
+        if en[0] == "don't" and "please" not in en:
+            assert zh[0] == "不要" and to_chinese[0] == ["不要"], pair
+            assert not {"但是", "因为", "所以", "如果", "然后"} & set(zh), pair  # never joined
+            seen["don't"] += 1
+        for j, word in enumerate(en[:-1]):
+            if word in reporters and en[j + 1] == "that":
+                assert to_chinese[j] == to_chinese[j + 1] == [reporters[word]], pair
+                seen["that"] += 1
+            if word in ("think", "thinks", "thought", "feel", "feels", "felt") and to_chinese[j] == ["觉得"]:
+                seen["觉得"] += 1
+    assert min(seen.values()) >= 20, seen

@@ -104,6 +104,14 @@ The tenth part: more of the words the eighth part's notes listed as never writte
     less before a noun               we need less sugar                → 我们 需要 更 少 的 糖
     by bus                           坐 (and 骑) aligned to by and the vehicle: by alone never teaches 坐
 
+The eleventh part: two shapes of the HSK sentences' misses (tuning part), common in what a teacher types:
+
+    a bare imperative                open the window                   → 打开 窗          (don't worry → 不要 担心;
+                                                                         never joined to another clause)
+    a clause reported                i think it will rain              → 我 觉得 会 下雨   (think, feel: 觉得; know,
+                                                                         hope, believe, say, remember; that is
+                                                                         aligned to the verb; i don't think → 不 觉得)
+
 **The model's vocabulary, and <unk>.** A content word is *common* when the lexicon has it or wordfreq ranks
 its lemma among the first ``VOCABULARY_RANK`` English words; the models read every form of a common word. A
 *rare* word is still drawn (about one content word in seven), but the models never learn it: its English stays
@@ -484,10 +492,18 @@ def degree_words(degree: str, be: En) -> tuple[list[En], list, list]:
 # comparisons 4%, the to-infinitive 3%, the present perfect 3%, complements of degree 3%; the fourth: superlatives
 # 3%, going to 3%, how old / how many / what time / whose 3%; the fifth: greetings 3%, names 2%, lengths of time 3%,
 # comparing verbs 2%).
-IMPERATIVES = ("please", "let")  # never joined to another clause
+IMPERATIVES = ("please", "let")  # never joined to another clause (nor is a bare imperative: its fact "imperative")
 ACTIONS = ("verb_clause", "motion_clause", "weather_clause")  # the clause a when / after / before opens
+# the eleventh part: a clause reported after think, know, hope ... (i think it will rain → 我 觉得 会 下雨); think and
+# feel before a clause are 觉得, an opinion (the dictionary's first sense of think, 想, is the verb alone)
+REPORTERS = [
+    ("think", "thinks", "thought", "觉得"), ("feel", "feels", "felt", "觉得"), ("know", "knows", "knew", "知道"),
+    ("hope", "hopes", "hoped", "希望"), ("believe", "believes", "believed", "相信"), ("say", "says", "said", "说"),
+    ("remember", "remembers", "remembered", "记得"),
+]  # fmt: skip
+REPORTED = ("verb_clause", "be_clause", "weather_clause", "have_clause")  # statements, reported
 CLAUSES = (
-    (0.26, "verb_clause"), (0.40, "be_clause"), (0.47, "have_clause"), (0.54, "please_clause"), (0.59, "motion_clause"),
+    (0.23, "verb_clause"), (0.26, "reported_clause"), (0.40, "be_clause"), (0.47, "have_clause"), (0.54, "please_clause"), (0.59, "motion_clause"),
     (0.62, "weather_clause"), (0.68, "wh_clause"), (0.72, "comparison_clause"), (0.75, "catenative_clause"),
     (0.78, "perfect_clause"), (0.81, "degree_clause"), (0.84, "superlative_clause"), (0.87, "going_to_clause"),
     (0.90, "how_many_clause"), (0.93, "greeting_clause"), (0.95, "name_clause"), (0.98, "duration_clause"),
@@ -1113,7 +1129,8 @@ class Everyday(story.Grammar):
         return Phrase(subject.en + [have] + thing.en, subject.zh + [zh("有", have)] + thing.zh)
 
     def please_clause(self) -> Phrase:
-        """please open the window → 请 打开 窗; please don't V → 请 不要 V; let 's V → 我们 V 吧 (the fifth part)."""
+        """please open the window → 请 打开 窗; please don't V → 请 不要 V; let 's V → 我们 V 吧 (the fifth part); and
+        without please (the eleventh part): open the window → 打开 窗, don't V → 不要 V."""
         (please,) = words("please")
         if self.chance(0.1):  # please be quiet → 请 安静 (the sixth part; be has no Chinese word)
             adjective = self.content("adjective")
@@ -1133,8 +1150,33 @@ class Everyday(story.Grammar):
         if not negated and self.chance(0.2):  # let 's play in the park → 我们 在 公园 里 玩 吧
             let, s = words("let", "'s")
             return Phrase([let, s] + verb_en, [zh("我们", let, s)] + verb_zh + [zh("吧", let)])
+        if self.chance(0.35):  # the eleventh part, a bare imperative: open the window → 打开 窗; don't worry → 不要 担心
+            return Phrase(neg_en + verb_en, neg_zh + verb_zh, imperative=True)
         en = neg_en + verb_en + [please] if self.chance(0.3) else [please] + neg_en + verb_en  # "…, please"
         return Phrase(en, [zh("请", please)] + neg_zh + verb_zh)
+
+    def reported_clause(self) -> Phrase:
+        """i think it will rain → 我 觉得 会 下雨; she said that the river was long → 她 说 河 很 长; he doesn't think …
+        → 他 不 觉得 … (the eleventh part). The clause reported is a statement (REPORTED), and *that* before it has
+        no Chinese word of its own: the verb's Chinese is aligned to it too, as to the *to* of like to."""
+        subject = self.subject_phrase()
+        base, third_form, past, chinese = self.pick(REPORTERS)
+        clause = getattr(self, self.pick(REPORTED))()
+        while clause.facts.get("question"):
+            clause = getattr(self, self.pick(REPORTED))()
+        # no that before a clause that opens with a demonstrative or one (says that one uncle …: that one?)
+        that = words("that") if self.chance(0.4) and clause.en[0].word not in ("one", "that", "this") else []
+        if base in ("think", "believe") and self.chance(0.2):  # i don't think … → 我 不 觉得 …
+            negation = words(NOT_FORMS[DO[("present", subject["third"])]]) if self.chance(0.5) else words(
+                DO[("present", subject["third"])], "not"
+            )
+            (verb,) = words(base)
+            return Phrase(
+                subject.en + negation + [verb] + that + clause.en,
+                subject.zh + [zh("不", *negation)] + [zh(chinese, verb, *that)] + clause.zh,
+            )
+        (verb,) = words(self.pick([third_form if subject["third"] else base, past]))
+        return Phrase(subject.en + [verb] + that + clause.en, subject.zh + [zh(chinese, verb, *that)] + clause.zh)
 
     def weather_clause(self) -> Phrase:
         """it is raining → 正在 下雨; it will snow tomorrow → 明天 会 下雪 (it has no Chinese)."""
@@ -1765,8 +1807,9 @@ class Everyday(story.Grammar):
         # only 了 these clauses write)
         action = roll >= 0.955
         first = getattr(self, self.pick(ACTIONS))() if action else self.everyday_clause()
-        if roll < 0.8 or first.en[0].word in IMPERATIVES or first.facts.get("question"):
-            if roll < 0.035 and not first.facts.get("question") and first.en[0].word not in IMPERATIVES:
+        alone = first.en[0].word in IMPERATIVES or first.facts.get("question") or first.facts.get("imperative")
+        if roll < 0.8 or alone:
+            if roll < 0.035 and not alone:
                 if roll >= 0.025:  # the ninth part: i am sorry i forgot → 对不起 我 忘记 了
                     sorry = words("i", "am", "sorry") if self.chance(0.6) else words("sorry")
                     return Phrase(sorry + first.en, [zh("对不起", sorry[-1])] + first.zh)
@@ -1774,7 +1817,7 @@ class Everyday(story.Grammar):
                 return Phrase([answer] + first.en, [zh("是的" if answer.word == "yes" else "不", answer)] + first.zh)
             return first
         second = self.everyday_clause()
-        if second.en[0].word in IMPERATIVES or second.facts.get("question"):
+        if second.en[0].word in IMPERATIVES or second.facts.get("question") or second.facts.get("imperative"):
             return first
         if roll < 0.83:  # if A B, B if A → 如果 A B
             (if_,) = words("if")

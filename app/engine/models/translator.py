@@ -56,10 +56,10 @@ MODELS = {
 VOCAB_FILE = "vocab.json"
 # file -> (size in bytes, sha256): the committed files, checked on every load
 PINNED = {
-    "rnnencdec.npz": (5890674, "818597b57770180006b9d0c84a6bff120695f99093d4391a7e581c1693687cfe"),
-    "rnnsearch.npz": (6023002, "c324344c099e6c49a3a3e6948569498923b3d1d1d46a5314acba0e41c01302b7"),
-    "transformer-mt.npz": (6412698, "8b269ba508ebe8eeba2b144eb9e37d4cfc4888310d924f19aed5dd7db9f8be4c"),
-    "vocab.json": (56448, "f479f6f306a4c73c46395144af882e0b465d7b3f124eb88bc7a8464b45b38dd5"),
+    "rnnencdec.npz": (5892470, "774666f3d4b1c615c3a59d7de0d86264740b41ada7bf51890342117d7e12efcd"),
+    "rnnsearch.npz": (6024798, "f4ba84f709228c60818f259ee57fadf45db0a06916b650c908fd041b56fcbfd9"),
+    "transformer-mt.npz": (6413214, "3728ed159a3fabe98f664e292b77177ac7154e4749101923a9ee6c9020716e6c"),
+    "vocab.json": (56448, "f35b3eb17c380574bcb9138e9e639efd07cfbdbf3073c1972bf0af71ec580a66"),
 }
 
 
