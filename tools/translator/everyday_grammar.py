@@ -503,7 +503,8 @@ REPORTERS = [
 ]  # fmt: skip
 REPORTED = ("verb_clause", "be_clause", "weather_clause", "have_clause")  # statements, reported
 CLAUSES = (
-    (0.23, "verb_clause"), (0.26, "reported_clause"), (0.40, "be_clause"), (0.47, "have_clause"), (0.54, "please_clause"), (0.59, "motion_clause"),
+    (0.23, "verb_clause"), (0.26, "reported_clause"), (0.40, "be_clause"), (0.47, "have_clause"),
+    (0.54, "please_clause"), (0.59, "motion_clause"),
     (0.62, "weather_clause"), (0.68, "wh_clause"), (0.72, "comparison_clause"), (0.75, "catenative_clause"),
     (0.78, "perfect_clause"), (0.81, "degree_clause"), (0.84, "superlative_clause"), (0.87, "going_to_clause"),
     (0.90, "how_many_clause"), (0.93, "greeting_clause"), (0.95, "name_clause"), (0.98, "duration_clause"),
@@ -1150,7 +1151,7 @@ class Everyday(story.Grammar):
         if not negated and self.chance(0.2):  # let 's play in the park → 我们 在 公园 里 玩 吧
             let, s = words("let", "'s")
             return Phrase([let, s] + verb_en, [zh("我们", let, s)] + verb_zh + [zh("吧", let)])
-        if self.chance(0.35):  # the eleventh part, a bare imperative: open the window → 打开 窗; don't worry → 不要 担心
+        if self.chance(0.35):  # the eleventh part, bare: open the window → 打开 窗; don't worry → 不要 担心
             return Phrase(neg_en + verb_en, neg_zh + verb_zh, imperative=True)
         en = neg_en + verb_en + [please] if self.chance(0.3) else [please] + neg_en + verb_en  # "…, please"
         return Phrase(en, [zh("请", please)] + neg_zh + verb_zh)
