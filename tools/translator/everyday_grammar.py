@@ -1168,8 +1168,10 @@ class Everyday(story.Grammar):
         # no that before a clause that opens with a demonstrative or one (says that one uncle …: that one?)
         that = words("that") if self.chance(0.4) and clause.en[0].word not in ("one", "that", "this") else []
         if base in ("think", "believe") and self.chance(0.2):  # i don't think … → 我 不 觉得 …
-            negation = words(NOT_FORMS[DO[("present", subject["third"])]]) if self.chance(0.5) else words(
-                DO[("present", subject["third"])], "not"
+            negation = (
+                words(NOT_FORMS[DO[("present", subject["third"])]])
+                if self.chance(0.5)
+                else words(DO[("present", subject["third"])], "not")
             )
             (verb,) = words(base)
             return Phrase(
