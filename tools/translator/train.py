@@ -21,6 +21,7 @@ report.json (every model's figures side by side, with the training times).
 """
 
 import argparse
+import hashlib
 import json
 import math
 import random
@@ -452,11 +453,36 @@ def evaluate(name, model, data, tgt_vocab, batch=200):
     return figures
 
 
-def train_one(name, train, val, test, tgt_vocab, n_src, n_tgt, seed):
+def carry_over(model, name, start: Path, src_vocab, tgt_vocab):
+    """Start ``model`` from the weights in ``start`` (its <name>.npz and vocab.json): every array copied, the rows of
+    the word embeddings and of the output layer carried over word by word (a word new to this vocabulary keeps its
+    fresh initial rows). For continued training on a corpus that grew."""
+    before = json.loads((start / "vocab.json").read_text(encoding="utf-8"))
+    rows = {
+        "source": [(i, before["source"].index(w)) for i, w in enumerate(src_vocab) if w in before["source"]],
+        "target": [(i, before["target"].index(w)) for i, w in enumerate(tgt_vocab) if w in before["target"]],
+    }
+    by_words = {"src_embed.weight": "source", "encoder.embed.weight": "source", "tgt_embed.weight": "target",
+                "embed.weight": "target", "out.weight": "target", "out.bias": "target"}  # fmt: skip
+    state = model.state_dict()
+    with np.load(start / f"{name}.npz") as old:
+        for key, value in state.items():
+            old_value = torch.from_numpy(old[key])
+            if key in by_words:
+                new_rows, old_rows = zip(*rows[by_words[key]], strict=True)
+                value[list(new_rows)] = old_value[list(old_rows)]
+            else:
+                value.copy_(old_value)
+    model.load_state_dict(state)
+
+
+def train_one(name, train, val, test, tgt_vocab, n_src, n_tgt, seed, start=None, src_vocab=None):
     torch.manual_seed(seed)
     rng = random.Random(seed)
     s = SETTINGS[name]
     model = build(name, n_src, n_tgt)
+    if start is not None:
+        carry_over(model, name, start, src_vocab, tgt_vocab)
     optimiser = torch.optim.Adam(model.parameters(), lr=s["lr"], betas=(0.9, 0.98) if "warmup" in s else (0.9, 0.999))
     step = 0
     total_steps = s["epochs"] * math.ceil(len(train) / s["batch"])
@@ -503,6 +529,10 @@ def export(model, name):
     return arrays
 
 
+def file_sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, required=True)
@@ -515,6 +545,7 @@ def main():
     parser.add_argument("--ffn", type=int, default=None, help="the Transformer's feed-forward width (trials only)")
     parser.add_argument("--test-size", type=int, default=None, help="measure on the first N test pairs (trials only)")
     parser.add_argument("--dropout", type=float, default=None, help="the attention models' dropout, override (0: none)")
+    parser.add_argument("--start", type=Path, default=None, help="continue from the weights in this folder")
     parser.add_argument(
         "--real-pairs", action="store_true", help="also train on the HSK sentences, real_pairs.py (a trial, not kept)"
     )
@@ -541,7 +572,12 @@ def main():
                 SETTINGS[name][setting] = getattr(args, setting)
         if args.dropout is not None and "dropout" in SETTINGS[name]:
             SETTINGS[name]["dropout"] = args.dropout
-        model, report = train_one(name, train, val, test, tgt_vocab, len(src_vocab), len(tgt_vocab), args.seed)
+        model, report = train_one(
+            name, train, val, test, tgt_vocab, len(src_vocab), len(tgt_vocab), args.seed, args.start, src_vocab
+        )
+        if args.start:
+            report["start"] = {"from": str(args.start), "vocab_sha256": file_sha256(args.start / "vocab.json"),
+                               "weights_sha256": file_sha256(args.start / f"{name}.npz")}  # fmt: skip
         report["torch"] = torch.__version__
         report["numpy"] = np.__version__
         report["train_pairs"] = len(train)
