@@ -42,9 +42,9 @@ GRAMMAR = {"是", "了", "在", "会", "能", "想", "有", "给", "的", "地",
 # English words of the grammar that Chinese often writes with no word of their own (the copula before an
 # adjective, do in a question, have as a helper): never "left out"; nor are contractions (isn't: 没 在, 不 是 ...).
 ENGLISH_GRAMMAR = {"be", "do", "have"}
-# Beside the content words, two kinds of word a translation must not lose: one that asks (a translation without it
-# is no longer a question: where did the problem appear -> 问题 出现 了) and one that counts (our class has forty students ->
-# 我们的 班 学生).
+# Beside the content words, two kinds of word a translation must not lose: one that asks (without it a translation
+# is no longer a question: where did the problem appear -> 问题 出现 了) and one that counts (our class has forty
+# students -> 我们的 班 学生).
 QUESTION_WORDS = frozenset({"who", "whom", "whose", "what", "which", "when", "where", "why", "how"})
 NUMERALS = frozenset("零一二两三四五六七八九十百千万")
 
