@@ -51,13 +51,6 @@ def is_content(word: str) -> bool:
     return mt_check.is_english_content(word)
 
 
-@functools.cache
-def is_weighed(word: str) -> bool:
-    """A word the check finds left out when untranslated (mt_check.must_translate, by the word alone): a content
-    word, a question word (how of how old -> 几) or a number."""
-    return is_content(word) or word in mt_check.QUESTION_WORDS or mt_check.is_number(word)
-
-
 def known(word: str) -> frozenset[str]:
     """The Chinese the lexicon and the dictionary give the word (what the corpus need not teach; counterparts keeps
     it per word)."""
@@ -97,8 +90,8 @@ class Link:
 def taught_links(train: list[dict]) -> dict[tuple[str, str], Link]:
     """(English word, Chinese word) -> gold links in ``train`` where the dictionary does not give it: to a Chinese
     content word; or to a word that is neither content nor grammar (a measure word, 回, 几) when it is all a word the
-    check weighs (is_weighed) is aligned with beyond the dictionary (a glass of -> 一 杯, went home -> 回 家, how old
-    -> 几 岁, this one -> 这 个; not the 只 of 一 只 猫: 猫 translates it; nor the 个 of 三 个: 三 translates three)."""
+    check weighs (mt_check.must_translate) is aligned with beyond the dictionary (a glass of -> 一 杯, went home ->
+    回 家, how old -> 几 岁; not the 只 of 一 只 猫: 猫 translates it; nor the 个 of 三 个: 三 translates three)."""
     links: dict[tuple[str, str], Link] = collections.defaultdict(Link)
     content = mt_check.content_words()
     phrasal = mt_dictionary.load().phrasal
@@ -124,7 +117,7 @@ def taught_links(train: list[dict]) -> dict[tuple[str, str], Link]:
                 aligned[j].append((chinese[i], {lemma(english[k]) for k in together if k != j}))
         for j, words in aligned.items():
             translated = by_dictionary[j] or any(zh in content or zh == "<unk>" for zh, _ in words)  # 一 支 笔, 三 个
-            alone = is_weighed(english[j]) and not translated
+            alone = mt_check.must_translate(english, j) and not translated
             for zh, companions in words:
                 if (zh in content or alone) and zh not in known(english[j]):
                     links[lemma(english[j]), zh].add(companions)
