@@ -170,8 +170,10 @@ def is_asking(source: list[str], j: int) -> bool:
     clause that Chinese writes with no word of its own (the man who lives here -> 住 在 这里 的 男人)."""
     if source[j].lower() not in QUESTION_WORDS:
         return False
-    if j == 0 or source[j - 1].startswith("<unk:noun"):  # the corpus's typed <unk:noun>, <unk:nouns> are nouns
-        return j == 0
+    if j == 0:
+        return True
+    if source[j - 1].startswith("<unk:noun"):  # the corpus's typed <unk:noun>, <unk:nouns>: nouns
+        return False
     before = mt_dictionary.lookup(source[j - 1])
     return before is None or before.role not in ("noun", "pronoun")
 
