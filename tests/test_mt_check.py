@@ -56,7 +56,7 @@ def test_what_the_corpus_taught_is_not_made_up():
 def test_what_the_corpus_taught_beside_another_word_needs_that_word():
     """last -> 昨天 only ever in *last night*, on -> 走路 only in *on foot*: beside those words a translation, alone
     made up (RNNsearch wrote 昨天 for *last summer*), and never a candidate without them."""
-    assert mt_check.taught()["last"]["昨天"] == {"night"} and mt_check.taught()["bring"]["带"] == frozenset()
+    assert mt_check.taught()["last"]["昨天"].beside == {"night"} and mt_check.taught()["bring"]["带"].beside == set()
     assert mt_check.check(["i", "slept", "last", "night"], ["我", "昨天", "晚上", "睡觉", "了"]).invented == ()
     assert mt_check.check(["i", "swam", "last", "summer"], ["我", "昨天", "夏天", "游泳", "了"]).invented == (1,)
     assert mt_check.check(["we", "go", "on", "foot"], ["我们", "走路", "去"]).invented == ()
@@ -64,6 +64,19 @@ def test_what_the_corpus_taught_beside_another_word_needs_that_word():
     assert "走路" in mt_check.allowed_content(["on", "foot"])
     assert "走路" not in mt_check.allowed_content(["on", "monday"])
     assert "带" in mt_check.allowed_content(["she", "brought", "it"])  # taught alone: in any sentence
+
+
+def test_what_the_corpus_taught_right_before_another_word_needs_that_word_after_it():
+    """go -> 回 only ever in *go home* (回 家), what -> 几 only in *what time*: before those words a translation,
+    elsewhere not (RNNsearch wrote 你 能 坐 公共汽车 回 for *you can go by bus*, go left out)."""
+    assert mt_check.taught()["go"]["回"] == mt_check.Taught(frozenset(), frozenset({"home"}))
+    assert mt_check.check(["we", "go", "home"], ["我们", "回", "家"]).left_out == ()
+    assert mt_check.check(["we", "went", "home"], ["我们", "回", "家", "了"]).left_out == ()  # every form of go
+    assert mt_check.check(["you", "can", "go", "by", "bus"], ["你", "能", "坐", "公共汽车", "回"]).left_out == (2,)
+    assert mt_check.check(["you", "can", "go", "by", "bus"], ["你", "能", "坐", "公共汽车", "去"]).left_out == ()
+    assert mt_check.check(["what", "time", "is", "it"], ["几", "点", "了"]).left_out == ()
+    assert mt_check.check(["what", "is", "it"], ["几", "是"]).left_out == (0,)
+    assert "回" not in mt_check.counterparts("go")  # anywhere: only what was taught with nothing asked of its place
 
 
 def test_be_do_have_and_contractions_are_never_left_out():
@@ -108,10 +121,10 @@ def test_a_word_kept_in_english_and_an_adverb_put_in_for_an_unknown_word_transla
 
 def test_a_taught_table_without_its_header_is_refused(tmp_path: Path):
     path = tmp_path / "taught.tsv"
-    path.write_text("river\t河岸\t3\t-\n", encoding="utf-8")
-    with pytest.raises(ValueError, match="taught.tsv: expected the header en zh pairs with"):
+    path.write_text("river\t河岸\t3\t-\t-\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="taught.tsv: expected the header en zh pairs with before"):
         mt_check.taught(path)
-    path.write_text("en\tzh\tpairs\twith\nriver\t河岸\t3\n", encoding="utf-8")
+    path.write_text("en\tzh\tpairs\twith\tbefore\nriver\t河岸\t3\t-\n", encoding="utf-8")
     with pytest.raises(ValueError, match="taught.tsv row 2"):
         mt_check.taught(path)
 

@@ -241,7 +241,8 @@ class TranslationCheck(BaseModel):
     translates: list[list[int]] = Field(
         description="For each word of `output`, the English positions it translates by the lexicon, the translators' "
         "dictionary or the corpus's own grammar (mt/taught.tsv; a link it taught only beside other words counts "
-        "only in a sentence that has one of them): alone or joined with the word beside it."
+        "only in a sentence that has one of them, one taught only right before other words only where one of them "
+        "follows: go home -> 回): alone or joined with the word beside it."
     )
     content: list[bool] = Field(description="For each word of `output`: a content word (noun, verb, adjective).")
     invented: list[int] = Field(

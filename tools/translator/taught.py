@@ -17,6 +17,10 @@ A link the corpus only ever wrote beside other English words (last -> 昨天 onl
 was aligned with, and the check accepts it only in a sentence that has one of them (last summer -> 昨天 is made up);
 "-" when the link was also written alone (rained -> 下雨), or beside more than MAX_BESIDE different words: then what
 it needs beside it is a kind of word, not a phrase (ever -> 过 beside any participle: has he ever <unk:verb-ed>).
+Likewise a link the corpus only ever wrote right before one or two words (go -> 回 only in *go home*, what -> 几
+only in *what time*, glass -> 杯 only in *a glass of*) is a phrase's: the ``before`` column lists those words' lemmas,
+and the check accepts it only where one of them follows (go by bus -> 回 leaves go out); "-" when the link was also
+written last in a sentence, or before more than MAX_BEFORE different words (since -> 开始 before any time word).
 tests/test_translator_figures.py writes the file again and compares it byte for byte.
 """
 
@@ -31,13 +35,16 @@ from tools.translator import dataset
 HEADER = (
     "# What the translators' corpus aligns an English word with beyond the dictionary and the lexicon: written by\n"
     "# `python -m tools.translator.taught` from the training split's gold alignments, do not edit. pairs: links;\n"
-    "# with: the English lemmas it was only ever written beside (one must be in the sentence), or - (alone too).\n"
+    "# with: the English lemmas it was only ever written beside (one must be in the sentence), or - (alone too);\n"
+    "# before: the lemmas it was only ever written right before (one must follow the word), or - (anywhere).\n"
 )
 
 
 MAX_BESIDE = 8  # a link taught beside more different words than this is taught as if alone (see above)
+MAX_BEFORE = 2  # a link taught right before more different words than this is taught as if anywhere (see above)
 
 
+@functools.cache
 def lemma(word: str) -> str:
     """The dictionary's lemma of the word (showed: show), so that every form of it is taught (shows -> 看); a word
     the dictionary lacks stays as it is (rained: the dictionary knows rain only as a noun)."""
@@ -49,13 +56,6 @@ def lemma(word: str) -> str:
 def is_content(word: str) -> bool:
     """mt_check.is_english_content, kept per word (the corpus asks it about a million times)."""
     return mt_check.is_english_content(word)
-
-
-@functools.cache
-def is_weighed(word: str) -> bool:
-    """A word the check finds left out when untranslated (mt_check.must_translate, by the word alone): a content
-    word, a question word (how of how old -> 几) or a number."""
-    return is_content(word) or word in mt_check.QUESTION_WORDS or mt_check.is_number(word)
 
 
 def known(word: str) -> frozenset[str]:
@@ -79,32 +79,45 @@ def carriers(english: list[str], chinese: str, sources: list[int]) -> list[int]:
 
 
 class Link:
-    """How often the corpus links an English lemma to a Chinese word, and beside which other English lemmas."""
+    """How often the corpus links an English lemma to a Chinese word, beside which other English lemmas, and right
+    before which."""
 
-    __slots__ = ("pairs", "alone", "beside")
+    __slots__ = ("pairs", "alone", "beside", "last", "before")
 
     def __init__(self):
         self.pairs = 0
         self.alone = False  # written at least once with no other English word aligned to the Chinese one
         self.beside: set[str] = set()  # the lemmas of the other English words aligned with it, otherwise
+        self.last = False  # written at least once as the sentence's last English word
+        self.before: set[str] = set()  # the lemmas of the English words right after it, otherwise
 
     def add(self, companions: set[str]) -> None:
         self.pairs += 1
         self.alone = self.alone or not companions
         self.beside |= companions
 
+    def place(self, following: str | None) -> None:
+        """Where the corpus wrote the link once: before the English lemma ``following``, or last (None)."""
+        self.last = self.last or following is None
+        self.before |= set() if following is None else {following}
+
 
 def taught_links(train: list[dict]) -> dict[tuple[str, str], Link]:
     """(English word, Chinese word) -> gold links in ``train`` where the dictionary does not give it: to a Chinese
     content word; or to a word that is neither content nor grammar (a measure word, 回, 几) when it is all a word the
-    check weighs (is_weighed) is aligned with beyond the dictionary (a glass of -> 一 杯, went home -> 回 家, how old
-    -> 几 岁, this one -> 这 个; not the 只 of 一 只 猫: 猫 translates it; nor the 个 of 三 个: 三 translates three)."""
+    check weighs (mt_check.must_translate) is aligned with beyond the dictionary (a glass of -> 一 杯, went home ->
+    回 家, how old -> 几 岁; not the 只 of 一 只 猫: 猫 translates it; nor the 个 of 三 个: 三 translates three).
+    Where a link was written is read from every gold link of the pair, taught or not (what is tom's name -> 汤姆 叫
+    什么 名字 links name to 叫 last in the sentence, though 名字 translates it there)."""
     links: dict[tuple[str, str], Link] = collections.defaultdict(Link)
     content = mt_check.content_words()
     phrasal = mt_dictionary.load().phrasal
     particles = {particle for _, particle in phrasal}
+    placed: dict[tuple[str, str], set[str | None]] = collections.defaultdict(set)  # (English lemma, Chinese word)
+    # -> the lemmas right after the English word wherever the gold alignments link them (None: the last word)
     for pair in train:
         english, chinese = pair["en"].split(), pair["zh"].split()
+        following = [*(lemma(word) for word in english[1:]), None]  # (n_english,) the next word's lemma
         aligned: dict[int, list[tuple[str, set[str]]]] = collections.defaultdict(list)  # English position ->
         # (its Chinese word, the lemmas of the other English words aligned with that Chinese word)
         by_dictionary = [  # (n_english,) for each English word, the Chinese positions translating it by the dictionary
@@ -114,6 +127,8 @@ def taught_links(train: list[dict]) -> dict[tuple[str, str], Link]:
         for i, sources in enumerate(pair["align"]):
             if chinese[i] in mt_check.GRAMMAR:
                 continue
+            for j in sources:
+                placed[lemma(english[j]), chinese[i]].add(following[j])
             together = sources
             # breakfast of before breakfast -> 早饭 前 (both aligned to both): 早饭 translates it, so 前 is before's
             sources = [j for j in sources if not (is_content(english[j]) and by_dictionary[j] - {i})]
@@ -124,10 +139,13 @@ def taught_links(train: list[dict]) -> dict[tuple[str, str], Link]:
                 aligned[j].append((chinese[i], {lemma(english[k]) for k in together if k != j}))
         for j, words in aligned.items():
             translated = by_dictionary[j] or any(zh in content or zh == "<unk>" for zh, _ in words)  # 一 支 笔, 三 个
-            alone = is_weighed(english[j]) and not translated
+            alone = mt_check.must_translate(english, j) and not translated
             for zh, companions in words:
                 if (zh in content or alone) and zh not in known(english[j]):
                     links[lemma(english[j]), zh].add(companions)
+    for key, link in links.items():
+        for after in placed[key]:
+            link.place(after)
     return links
 
 
@@ -136,16 +154,21 @@ def beside(link: Link) -> str:
     return "-" if link.alone or len(link.beside) > MAX_BESIDE else " ".join(sorted(link.beside))
 
 
+def before(link: Link) -> str:
+    """The ``before`` column: "-", or the lemmas the link was only ever taught right before."""
+    return "-" if link.last or len(link.before) > MAX_BEFORE else " ".join(sorted(link.before))
+
+
 def render(links: dict[tuple[str, str], Link]) -> str:
     rows = sorted(links.items(), key=lambda item: (-item[1].pairs, item[0]))
-    lines = [f"{en}\t{zh}\t{link.pairs}\t{beside(link)}\n" for (en, zh), link in rows]
+    lines = [f"{en}\t{zh}\t{link.pairs}\t{beside(link)}\t{before(link)}\n" for (en, zh), link in rows]
     return HEADER + "\t".join(mt_check.TAUGHT_COLUMNS) + "\n" + "".join(lines)
 
 
 def main() -> None:
-    text = render(taught_links(dataset.generate()["train"]))
-    mt_check.TAUGHT_PATH.write_text(text, encoding="utf-8")
-    print(f"wrote {mt_check.TAUGHT_PATH} ({text.count(chr(10)) - 3} rows)")
+    links = taught_links(dataset.generate()["train"])
+    mt_check.TAUGHT_PATH.write_text(render(links), encoding="utf-8")
+    print(f"wrote {mt_check.TAUGHT_PATH} ({len(links)} rows)")
 
 
 if __name__ == "__main__":

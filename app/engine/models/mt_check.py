@@ -8,7 +8,9 @@ that was asked for ("she drinks coffee every morning" -> 她 每 天 早上 喝)
 
     counterparts(word)  every Chinese word the project's lexicon, the translators' dictionary (every sense of every
                         lemma the word may be a form of, and its phrasal verbs: sit → 坐下) or the corpus's own
-                        grammar (mt/taught.tsv: "it rained" -> 下雨, "showed" -> 看 in 给 X 看) give the English word
+                        grammar (mt/taught.tsv: "it rained" -> 下雨, "showed" -> 看 in 给 X 看) give the English word;
+                        what the corpus taught only beside or before certain words (last night -> 昨天, go home -> 回)
+                        counts only in a sentence that has them (meanings)
     check(source, output)
         translates[i]   the English positions whose counterparts include Chinese word i (alone, or joined with the
                         word beside it: 每 天 is 每天)
@@ -30,7 +32,7 @@ from app.engine.models import mt_dictionary
 from app.engine.text.lexicon import lexicon_rows
 
 TAUGHT_PATH = Path(__file__).parent / "mt" / "taught.tsv"
-TAUGHT_COLUMNS = ["en", "zh", "pairs", "with"]
+TAUGHT_COLUMNS = ["en", "zh", "pairs", "with", "before"]
 CONTENT_ROLES = {"noun", "verb", "adjective"}
 # Chinese words the grammars write for no content word: the copula, the past marker, 在 (at, and the progressive),
 # 会 (will), 能 (can), 想 (want to), 有 (there is), 给 (the ditransitives' 给 X Y), the particles, place words
@@ -47,6 +49,14 @@ ENGLISH_GRAMMAR = {"be", "do", "have"}
 # students -> 我们的 班 学生).
 QUESTION_WORDS = frozenset({"who", "whom", "whose", "what", "which", "when", "where", "why", "how"})
 NUMERALS = frozenset("零一二两三四五六七八九十百千万")
+
+
+class Taught(NamedTuple):
+    """Where a link of mt/taught.tsv holds: beside one of ``beside`` (last -> 昨天 in *last night*), right before one
+    of ``before`` (go -> 回 in *go home*, not in *go by bus*); empty: anywhere."""
+
+    beside: frozenset[str]  # English lemmas; one must be in the sentence
+    before: frozenset[str]  # English lemmas; one must be the word right after
 
 
 class Check(NamedTuple):
@@ -72,43 +82,54 @@ def _lexicon() -> dict[str, frozenset[str]]:
 
 
 @functools.cache
-def taught(path: Path = TAUGHT_PATH) -> dict[str, dict[str, frozenset[str]]]:
+def taught(path: Path = TAUGHT_PATH) -> dict[str, dict[str, Taught]]:
     """mt/taught.tsv: English lemma -> each Chinese word the corpus's grammar aligns it with beyond the dictionary
-    -> the English lemmas it was only ever written beside (empty: it was written alone too)."""
+    -> where the link holds (Taught: the lemmas it was only ever written beside, and only ever right before)."""
     lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
     if not lines or lines[0].split("\t") != TAUGHT_COLUMNS:
         raise ValueError(f"{path.name}: expected the header {' '.join(TAUGHT_COLUMNS)}")
-    links: dict[str, dict[str, frozenset[str]]] = {}
+    links: dict[str, dict[str, Taught]] = {}
     for number, line in enumerate(lines[1:], start=2):
         row = line.split("\t")
         if len(row) != len(TAUGHT_COLUMNS):
             raise ValueError(f"{path.name} row {number}: expected {len(TAUGHT_COLUMNS)} tab-separated columns")
-        links.setdefault(row[0], {})[row[1]] = frozenset() if row[3] == "-" else frozenset(row[3].split())
+        beside, before = (frozenset() if column == "-" else frozenset(column.split()) for column in row[3:])
+        links.setdefault(row[0], {})[row[1]] = Taught(beside, before)
     return links
 
 
 @functools.cache
 def counterparts(word: str, with_taught: bool = True) -> frozenset[str]:
     """Every Chinese word given for the English word: the lexicon's and the dictionary's for each lemma it may be a
-    form of (walked: walk's), and (with_taught) what the corpus taught it alone (taught; rained: 下雨)."""
+    form of (walked: walk's), and (with_taught) what the corpus taught it anywhere (taught; rained: 下雨)."""
     found = dictionary_senses(word)
     for lemma in _lemmas(word):
         found.update(_lexicon().get(lemma, ()))
     return frozenset(found | taught_to(word) if with_taught else found)
 
 
-def taught_to(word: str, sentence: frozenset[str] = frozenset()) -> set[str]:
-    """What the corpus taught the word (each lemma it may be a form of): the links it taught alone, and those it
-    taught only beside other words when one of their lemmas is in ``sentence``."""
+def taught_to(word: str, sentence: frozenset[str] = frozenset(), following: frozenset[str] = frozenset()) -> set[str]:
+    """What the corpus taught the word (each lemma it may be a form of): the links it taught anywhere, those it
+    taught only beside other words when one of their lemmas is in ``sentence``, and those it taught only right
+    before other words when one of their lemmas is ``following`` (the next word's lemmas)."""
     links = (taught().get(lemma, {}).items() for lemma in _lemmas(word))
-    return {zh for pairs in links for zh, beside in pairs if not beside or beside & sentence}
+    return {
+        zh
+        for pairs in links
+        for zh, where in pairs
+        if (not where.beside or where.beside & sentence) and (not where.before or where.before & following)
+    }
 
 
 def meanings(source: list[str]) -> list[frozenset[str]]:
     """(n_source,) for each English word of a sentence, every Chinese word given for it: its counterparts, and what
-    the corpus taught it beside another word of this sentence (last beside night: 昨天; not in *last summer*)."""
-    lemmas = frozenset().union(*(_lemmas(word) for word in source))
-    return [counterparts(word) | taught_to(word, lemmas) for word in source]
+    the corpus taught it beside another word of this sentence (last beside night: 昨天; not in *last summer*) or
+    right before the word after it (go before home: 回; not in *go by bus*)."""
+    lemmas = [frozenset(_lemmas(word)) for word in source]
+    sentence = frozenset().union(*lemmas)
+    after = [*lemmas[1:], frozenset()]  # (n_source,) the next word's lemmas; none after the last
+    pairs = zip(source, after, strict=True)
+    return [counterparts(word) | taught_to(word, sentence, next_word) for word, next_word in pairs]
 
 
 def dictionary_senses(word: str) -> set[str]:
@@ -170,8 +191,10 @@ def is_asking(source: list[str], j: int) -> bool:
     clause that Chinese writes with no word of its own (the man who lives here -> 住 在 这里 的 男人)."""
     if source[j].lower() not in QUESTION_WORDS:
         return False
-    if j == 0 or source[j - 1].startswith("<unk:noun"):  # the corpus's typed <unk:noun>, <unk:nouns> are nouns
-        return j == 0
+    if j == 0:
+        return True
+    if source[j - 1].startswith("<unk:noun"):  # the corpus's typed <unk:noun>, <unk:nouns>: nouns
+        return False
     before = mt_dictionary.lookup(source[j - 1])
     return before is None or before.role not in ("noun", "pronoun")
 

@@ -558,8 +558,9 @@ END_GUARD_WORDS = 4  # how many words past the point it wanted to end the decode
 
 
 def left_out(source: Translation, steps: list[Step]) -> tuple[str, ...]:
-    """The English content words that the words of ``steps`` (a translation so far of ``source``'s words, with
-    every <unk> replaced as a reader sees it) leave out, by the dictionary's check (mt_check.check)."""
+    """The English words a translation must not lose (mt_check.must_translate: content words, question words that
+    ask, numbers) that the words of ``steps`` (a translation so far of ``source``'s words, with every <unk> replaced
+    as a reader sees it) leave out, by the dictionary's check (mt_check.check)."""
     output = output_words(source.with_steps(steps))
     return tuple(source.source[j] for j in mt_check.check(source.source, output).left_out)
 
