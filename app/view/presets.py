@@ -471,7 +471,7 @@ PRESETS = [
         "claims": (
             Claim("top", step=0, key="rains", at_least=0.8),
             Claim("top", step=3, key="i", at_least=0.7),
-            Claim("top", step=2, key="i", at_least=0.6),
+            Claim("top", step=2, key="i", at_least=0.45),
         ),
     },
     {
@@ -521,23 +521,23 @@ PRESETS = [
         },
         "lesson": {
             "en": "enemy, crowd and mayor are all unknown, and all read as the same <unk:noun>. Before the verb "
-            "RNNsearch writes <unk> four times, where two nouns and 和 should be. Its first <unk> looks at {key0} "
-            "({weight0}): 〔{word0}〕. Its second looks most at {key1} again ({weight1}), more than at and or crowd, "
-            "so the page copies 〔{word1}〕 a second time and 和 is lost; the fourth looks at {key2} ({weight2}), "
-            "〔{word2}〕 twice. The last <unk> looks at {key3} ({weight3}): 〔{word3}〕. Copying through attention is "
-            "only as good as the place attention points to.",
-            "zh": "enemy、crowd 和 mayor 都不认识，都读成同一个 <unk:noun>。在动词之前，RNNsearch 写了四个 <unk>，"
-            "而那里应是两个名词和“和”。第一个 <unk> 看着 {key0}（{weight0}）：〔{word0}〕。第二个仍然最关注 {key1}"
-            "（{weight1}），比 and 和 crowd 都多，页面于是又复制了一次〔{word1}〕，“和”丢了；第四个看着 {key2}"
-            "（{weight2}），〔{word2}〕也出现了两次。最后一个 <unk> 看着 {key3}（{weight3}）：〔{word3}〕。"
+            "RNNsearch writes <unk> three times, where two nouns and 和 should be. Its first <unk> looks at {key0} "
+            "({weight0}): 〔{word0}〕. Its second looks at {key1} ({weight1}) barely more than at and, so the page "
+            "copies 〔{word1}〕 and 和 is lost; the third looks at {key2} again ({weight2}): 〔{word2}〕 twice. The "
+            "last <unk> looks at {key3} ({weight3}): 〔{word3}〕. Copying through attention is only as good as the "
+            "place attention points to.",
+            "zh": "enemy、crowd 和 mayor 都不认识，都读成同一个 <unk:noun>。在动词之前，RNNsearch 写了三个 <unk>，"
+            "而那里应是两个名词和“和”。第一个 <unk> 看着 {key0}（{weight0}）：〔{word0}〕。第二个看 {key1}"
+            "（{weight1}），只比看 and 略多，页面于是复制了〔{word1}〕，“和”丢了；第三个又看 {key2}（{weight2}）："
+            "〔{word2}〕出现了两次。最后一个 <unk> 看着 {key3}（{weight3}）：〔{word3}〕。"
             "借注意力复制词，只能和注意力所指的位置一样好。",
         },
-        "params": {"source": "the enemy and the crowd met the mayor", "model": "rnnsearch", "step": "1"},
+        "params": {"source": "the enemy and the crowd helped the mayor", "model": "rnnsearch", "step": "1"},
         "claims": (
             Claim("replaced", step=0, key="enemy", at_least=0.9),
-            Claim("replaced", step=1, key="enemy", at_least=0.4),
-            Claim("replaced", step=3, key="crowd", at_least=0.4),
-            Claim("replaced", step=5, key="mayor", at_least=0.4),
+            Claim("replaced", step=1, key="crowd", at_least=0.3),
+            Claim("replaced", step=2, key="crowd", at_least=0.45),
+            Claim("replaced", step=5, key="mayor", at_least=0.6),
         ),
     },
     {
@@ -561,49 +561,49 @@ PRESETS = [
     {
         "id": "mt-ends-early",
         "title": {
-            "en": "Trained: it wanted to end with a word left out (I want to eat eggs and meat)",
-            "zh": "训练出的模型：还有词没译就想结束（I want to eat eggs and meat）",
+            "en": "Trained: it wanted to end with a word left out (Please open the door.)",
+            "zh": "训练出的模型：还有词没译就想结束（Please open the door.）",
         },
         "lesson": {
-            "en": "Decoding greedily (beam=1: the likeliest word at each step), after 鸡蛋 RNNsearch's own first "
-            "choice is the end, </s> ({probability0}), with {key0} not yet translated: a decoder can drop the last "
-            "words of a sentence beyond its corpus. The page does not let a translation end while the check against "
-            "the dictionary marks a word left out, if a few more words translate it (the end guard): </s> is ruled "
-            "out, the model writes its next choice, {word0}, and then 肉 with {weight1} of its weight on {key1}. Had "
-            "those words translated nothing, the translation would have ended where the model wanted. Beam search, "
-            "the page's default, ranks the translations it finds by the words they leave out, then by probability.",
-            "zh": "贪心解码（beam=1：每步取最可能的词）时，写完“鸡蛋”后，RNNsearch 自己的首选是结束 </s>（{probability0}），"
-            "而 {key0} 还没有译出：句子超出语料时，解码器可能丢掉句末的词。页面不让译文在按词典检查仍有漏译时结束，"
-            "只要再写几个词能译出它（结束守卫）：</s> 被排除，模型写出它的下一个选择“{word0}”，接着写出“肉”，"
-            "把 {weight1} 的权重放在 {key1} 上。如果这几个词什么也没译出，译文就在模型想结束的地方结束。"
+            "en": "Decoding greedily (beam=1: the likeliest word at each step), RNNsearch writes 扇, the measure word "
+            "a door takes, and then its own first choice is the end, </s> ({probability0}), with {key0} not yet "
+            "translated: a decoder can stop before the sentence is. The page does not let a translation end while "
+            "the check against the dictionary marks a word left out, if a few more words translate it (the end "
+            "guard): </s> is ruled out, and the model writes its next choice, {word0}, with {weight1} of its weight "
+            "on {key1}. Had that translated nothing, the translation would have ended where the model wanted. Beam "
+            "search, the page's default, ranks the translations it finds by the words they leave out, then by "
+            "probability.",
+            "zh": "贪心解码（beam=1：每步取最可能的词）时，RNNsearch 写出门的量词“扇”之后，自己的首选是结束 </s>"
+            "（{probability0}），而 {key0} 还没有译出：解码器可能在句子译完之前就停下。页面不让译文在按词典检查仍有"
+            "漏译时结束，只要再写几个词能译出它（结束守卫）：</s> 被排除，模型写出它的下一个选择“{word0}”，把 "
+            "{weight1} 的权重放在 {key1} 上。如果它什么也没译出，译文就在模型想结束的地方结束。"
             "页面默认的束搜索则先按漏译的词数、再按概率给找到的译文排序。",
         },
-        "params": {"source": "I want to eat eggs and meat", "model": "rnnsearch", "beam": "1", "step": "5"},
+        "params": {"source": "Please open the door.", "model": "rnnsearch", "beam": "1", "step": "3"},
         "claims": (
-            Claim("end_guarded", step=4, key="meat", at_least=0.5),
-            Claim("top", step=5, key="meat", at_least=0.8),
+            Claim("end_guarded", step=3, key="door", at_least=0.5),
+            Claim("top", step=3, key="door", at_least=0.6),
         ),
     },
     {
         "id": "mt-beam-coverage",
         "title": {
-            "en": "Trained: beam search, and the likeliest translation that leaves a word out (These are my dad and "
-            "mom)",
-            "zh": "训练出的模型：束搜索，以及漏译了一个词的最可能译文（These are my dad and mom）",
+            "en": "Trained: beam search, and the likeliest translation that leaves a word out (Don't talk in class.)",
+            "zh": "训练出的模型：束搜索，以及漏译了一个词的最可能译文（Don't talk in class.）",
         },
         "lesson": {
             "en": "Beam search, the page's default, keeps eight partial translations at each step and finds several "
-            "whole ones. The likeliest, {likeliest0} (log p {likeliest_lp0}), writes 我的 爸爸 twice and leaves "
-            "{key0} out. The end guard takes the likeliest of those that leave out fewer words: {output0} (log p "
-            "{lp0}), a little less probable, and right. What the model finds likely and what the sentence says can "
+            "whole ones. The likeliest, {likeliest0} (log p {likeliest_lp0}), writes 班 twice and leaves {key0} "
+            "out. The end guard takes the likeliest of those that leave out fewer words: {output0} (log p "
+            "{lp0}), less probable, and right. What the model finds likely and what the sentence says can "
             "pull apart; the panel names both translations.",
             "zh": "束搜索是页面的默认解码：每一步保留八个部分译文，最后找到几个完整的译文。其中最可能的是 {likeliest0}"
-            "（log p {likeliest_lp0}），它把“我的 爸爸”写了两次，漏译了 {key0}。结束守卫在漏译更少的译文中取最可能的"
-            "一个：{output0}（log p {lp0}），概率略低，却是对的。模型认为可能的，和句子所说的，可能并不一致；面板把两个"
+            "（log p {likeliest_lp0}），它把“班”写了两次，漏译了 {key0}。结束守卫在漏译更少的译文中取最可能的"
+            "一个：{output0}（log p {lp0}），概率低一些，却是对的。模型认为可能的，和句子所说的，可能并不一致；面板把两个"
             "译文都列出来。",
         },
-        "params": {"source": "These are my dad and mom.", "model": "rnnsearch"},
-        "claims": (Claim("passed_over", key="mom", at_least=0.3),),
+        "params": {"source": "Don't talk in class.", "model": "rnnsearch"},
+        "claims": (Claim("passed_over", key="talk", at_least=0.3),),
     },
     {
         "id": "mt-transformer",

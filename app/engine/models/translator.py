@@ -586,8 +586,8 @@ def _greedy(
     English word left out (Tu et al. 2016 measure the same neglect with attention's coverage), </s> is ruled out too
     and the model goes on with its likeliest candidate. The words it writes are kept if, within END_GUARD_WORDS
     words or when it wants to end again, fewer English words are left out; otherwise the translation ends where the
-    model wanted it to. "For breakfast I eat bread and drink milk": 早饭 后 我 吃 面包 would end with drink and milk
-    left out; the guard keeps 但是 牛奶 喝 牛奶."""
+    model wanted it to. "He is sick and goes to the hospital": 他 很 生病 would end with goes and hospital left out;
+    the guard keeps 去 医院."""
     net = model.network
     steps: list[Step] = []
     held: _Ending | None = None  # the end the guard put off, while the words after it are on trial
