@@ -10,12 +10,23 @@ import pytest
 from app.engine.models import mt_check
 from app.engine.models.translator import source_words
 from tools.translator import dataset
-from tools.translator.everyday import BLIND2_PATH, BLIND_PATH, SET_PATH, SHAPES_PATH, Item, evaluate, read_set, score
+from tools.translator.everyday import (
+    BLIND2_PATH,
+    BLIND3_PATH,
+    BLIND_PATH,
+    SET_PATH,
+    SHAPES_PATH,
+    Item,
+    evaluate,
+    read_set,
+    score,
+)
 
 ITEMS = read_set()
 SHAPES = read_set(SHAPES_PATH)
 BLIND = read_set(BLIND_PATH)
 BLIND2 = read_set(BLIND2_PATH)
+BLIND3 = read_set(BLIND3_PATH)
 CONTENT_WORDS = mt_check.content_words()
 
 
@@ -62,11 +73,18 @@ def test_the_fourth_set_is_forty_more_sentences_written_blind():
     assert not {item.en for item in BLIND2} & {item.en for item in ITEMS + SHAPES + BLIND}
 
 
+def test_the_fifth_set_is_sixty_sentences_written_blind():
+    well_formed(BLIND3)
+    assert len(BLIND3) == 60
+    older = {" ".join(source_words(item.en)) for item in ITEMS + SHAPES + BLIND + BLIND2}
+    assert not {" ".join(source_words(item.en)) for item in BLIND3} & older  # seven were, and were replaced
+
+
 def test_the_set_is_not_the_corpus_generators():
     generated = dataset.generate(sizes={"train": 1000, "val": 10, "test": 10})
     sentences = {pair["en"] for split in generated.values() for pair in split}
     vocabulary = {word for sentence in sentences for word in sentence.split()}
-    hand_written = {" ".join(source_words(item.en)) for item in ITEMS + SHAPES + BLIND + BLIND2}
+    hand_written = {" ".join(source_words(item.en)) for item in ITEMS + SHAPES + BLIND + BLIND2 + BLIND3}
     assert not sentences & hand_written
     assert dataset.hand_written_sentences() == hand_written
     beyond = [item.en for item in ITEMS if set(source_words(item.en)) - vocabulary]

@@ -13,8 +13,10 @@ from tools.translator import dataset, real_pairs
 def test_a_tenth_is_held_out_by_the_sentence_itself_and_never_trained_on():
     every = real_pairs.sentences()
     held = [s for s in every if real_pairs.is_held_out(s)]
-    # 4,354 records: 80 placeholders without a translation, 47 second translations or hand-written sentences
-    assert (len(load_sentences()), len(every), len(held)) == (4354, 4227, 407)
+    # 4,354 records: 80 placeholders without a translation, 48 second translations or hand-written sentences (the
+    # fifth set took one from the tuning part: thank you for your help); the tenth is chosen by the words as the
+    # translators read them, so reading digits in words moved a few sentences with numbers (none of HSK 1-3)
+    assert (len(load_sentences()), len(every), len(held)) == (4354, 4226, 408)
     trained = {" ".join(p["en"].split()) for p in real_pairs.training_pairs([])}
     assert not trained & {" ".join(s.words) for s in held}
     # the same sentences in any process and on any machine: sha256 of the English, not Python's salted hash

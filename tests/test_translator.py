@@ -151,6 +151,18 @@ def test_source_words():
     for typed, read in read_in_full.items():
         assert " ".join(mt.source_words(typed)) == read, typed
     assert mt.source_words("at six o'clock") == ["at", "six", "o'clock"]
+    # a whole number standing alone that English writes as one word (0-20, the tens) is read in words, as the corpus
+    # writes numbers; not a two-word number (25), a decimal, a time, a score, a date, a thousands' group, an ordinal
+    read = ["i", "have", "three", "cats", "25", "pens", "twenty", "cups", "and", "zero", "dogs"]
+    assert mt.source_words("I have 3 cats, 25 pens, 20 cups and 0 dogs.") == read
+    assert mt.source_words("Room 12. Page 40, line 7") == ["room", "twelve", "page", "forty", "line", "seven"]
+    kept = "1.4 billion, at 7:30, won 3-1, on 5/12, 1,000 people, the 7th day, the 3rd floor, in 2024, 100 yuan"
+    assert [w for w in mt.source_words(kept) if w.isdigit() or w[0].isdigit()] == [
+        "1", "4", "7", "30", "3", "1", "5", "12", "1", "000", "7th", "3rd", "2024", "100"
+    ]  # fmt: skip
+    assert [mt.number_words(n) for n in (0, 10, 19, 20, 21, 40, 90, 99)] == [
+        "zero", "ten", "nineteen", "twenty", None, "forty", "ninety", None
+    ]  # fmt: skip
     # the corpus's placeholders for unknown words are one word each, as training read them
     assert mt.source_words("one <unk:noun> had some <unk>") == ["one", "<unk:noun>", "had", "some", "<unk>"]
 

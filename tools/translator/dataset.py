@@ -28,7 +28,14 @@ SIZES = {"train": 160000, "val": 1000, "test": 2000}
 EVERYDAY_SHARE = 0.6  # of the pairs, from everyday_grammar.py; the rest from corpus.py's story grammar
 MAX_EN = 25  # English words per sentence at most
 HELD_OUT_SHARE = 0.12
-HAND_WRITTEN = (everyday.SET_PATH, everyday.SHAPES_PATH, everyday.BLIND_PATH, everyday.BLIND2_PATH)  # never in a split
+# the hand-written sets: never in a split
+HAND_WRITTEN = (
+    everyday.SET_PATH,
+    everyday.SHAPES_PATH,
+    everyday.BLIND_PATH,
+    everyday.BLIND2_PATH,
+    everyday.BLIND3_PATH,
+)
 
 # ---------------------------------------------------------------------------
 # Pairs, held-out combinations, splits

@@ -62,6 +62,8 @@ SHAPES_PATH = SET_PATH.with_name("everyday_mt_shapes.jsonl")
 BLIND_PATH = SET_PATH.with_name("everyday_mt_blind.jsonl")
 # the fourth: 40 more written blind, 2026-12-05, after the third had been read while the grammar grew
 BLIND2_PATH = SET_PATH.with_name("everyday_mt_blind2.jsonl")
+# the fifth: 60 written blind, 2026-12-05, evening, when the third and fourth had been read by kind
+BLIND3_PATH = SET_PATH.with_name("everyday_mt_blind3.jsonl")
 
 
 @dataclass(frozen=True)
@@ -205,7 +207,7 @@ def main(argv: list[str] | None = None) -> None:
         "--set",
         type=Path,
         default=SET_PATH,
-        help=f"the sentences (also: {SHAPES_PATH.name}, {BLIND_PATH.name}, {BLIND2_PATH.name})",
+        help=f"the sentences (also: {SHAPES_PATH.name}, {BLIND_PATH.name}, {BLIND2_PATH.name}, {BLIND3_PATH.name})",
     )
     args = parser.parse_args(argv)
     items = read_set(args.set)

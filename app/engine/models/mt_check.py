@@ -215,14 +215,28 @@ def allowed_content(source: list[str]) -> frozenset[str]:
 def check(source: list[str], output: list[str]) -> Check:
     """``source``: the English words as the model read them; ``output``: the Chinese words a reader sees (every
     <unk> replaced). A word kept in English counts as the translation of itself."""
-    means = [found | {word} for word, found in zip(source, meanings(source), strict=True)]  # (n_source,) sets
+    translated_by, weighed = _reading(tuple(source))  # Chinese word -> English positions; the words weighed
     translates = []
     for i, word in enumerate(output):
         joined = [output[k] + output[k + 1] for k in (i - 1, i) if 0 <= k < len(output) - 1]  # with either neighbour
         forms = {word, word.removesuffix("地") or word, *joined}  # 小心地: a manner adverb put in for an <unk>
-        translates.append(tuple(j for j, m in enumerate(means) if forms & m))
+        translates.append(tuple(sorted({j for form in forms for j in translated_by.get(form, ())})))
     content = tuple(word in content_words() for word in output)
     invented = tuple(i for i, found in enumerate(translates) if content[i] and not found)
     covered = {j for found in translates for j in found}
-    left_out = tuple(j for j in range(len(source)) if j not in covered and must_translate(source, j))
+    left_out = tuple(j for j in weighed if j not in covered)
     return Check(tuple(translates), content, invented, left_out)
+
+
+@functools.lru_cache(maxsize=64)
+def _reading(source: tuple[str, ...]) -> tuple[dict[str, tuple[int, ...]], tuple[int, ...]]:
+    """check's reading of a sentence: each Chinese word given for one of its English words (meanings, or the English
+    word itself, kept in English) -> the positions of the English words it translates; and the positions of the
+    words a translation must not lose (must_translate). Kept for the last sentences (a beam search checks many
+    translations of one sentence); read only."""
+    translated_by: dict[str, list[int]] = {}
+    for j, (word, found) in enumerate(zip(source, meanings(list(source)), strict=True)):
+        for chinese in found | {word}:
+            translated_by.setdefault(chinese, []).append(j)
+    weighed = tuple(j for j in range(len(source)) if must_translate(list(source), j))
+    return {chinese: tuple(positions) for chinese, positions in translated_by.items()}, weighed

@@ -450,6 +450,24 @@ KEPT_CONTRACTIONS = frozenset({"don't", "doesn't", "didn't", "won't", "isn't", "
 CONTRACTED = {"'m": "am", "'re": "are", "'ll": "will", "'ve": "have", "'d": "would"}
 IS_CONTRACTED = ("it", "he", "she", "that", "there", "here", "where", "who", "how")  # it's: it is
 POSSESSIVE = re.compile(rf"\b(?!(?:{'|'.join(IS_CONTRACTED)})'s\b)(\w+)'s\b")  # tom's: tom 's (not it's)
+# A whole number of one or two digits standing alone, not part of a decimal (1.4), a time (7:30), a score (3-1), a
+# date (5/12), a thousands' group (1,000) or an ordinal (7th): read as the corpus writes numbers, in words, when it
+# is one English word (0-20 and the tens: number_words); 21-99 otherwise stay digits (see source_words).
+DIGITS = re.compile(r"(?<![\d:/-])(?<!\d[.,])\d{1,2}(?![\d:/-]|[.,]\d|st\b|nd\b|rd\b|th\b)")
+ONES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+        "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")  # fmt: skip
+TENS = {2: "twenty", 3: "thirty", 4: "forty", 5: "fifty", 6: "sixty", 7: "seventy", 8: "eighty", 9: "ninety"}
+
+
+def number_words(number: int) -> str | None:
+    """A number from 0 to 99 as the one English word the corpus would write for it (3 -> three, 40 -> forty), or None
+    for a number of two words (25: twenty five), which the models read as an unknown tens word beside a unit they
+    know and write wrong (三十 两 for 32: 两 does not stand inside a number) or apart (四十 了 五): it stays digits,
+    which Chinese writes too."""
+    if number <= 20:
+        return ONES[number] if number < 20 else TENS[2]
+    tens, ones = divmod(number, 10)
+    return None if ones else TENS[tens]
 
 
 def _expanded(word: str, following: str | None) -> list[str]:
@@ -469,12 +487,14 @@ def _expanded(word: str, following: str | None) -> list[str]:
 
 def source_words(text: str) -> list[str]:
     """Lower-case words as the corpus writes them: "Tom's mother." -> ['tom', "'s", 'mother']; "I'm sure it's
-    here" -> ['i', 'am', 'sure', 'it', 'is', 'here'] (a contraction the corpus never writes, read in full).
+    here" -> ['i', 'am', 'sure', 'it', 'is', 'here'] (a contraction the corpus never writes, read in full); "I have
+    3 cats" -> ['i', 'have', 'three', 'cats'] (a number of one or two digits standing alone, in words: DIGITS).
 
     The corpus's own placeholders for unknown words (<unk>, <unk:noun>, ...) are read as one word each, so a
     test sentence from the corpus is read exactly as training read it.
     """
     text = re.sub(r"\bcannot\b", "can't", text.lower().replace("’", "'"))
+    text = DIGITS.sub(lambda found: number_words(int(found.group())) or found.group(), text)
     text = POSSESSIVE.sub(r"\1 's", text)
     typed = re.findall(r"<unk(?::[a-z-]+)?>|'s|[a-z0-9]+(?:'[a-z]+)?", text)
     return [w for i, word in enumerate(typed) for w in _expanded(word, typed[i + 1] if i + 1 < len(typed) else None)]
