@@ -282,16 +282,16 @@ LESSONS = [
         "text": {
             "en": "A translator beyond its corpus can go wrong with no <unk> at all: it writes a fluent word no English "
             "word asked for, or drops one. The page checks every translation against the dictionary: each Chinese "
-            "word's English counterpart, the words made up, the English words left out. For “this show is interesting”, "
-            "RNNsearch writes {word0} (cool) while putting {weight0} of its weight on {key0}: attention pointed at "
+            "word's English counterpart, the words made up, the English words left out. For “the rain stopped”, RNNsearch "
+            "writes {word0} (Mike, a name) while putting {weight0} of its weight on {key0}: attention pointed at "
             "the right word, and the word written is still not its translation. {key0} is marked left out though "
             "its column of stage 2 sums to {coverage0} (the attention a word receives over all the steps is its "
             "coverage, Tu et al. 2016). Where a word looks and what it translates are two questions. This lesson's link "
             "lets the model write any word (candidates=all); by default the page chooses among the dictionary's "
             "candidates, and {word0} is ruled out.",
             "zh": "超出语料的句子，翻译模型即使不写 <unk> 也会出错：写出一个没有英文词要求的通顺的词，或者漏掉一个词。"
-            "页面按词典检查每个译文：每个中文词对应的英文词、编造的词、漏译的英文词。对“this show is interesting”，RNNsearch "
-            "把 {weight0} 的权重放在 {key0} 上，却写出“{word0}”：注意力指对了词，写出的仍不是它的译文。"
+            "页面按词典检查每个译文：每个中文词对应的英文词、编造的词、漏译的英文词。对“the rain stopped”，RNNsearch "
+            "把 {weight0} 的权重放在 {key0} 上，却写出“{word0}”（一个人名）：注意力指对了词，写出的仍不是它的译文。"
             "{key0} 被标为漏译，尽管它在阶段二中那一列的和是 {coverage0}（一个词在所有步骤中得到的注意力之和叫"
             "覆盖度，Tu 等 2016）。看向哪里和译出什么，是两个问题。本课的链接让模型可以写任何词（candidates=all）；"
             "页面默认只在词典给出的候选词中选词，“{word0}”会被排除。",

@@ -458,20 +458,18 @@ PRESETS = [
         },
         "lesson": {
             "en": "Chinese puts a when-clause first: RNNsearch writes 下雨 的 时候 我 看 书. Its first word, 下雨, looks at "
-            "{key0} ({weight0}), the last English word; then 我 goes back to {key1} ({weight1}), the first. No one "
-            "showed the model where each word is: its attention learned to go to the end of the sentence and back. "
-            "And 时候, the word for when, looks most not at when but at {key2} ({weight2}), the subject the next "
-            "step writes: a step may look ahead to the word it needs next.",
+            "{key0} ({weight0}), the last English word; 时候, the word for when, looks at {key2} ({weight2}); then 我 "
+            "goes back to {key1} ({weight1}), the first. No one showed the model where each word is: its attention "
+            "learned to go to the end of the sentence and back.",
             "zh": "中文把 when 从句放在前面：RNNsearch 译为 下雨 的 时候 我 看 书。第一个词“下雨”看英文的最后一个词 "
-            "{key0}（{weight0}）；接着“我”回到第一个词 {key1}（{weight1}）。没有人告诉模型每个词在哪里：它的注意力"
-            "自己学会了先到句末、再回到句首。而“时候”，也就是 when 的译文，最关注的不是 when，而是下一步要写的主语 "
-            "{key2}（{weight2}）：一步可能提前去看它接下来需要的词。",
+            "{key0}（{weight0}）；“时候”，也就是 when 的译文，看 {key2}（{weight2}）；接着“我”回到第一个词 {key1}"
+            "（{weight1}）。没有人告诉模型每个词在哪里：它的注意力自己学会了先到句末、再回到句首。",
         },
         "params": {"source": "i read books when it rains", "model": "rnnsearch", "step": "0"},
         "claims": (
-            Claim("top", step=0, key="rains", at_least=0.8),
-            Claim("top", step=3, key="i", at_least=0.7),
-            Claim("top", step=2, key="i", at_least=0.45),
+            Claim("top", step=0, key="rains", at_least=0.5),
+            Claim("top", step=3, key="i", at_least=0.9),
+            Claim("top", step=2, key="when", at_least=0.6),
         ),
     },
     {
@@ -491,8 +489,8 @@ PRESETS = [
         },
         "params": {"source": "i used to live here", "model": "rnnsearch", "step": "1"},
         "claims": (
-            Claim("top", step=1, key="used", at_least=0.65),
-            Claim("top", step=3, key="here", at_least=0.8),
+            Claim("top", step=1, key="used", at_least=0.6),
+            Claim("top", step=3, key="here", at_least=0.75),
             Claim("top", step=4, key="live", at_least=0.8),
         ),
     },
@@ -520,90 +518,90 @@ PRESETS = [
             "zh": "训练出的模型：三个不认识的词，注意力指错了词",
         },
         "lesson": {
-            "en": "enemy, crowd and mayor are all unknown, and all read as the same <unk:noun>. Before the verb "
-            "RNNsearch writes <unk> three times, where two nouns and 和 should be. Its first <unk> looks at {key0} "
-            "({weight0}): 〔{word0}〕. Its second looks at {key1} ({weight1}) barely more than at and, so the page "
-            "copies 〔{word1}〕 and 和 is lost; the third looks at {key2} again ({weight2}): 〔{word2}〕 twice. The "
-            "last <unk> looks at {key3} ({weight3}): 〔{word3}〕. Copying through attention is only as good as the "
-            "place attention points to.",
-            "zh": "enemy、crowd 和 mayor 都不认识，都读成同一个 <unk:noun>。在动词之前，RNNsearch 写了三个 <unk>，"
-            "而那里应是两个名词和“和”。第一个 <unk> 看着 {key0}（{weight0}）：〔{word0}〕。第二个看 {key1}"
-            "（{weight1}），只比看 and 略多，页面于是复制了〔{word1}〕，“和”丢了；第三个又看 {key2}（{weight2}）："
-            "〔{word2}〕出现了两次。最后一个 <unk> 看着 {key3}（{weight3}）：〔{word3}〕。"
-            "借注意力复制词，只能和注意力所指的位置一样好。",
+            "en": "enemy, crowd and mayor are all unknown, and all read as the same <unk:noun>. RNNsearch writes 和 "
+            "after the first <unk>, and two more <unk> after it. The first looks at {key0} ({weight0}): 〔{word0}〕. "
+            "The one after 和 splits its weight between {key1} ({weight1}) and crowd, a little more on {key1}, so "
+            "the page copies 〔{word1}〕 a second time; the next looks at {key2} ({weight2}): 〔{word2}〕. The last "
+            "<unk> looks at {key3} ({weight3}): 〔{word3}〕. Copying through attention is only as good as the place "
+            "attention points to.",
+            "zh": "enemy、crowd 和 mayor 都不认识，都读成同一个 <unk:noun>。RNNsearch 在第一个 <unk> 之后写了“和”，"
+            "之后又写了两个 <unk>。第一个看着 {key0}（{weight0}）：〔{word0}〕。“和”之后的那个把权重分给 {key1}"
+            "（{weight1}）和 crowd，{key1} 略多，页面于是又复制了一次〔{word1}〕；下一个看着 {key2}（{weight2}）："
+            "〔{word2}〕。最后一个 <unk> 看着 {key3}（{weight3}）：〔{word3}〕。借注意力复制词，只能和注意力所指的"
+            "位置一样好。",
         },
-        "params": {"source": "the enemy and the crowd helped the mayor", "model": "rnnsearch", "step": "1"},
+        "params": {"source": "the enemy and the crowd met the mayor yesterday", "model": "rnnsearch", "step": "2"},
         "claims": (
             Claim("replaced", step=0, key="enemy", at_least=0.9),
-            Claim("replaced", step=1, key="crowd", at_least=0.3),
-            Claim("replaced", step=2, key="crowd", at_least=0.45),
-            Claim("replaced", step=5, key="mayor", at_least=0.6),
+            Claim("replaced", step=2, key="enemy", at_least=0.3),
+            Claim("replaced", step=3, key="crowd", at_least=0.3),
+            Claim("replaced", step=7, key="mayor", at_least=0.6),
         ),
     },
     {
         "id": "mt-made-up",
         "title": {
-            "en": "Trained: it looked at the word and wrote another (this show is interesting)",
-            "zh": "训练出的模型：看着这个词，却写了别的词（this show is interesting）",
+            "en": "Trained: it looked at the word and wrote another (the rain stopped)",
+            "zh": "训练出的模型：看着这个词，却写了别的词（the rain stopped）",
         },
         "lesson": {
-            "en": "Writing {word0} (cool), RNNsearch puts {weight0} of its weight on {key0}, yet "
+            "en": "Writing {word0} (Mike, a name), RNNsearch puts {weight0} of its weight on {key0}, yet "
             "{word0} translates no word of the sentence: the check against the dictionary marks it made up, and "
             "{key0} left out, though its column of stage 2 sums to {coverage0}. Attention says where the model "
             "looked, not that it translated what it looked at.",
-            "zh": "写“{word0}”时，RNNsearch 把 {weight0} 的权重放在 {key0} 上，可“{word0}”不是句中任何"
+            "zh": "写“{word0}”（一个人名）时，RNNsearch 把 {weight0} 的权重放在 {key0} 上，可“{word0}”不是句中任何"
             "词的译文：按词典检查，它被标为编造，{key0} 被标为漏译，尽管 {key0} 在阶段二中那一列的和是 {coverage0}。"
             "注意力说明模型看了哪里，并不说明它译出了所看的词。",
         },
-        "params": {"source": "this show is interesting", "model": "rnnsearch", "step": "2", "candidates": "all"},
-        "claims": (Claim("made_up", step=2, key="show", at_least=0.85),),
+        "params": {"source": "the rain stopped", "model": "rnnsearch", "step": "0", "candidates": "all"},
+        "claims": (Claim("made_up", step=0, key="rain", at_least=0.9),),
     },
     {
         "id": "mt-ends-early",
         "title": {
-            "en": "Trained: it wanted to end with a word left out (Please open the door.)",
-            "zh": "训练出的模型：还有词没译就想结束（Please open the door.）",
+            "en": "Trained: it wanted to end with a word left out (This book is famous and useful.)",
+            "zh": "训练出的模型：还有词没译就想结束（This book is famous and useful.）",
         },
         "lesson": {
-            "en": "Decoding greedily (beam=1: the likeliest word at each step), RNNsearch writes 扇, the measure word "
-            "a door takes, and then its own first choice is the end, </s> ({probability0}), with {key0} not yet "
-            "translated: a decoder can stop before the sentence is. The page does not let a translation end while "
-            "the check against the dictionary marks a word left out, if a few more words translate it (the end "
-            "guard): </s> is ruled out, and the model writes its next choice, {word0}, with {weight1} of its weight "
-            "on {key1}. Had that translated nothing, the translation would have ended where the model wanted. Beam "
-            "search, the page's default, ranks the translations it finds by the words they leave out, then by "
-            "probability.",
-            "zh": "贪心解码（beam=1：每步取最可能的词）时，RNNsearch 写出门的量词“扇”之后，自己的首选是结束 </s>"
+            "en": "Decoding greedily (beam=1: the likeliest word at each step), after 有名 (famous) RNNsearch's own "
+            "first choice is the end, </s> ({probability0}), with {key0} not yet translated: a decoder can stop "
+            "before the sentence is. The page does not let a translation end while the check against the dictionary "
+            "marks a word left out, if a few more words translate it (the end guard): </s> is ruled out, and the "
+            "model writes its next choice, {word0}, with {weight1} of its weight on {key1}. Had that translated "
+            "nothing, the translation would have ended where the model wanted. Beam search, the page's default, "
+            "ranks the translations it finds by the words they leave out, then by probability.",
+            "zh": "贪心解码（beam=1：每步取最可能的词）时，写完“有名”后，RNNsearch 自己的首选是结束 </s>"
             "（{probability0}），而 {key0} 还没有译出：解码器可能在句子译完之前就停下。页面不让译文在按词典检查仍有"
             "漏译时结束，只要再写几个词能译出它（结束守卫）：</s> 被排除，模型写出它的下一个选择“{word0}”，把 "
             "{weight1} 的权重放在 {key1} 上。如果它什么也没译出，译文就在模型想结束的地方结束。"
             "页面默认的束搜索则先按漏译的词数、再按概率给找到的译文排序。",
         },
-        "params": {"source": "Please open the door.", "model": "rnnsearch", "beam": "1", "step": "3"},
+        "params": {"source": "This book is famous and useful.", "model": "rnnsearch", "beam": "1", "step": "5"},
         "claims": (
-            Claim("end_guarded", step=3, key="door", at_least=0.5),
-            Claim("top", step=3, key="door", at_least=0.6),
+            Claim("end_guarded", step=5, key="useful", at_least=0.5),
+            Claim("top", step=5, key="useful", at_least=0.8),
         ),
     },
     {
         "id": "mt-beam-coverage",
         "title": {
-            "en": "Trained: beam search, and the likeliest translation that leaves a word out (Don't talk in class.)",
-            "zh": "训练出的模型：束搜索，以及漏译了一个词的最可能译文（Don't talk in class.）",
+            "en": "Trained: beam search, and the likeliest translation that leaves a word out (There are seven days "
+            "in a week.)",
+            "zh": "训练出的模型：束搜索，以及漏译了一个词的最可能译文（There are seven days in a week.）",
         },
         "lesson": {
             "en": "Beam search, the page's default, keeps eight partial translations at each step and finds several "
-            "whole ones. The likeliest, {likeliest0} (log p {likeliest_lp0}), writes 班 twice and leaves {key0} "
-            "out. The end guard takes the likeliest of those that leave out fewer words: {output0} (log p "
+            "whole ones. The likeliest, {likeliest0} (log p {likeliest_lp0}), counts seven o'clock (七 点) "
+            "and leaves {key0} out. The end guard takes the likeliest of those that leave out fewer words: {output0} (log p "
             "{lp0}), less probable, and right. What the model finds likely and what the sentence says can "
             "pull apart; the panel names both translations.",
             "zh": "束搜索是页面的默认解码：每一步保留八个部分译文，最后找到几个完整的译文。其中最可能的是 {likeliest0}"
-            "（log p {likeliest_lp0}），它把“班”写了两次，漏译了 {key0}。结束守卫在漏译更少的译文中取最可能的"
+            "（log p {likeliest_lp0}），它写的是“七 点”（七点钟），漏译了 {key0}。结束守卫在漏译更少的译文中取最可能的"
             "一个：{output0}（log p {lp0}），概率低一些，却是对的。模型认为可能的，和句子所说的，可能并不一致；面板把两个"
             "译文都列出来。",
         },
-        "params": {"source": "Don't talk in class.", "model": "rnnsearch"},
-        "claims": (Claim("passed_over", key="talk", at_least=0.3),),
+        "params": {"source": "There are seven days in a week.", "model": "rnnsearch"},
+        "claims": (Claim("passed_over", key="days", at_least=0.3),),
     },
     {
         "id": "mt-transformer",

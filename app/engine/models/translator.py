@@ -56,9 +56,9 @@ MODELS = {
 VOCAB_FILE = "vocab.json"
 # file -> (size in bytes, sha256): the committed files, checked on every load
 PINNED = {
-    "rnnencdec.npz": (5892470, "774666f3d4b1c615c3a59d7de0d86264740b41ada7bf51890342117d7e12efcd"),
-    "rnnsearch.npz": (6024798, "f4ba84f709228c60818f259ee57fadf45db0a06916b650c908fd041b56fcbfd9"),
-    "transformer-mt.npz": (6413214, "3728ed159a3fabe98f664e292b77177ac7154e4749101923a9ee6c9020716e6c"),
+    "rnnencdec.npz": (5892470, "29e76c81499e53c76a49527258d81eca8eb8374693ce4c639221b45259ba4b8c"),
+    "rnnsearch.npz": (6024798, "b73140c80a588627d224a1c61fece4b79366e4981a1bcf224b0a716fc2993131"),
+    "transformer-mt.npz": (6413214, "579eef0e147752743b68e94bccaaa288dff7b646712e100d41883ed0d774261c"),
     "vocab.json": (56448, "f35b3eb17c380574bcb9138e9e639efd07cfbdbf3073c1972bf0af71ec580a66"),
 }
 
