@@ -46,7 +46,7 @@ LESSONS = [
             "C_i = Σ_j a_ij · h_j：用 ← → 逐个查看目标词，看分布怎样变化。",
         },
         "preset": "translate",
-        "more": ["love", "mt-tom", "mt-library", "mt-when", "mt-used-to", "mt-question"],
+        "more": ["love", "mt-tom", "mt-library", "mt-when", "mt-used-to", "mt-think", "mt-question"],
         "translators": "search",
     },
     {

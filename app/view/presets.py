@@ -620,6 +620,28 @@ PRESETS = [
         "claims": (Claim("top", step=2, key="jerry", at_least=0.9),),
     },
     {
+        "id": "mt-think",
+        "title": {
+            "en": "Trained: a clause after think (i think she is right)",
+            "zh": "训练出的模型：think 后面的从句（i think she is right）",
+        },
+        "lesson": {
+            "en": "RNNsearch writes 我 觉得 她 很 对. 觉得, the Chinese for this think, looks at {key0} ({weight0}); the "
+            "reported clause follows as it is, and its copula before an adjective becomes 很: 很 looks at {key1} "
+            "({weight1}), and 对 at {key2} ({weight2}). Chinese needs no word for an English that after think "
+            "(i think that she is right reads the same).",
+            "zh": "RNNsearch 译为 我 觉得 她 很 对。“觉得”是这里 think 的译法，它看着 {key0}（{weight0}）；后面的从句照原样"
+            "跟着，形容词前的系动词变成“很”：“很”看着 {key1}（{weight1}），“对”看着 {key2}（{weight2}）。think 之后的"
+            " that 在中文里不需要对应的词（i think that she is right 的译文相同）。",
+        },
+        "params": {"source": "i think she is right", "model": "rnnsearch", "step": "1"},
+        "claims": (
+            Claim("top", step=1, key="think", at_least=0.8),
+            Claim("top", step=3, key="is", at_least=0.4),
+            Claim("top", step=4, key="right", at_least=0.9),
+        ),
+    },
+    {
         "id": "mt-question",
         "title": {
             "en": "Trained: a question asked in place (what did she buy yesterday)",
