@@ -160,6 +160,8 @@ def test_source_words():
     assert [w for w in mt.source_words(kept) if w.isdigit() or w[0].isdigit()] == [
         "1", "4", "7", "30", "3", "1", "5", "12", "1", "000", "7th", "3rd", "2024", "100"
     ]  # fmt: skip
+    assert mt.source_words("at 5pm, a 3x3 grid, room a3") == ["at", "5pm", "a", "3x3", "grid", "room", "a3"]  # words
+    assert mt.source_words("I have ３ cats") == ["i", "have", "three", "cats"]  # a full-width digit is a digit
     assert [mt.number_words(n) for n in (0, 10, 19, 20, 21, 40, 90, 99)] == [
         "zero", "ten", "nineteen", "twenty", None, "forty", "ninety", None
     ]  # fmt: skip

@@ -450,10 +450,10 @@ KEPT_CONTRACTIONS = frozenset({"don't", "doesn't", "didn't", "won't", "isn't", "
 CONTRACTED = {"'m": "am", "'re": "are", "'ll": "will", "'ve": "have", "'d": "would"}
 IS_CONTRACTED = ("it", "he", "she", "that", "there", "here", "where", "who", "how")  # it's: it is
 POSSESSIVE = re.compile(rf"\b(?!(?:{'|'.join(IS_CONTRACTED)})'s\b)(\w+)'s\b")  # tom's: tom 's (not it's)
-# A whole number of one or two digits standing alone, not part of a decimal (1.4), a time (7:30), a score (3-1), a
-# date (5/12), a thousands' group (1,000) or an ordinal (7th): read as the corpus writes numbers, in words, when it
-# is one English word (0-20 and the tens: number_words); 21-99 otherwise stay digits (see source_words).
-DIGITS = re.compile(r"(?<![\d:/-])(?<!\d[.,])\d{1,2}(?![\d:/-]|[.,]\d|st\b|nd\b|rd\b|th\b)")
+# A whole number of one or two digits standing alone, not part of a word (5pm, 3x3, 7th), a decimal (1.4), a time
+# (7:30), a score (3-1), a date (5/12) or a thousands' group (1,000): read as the corpus writes numbers, in words,
+# when it is one English word (0-20 and the tens: number_words); 21-99 otherwise stay digits (see source_words).
+DIGITS = re.compile(r"(?<![\w:/-])(?<!\d[.,])\d{1,2}(?![\w:/-]|[.,]\d)")
 ONES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
         "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")  # fmt: skip
 TENS = {2: "twenty", 3: "thirty", 4: "forty", 5: "fifty", 6: "sixty", 7: "seventy", 8: "eighty", 9: "ninety"}
