@@ -169,6 +169,17 @@ def test_source_words():
     assert mt.source_words("one <unk:noun> had some <unk>") == ["one", "<unk:noun>", "had", "some", "<unk>"]
 
 
+def test_every_number_from_0_to_99_typed_alone_is_read_as_one_english_word_or_kept():
+    """0-20 and the tens in words (one word each, a word the dictionary knows); every other number kept as typed."""
+    for number in range(100):
+        read = mt.source_words(f"I have {number} cats.")[2:-1]
+        if number <= 20 or number % 10 == 0:
+            assert len(read) == 1 and read[0].isalpha() and mt.mt_dictionary.lookup(read[0]) is not None, number
+        else:
+            assert read == [str(number)], number
+        assert mt.source_words(f"I have {number}kg") == ["i", "have", f"{number}kg"]  # next to letters: as typed
+
+
 def test_unknown_words_and_limits(models):
     result = mt.translate(models["rnnsearch"], "tom saw a volcano")
     assert result.unknown == ["volcano"]
