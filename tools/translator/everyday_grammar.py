@@ -1810,7 +1810,7 @@ class Everyday(story.Grammar):
         # only 了 these clauses write)
         action = roll >= 0.955
         first = getattr(self, self.pick(ACTIONS))() if action else self.everyday_clause()
-        alone = first.en[0].word in IMPERATIVES or first.facts.get("question") or first.facts.get("imperative")
+        alone = stands_alone(first)
         if roll < 0.8 or alone:
             if roll < 0.035 and not alone:
                 if roll >= 0.025:  # the ninth part: i am sorry i forgot → 对不起 我 忘记 了
@@ -1820,7 +1820,7 @@ class Everyday(story.Grammar):
                 return Phrase([answer] + first.en, [zh("是的" if answer.word == "yes" else "不", answer)] + first.zh)
             return first
         second = self.everyday_clause()
-        if second.en[0].word in IMPERATIVES or second.facts.get("question") or second.facts.get("imperative"):
+        if stands_alone(second):
             return first
         if roll < 0.83:  # if A B, B if A → 如果 A B
             (if_,) = words("if")
@@ -1849,6 +1849,11 @@ class Everyday(story.Grammar):
         en = [joint] + first.en + second.en if self.chance(0.5) else second.en + [joint] + first.en
         opened = [z for z in first.zh if z[0] != "了"] if english in ("when", "before") else first.zh
         return Phrase(en, opened + [zh(word, joint) for word in chinese] + second.zh)
+
+
+def stands_alone(clause: Phrase) -> bool:
+    """A clause never joined to another: an imperative (please …, let 's …, and bare: open the window) or a question."""
+    return bool(clause.en[0].word in IMPERATIVES or clause.facts.get("question") or clause.facts.get("imperative"))
 
 
 def unknown_words(phrase: Phrase, rng) -> None:

@@ -234,9 +234,10 @@ def _reading(source: tuple[str, ...]) -> tuple[dict[str, tuple[int, ...]], tuple
     word itself, kept in English) -> the positions of the English words it translates; and the positions of the
     words a translation must not lose (must_translate). Kept for the last sentences (a beam search checks many
     translations of one sentence); read only."""
+    words = list(source)
     translated_by: dict[str, list[int]] = {}
-    for j, (word, found) in enumerate(zip(source, meanings(list(source)), strict=True)):
+    for j, (word, found) in enumerate(zip(words, meanings(words), strict=True)):
         for chinese in found | {word}:
             translated_by.setdefault(chinese, []).append(j)
-    weighed = tuple(j for j in range(len(source)) if must_translate(list(source), j))
+    weighed = tuple(j for j in range(len(words)) if must_translate(words, j))
     return {chinese: tuple(positions) for chinese, positions in translated_by.items()}, weighed
