@@ -553,10 +553,10 @@ def degree_words(degree: str, be: En) -> tuple[list[En], list, list]:
 
 
 # The everyday clauses: each one's upper bound on one draw of rng.random() (the shares are the differences: verb
-# clauses 26%, be 14%, have 7%, please and let's 7%, going 5%, weather 3%; the third part: wh-questions 6%,
-# comparisons 4%, the to-infinitive 3%, the present perfect 3%, complements of degree 3%; the fourth: superlatives
-# 3%, going to 3%, how old / how many / what time / whose 3%; the fifth: greetings 3%, names 2%, lengths of time 3%,
-# comparing verbs 2%).
+# clauses 20% (26% before the eleventh part's reported clauses, 3%, and the twelfth's senses, 3%), be 14%, have 7%,
+# please and let's 7%, going 5%, weather 3%; the third part: wh-questions 6%, comparisons 4%, the to-infinitive 3%,
+# the present perfect 3%, complements of degree 3%; the fourth: superlatives 3%, going to 3%, how old / how many /
+# what time / whose 3%; the fifth: greetings 3%, names 2%, lengths of time 3%, comparing verbs 2%).
 IMPERATIVES = ("please", "let")  # never joined to another clause (nor is a bare imperative: its fact "imperative")
 ACTIONS = ("verb_clause", "motion_clause", "weather_clause")  # the clause a when / after / before opens
 # the eleventh part: a clause reported after think, know, hope ... (i think it will rain → 我 觉得 会 下雨); think and
@@ -2001,9 +2001,9 @@ def _kind(word: Word) -> str:
 
 
 def partners(en: list[En], position: int) -> set[str]:
-    """What the content word at ``position`` goes with, for SENSES: a verb its object's noun (and "person" or
-    "thing"); an adjective the noun after it, else its subject (the book is old); an adjective's adverb the verb
-    before it (listen carefully). Nothing when the sentence does not say."""
+    """What the content word at ``position`` goes with, for SENSES: a verb its object's noun (and "person",
+    "animal" or "thing"); an adjective the noun after it, else its subject (the book is old); an adjective's adverb
+    the verb before it (listen carefully). Nothing when the sentence does not say."""
     token = en[position]
     word = token.content
     if word.role == "verb":
