@@ -98,28 +98,28 @@ def test_the_end_guard_keeps_words_only_when_they_translate_a_word_left_out(name
 
 
 def test_the_end_guard_on_a_sentence_whose_second_half_was_dropped(client):
-    """RNNsearch, greedy, would end after 生病 with goes and hospital left out; the guard goes on, and the view says
+    """RNNsearch, greedy, would end after 累 with want and sleep left out; the guard goes on, and the view says
     why."""
-    text = "He is sick and goes to the hospital."
+    text = "I am tired and want to sleep."
     plain = mt.translate(MODELS["rnnsearch"], text, candidates=True, end_guard=False)
-    assert plain.target == ["他", "很", "生病"]
+    assert plain.target == ["我", "很", "累"]
     greedy = {"source": text, "model": "rnnsearch", "beam": 1}
     answer = client.get("/api/attention", params=greedy).json()["translation"]
-    assert answer["output"][:3] == plain.target and {"去", "医院"} <= set(answer["output"][3:])
+    assert answer["output"][:3] == plain.target and {"想", "睡觉"} <= set(answer["output"][3:])
     assert answer["check"]["left_out"] == []
     ended = [r for r in answer["ruled_out"] if r["reason"] == "left_out"]
-    assert [(r["position"], r["word"], r["left_out"]) for r in ended] == [(3, "</s>", ["goes", "hospital"])]
+    assert [(r["position"], r["word"], r["left_out"]) for r in ended] == [(3, "</s>", ["want", "sleep"])]
 
 
 def test_beam_search_says_which_likelier_translation_the_end_guard_passed_over(client):
-    """Beam search's likeliest translation of "There are seven days in a week." counts seven o'clock (七 点) and
-    leaves days out; the end guard shows one that translates it, and the JSON gives the one passed over."""
-    text = "There are seven days in a week."
+    """Beam search's likeliest translation of "she goes to school by bus" ends after 去 and leaves school out; the
+    end guard shows one that translates it, and the JSON gives the one passed over."""
+    text = "she goes to school by bus"
     answer = client.get("/api/attention", params={"source": text, "model": "rnnsearch"}).json()["translation"]
     assert (answer["decoding"], answer["beam"]) == ("beam", mt.DEFAULT_BEAM)
-    assert answer["output"] == ["在", "一", "个", "星期", "里", "有", "七", "天"] and answer["check"]["left_out"] == []
+    assert answer["output"] == ["她", "坐", "公共汽车", "去", "学校"] and answer["check"]["left_out"] == []
     passed = answer["likeliest"]
-    assert passed["output"] == ["在", "一", "个", "星期", "里", "有", "七", "点"] and passed["left_out"] == ["days"]
+    assert passed["output"] == ["她", "坐", "公共汽车", "去"] and passed["left_out"] == ["school"]
     assert passed["log_probability"] > answer["log_probability"]
     unguarded = mt.translate(MODELS["rnnsearch"], text, beam=mt.DEFAULT_BEAM, candidates=True, end_guard=False)
     assert mt.output_words(unguarded) == passed["output"]  # without the guard, the beam's own choice
@@ -157,13 +157,13 @@ def test_a_run_of_words_is_not_written_a_third_time_in_a_row():
     assert mt.loop_breakers([3, 7, 7]) == [7] and mt.loop_breakers([1, 2, 3]) == [] == mt.loop_breakers([])
     assert mt.loop_breakers([mt.UNK, mt.UNK]) == []  # each <unk> is replaced by the word attention points to
     model = MODELS["rnnsearch"]
-    free = mt.translate(model, "Tomorrow is Sunday.")  # candidates=all: the model's own loop
-    assert free.target == ["明天", "星期天", "星期天", "星期天", "星期天"] and looping(
-        [s.token_id for s in free.steps[:4]]
+    free = mt.translate(model, "This is eight yuan.")  # candidates=all: the model's own loop
+    assert free.target == ["这", "个", "是", "八", "点", "元", "元", "元"] and looping(
+        [s.token_id for s in free.steps[:8]]
     )
-    chosen = mt.translate(model, "Tomorrow is Sunday.", candidates=True)  # the third 星期天 ruled out: it ends
-    assert chosen.target == ["明天", "星期天", "星期天"]
-    assert [(s.preferred[0], s.ruled_by) for s in chosen.steps if s.preferred] == [("星期天", "loop")]
+    chosen = mt.translate(model, "This is eight yuan.", candidates=True)  # the third 元 ruled out: it ends
+    assert chosen.target == ["这", "个", "是", "八", "点", "元", "元"]
+    assert [(s.preferred[0], s.ruled_by) for s in chosen.steps if s.preferred] == [("元", "loop")]
     assert chosen.steps[-1].token == "</s>" and chosen.steps[-1].preferred is not None  # the end, instead
 
 
@@ -182,10 +182,10 @@ def test_the_view_says_which_first_choices_were_ruled_out(client):
         assert [(r["position"], r["word"], r["reason"]) for r in chosen["ruled_out"]] == expected
         assert free["target"] == mt.translate(MODELS["rnnsearch"], source).target
     loop = client.get(
-        "/api/attention", params={"source": "Tomorrow is Sunday.", "model": "rnnsearch", "beam": 1}
+        "/api/attention", params={"source": "This is eight yuan.", "model": "rnnsearch", "beam": 1}
     ).json()
-    assert loop["translation"]["output"] == ["明天", "星期天", "星期天"]  # the end written in place of a third
-    assert [(r["position"], r["reason"]) for r in loop["translation"]["ruled_out"]] == [(3, "loop")]
+    assert loop["translation"]["output"] == ["这", "个", "是", "八", "点", "元", "元"]  # the end in place of a third
+    assert [(r["position"], r["reason"]) for r in loop["translation"]["ruled_out"]] == [(7, "loop")]
     forced = client.get(
         "/api/attention", params={"source": "Tom chase Jerry", "model": "rnnsearch", "target": "汤姆 吃 杰瑞"}
     )

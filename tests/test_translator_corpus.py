@@ -11,7 +11,7 @@ from app.engine.text.lexicon import load_lexicon
 from tools.translator import corpus, dataset, everyday_grammar
 
 SMALL = {"train": 2000, "val": 60, "test": 120}
-SMALL_SHA256 = "0e2179d83187c3a0ab33d02d29d7d9bf5758038d060ede10da3197b5f5d6cd21"
+SMALL_SHA256 = "acfe89a4788d1a291041a4eb4f1d2f09af158ef8b1c68659dbd970d06663af9e"
 
 
 @pytest.fixture(scope="module")
@@ -149,6 +149,7 @@ def test_everyday_words_are_the_dictionarys(small):
     chinese |= {s.measure for senses in dictionary.senses.values() for s in senses if s.measure}
     chinese |= set(everyday_grammar.STORY_CHINESE.values()) | set(load_lexicon().chinese_words)
     chinese |= set(dictionary.phrasal.values()) | everyday_grammar.GRAMMAR_CHINESE
+    chinese |= {sense for rules in everyday_grammar.SENSES.values() for _, sense in rules}  # the twelfth part
     for pair in (p for split in small.values() for p in split if p["grammar"] == "everyday"):
         for word in pair["zh"].split():
             assert word == "<unk>" or word in chinese, (word, pair["zh"])
@@ -684,3 +685,77 @@ def test_bare_imperatives_and_reported_clauses_translate_as_chinese_does(larger)
             if word in ("think", "thinks", "thought", "feel", "feels", "felt") and to_chinese[j] == ["觉得"]:
                 seen["觉得"] += 1
     assert min(seen.values()) >= 20, seen
+
+
+def test_a_word_takes_the_sense_of_the_word_it_goes_with(larger):
+    """The twelfth part: old is 旧 of a thing and 老 of the living; short is 矮 of a person and 短 of a thing; wear is
+    戴 of a hat, play 踢 of football, 打 of basketball and 弹 of the piano, lose 丢 of a key and 输 of a game, drive
+    开 of a car; carefully is 仔细 after listen and read, 小心 after drive and walk. Read from the sentences (the
+    noun the word goes with: the first of these within three words after it), not from the grammar's tables."""
+    pairs = [p for split in larger.values() for p in split if p["grammar"] == "everyday"]
+    things = {
+        "book",
+        "car",
+        "house",
+        "bike",
+        "table",
+        "chair",
+        "phone",
+        "bag",
+        "box",
+        "computer",
+        "road",
+        "key",
+        "river",
+    }
+    living = {"man", "woman", "dog", "cat", "friend", "teacher", "doctor", "horse", "farmer", "boy", "girl", "student"}
+    senses = {
+        "old": {"旧": things, "老": living},
+        "short": {"矮": living - {"dog", "cat", "horse"}, "短": things},
+        "wear": {"戴": {"hat", "cap", "glasses", "ring"}},
+        "play": {"踢": {"football", "soccer"}, "打": {"basketball", "tennis", "badminton"}, "弹": {"piano", "guitar"}},
+        "lose": {
+            "丢": {"key", "bag", "phone", "money", "ticket", "wallet", "umbrella"},
+            "输": {"game", "match", "race"},
+        },
+        "drive": {"开": {"car", "bus", "taxi", "truck"}},
+    }
+    forms = {
+        "wears": "wear",
+        "wore": "wear",
+        "wearing": "wear",
+        "plays": "play",
+        "played": "play",
+        "playing": "play",
+        "loses": "lose",
+        "lost": "lose",
+        "losing": "lose",
+        "drives": "drive",
+        "drove": "drive",
+        "driving": "drive",
+    }
+    carefully_after = {
+        "listen": "仔细",
+        "read": "仔细",
+        "check": "仔细",
+        "drive": "小心",
+        "walk": "小心",
+        "carry": "小心",
+    }
+    seen: dict = {}
+    for pair in pairs:
+        en = pair["en"].split()
+        to_chinese = chinese_of_each_english_word(pair)
+        for j, word in enumerate(en):
+            lemma = forms.get(word, word)
+            if lemma in senses and to_chinese[j] and "<unk>" not in to_chinese[j]:
+                nouns = {noun for these in senses[lemma].values() for noun in these}
+                partner = next((w.rstrip("s") for w in en[j + 1 : j + 4] if w.rstrip("s") in nouns), None)
+                for chinese, these in senses[lemma].items():
+                    if partner in these and en[j + 1] not in ("and", "or"):
+                        assert chinese in to_chinese[j], (word, partner, pair)
+                        seen[(lemma, chinese)] = seen.get((lemma, chinese), 0) + 1
+            if word == "carefully" and to_chinese[j][:1] != ["<unk>"] and en[0] in carefully_after:
+                assert to_chinese[j][0] == carefully_after[en[0]], pair  # listen carefully: an imperative
+                seen[("carefully", en[0])] = seen.get(("carefully", en[0]), 0) + 1
+    assert sum(seen.values()) >= 60 and len(seen) >= 10, seen

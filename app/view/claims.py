@@ -47,6 +47,9 @@ class Claim:
                shown leaves nothing out
     passed_over beam search's likeliest finished translation leaves the English word `key` out, and the end guard
                showed another, less likely (its log-probability at least `at_least` below), that leaves nothing out
+    drop_not_weight  at `step`, a translator's word is at least `at_least` less probable without the English word
+               `key` (leave-one-out: `key` read as <unk>), though its attention's weight on `key` is below `below`:
+               what a word needed and where it looked disagree (the view must ask attribution=leave-one-out)
     `head` picks a head other than the view's own; without it, a claim about a step is checked on the head
     the page shows at that step (the link's head, or the head the step's word asks). `layer` picks a real model's
     layer other than the view's own.
@@ -65,6 +68,7 @@ class Claim:
         "made_up",
         "end_guarded",
         "passed_over",
+        "drop_not_weight",
     ]
     step: int | None = None
     key: str | None = None
@@ -181,6 +185,18 @@ def check(state: State, claim: Claim) -> dict[str, object]:
             raise ClaimFailed(f"expected the shown translation {claim.at_least} less likely: {facts}")
         found = {"likeliest": " ".join(passed["output"]), "likeliest_lp": float(passed["log_probability"])}
         return found | {"output": " ".join(facts["output"]), "lp": float(facts["log_probability"]), "key": claim.key}
+    if claim.kind == "drop_not_weight":
+        drops = view["translation"]["leave_one_out"]  # (n_q, n_source), or None when the view did not ask
+        if drops is None:
+            raise ClaimFailed("the view did not ask for leave-one-out (attribution=leave-one-out)")
+        j = keys.index(claim.key)
+        found = {"query": queries[claim.step], "key": claim.key, "weight": float(weights[claim.step, j])}
+        found["drop"] = float(drops[claim.step][j])
+        if found["drop"] < claim.at_least or found["weight"] >= claim.below:
+            raise ClaimFailed(
+                f"step {claim.step}: expected a drop >= {claim.at_least}, a weight < {claim.below}: {found}"
+            )
+        return found
     raise ValueError(f"unknown claim {claim.kind!r}")
 
 

@@ -255,7 +255,7 @@ LESSONS = [
             "阶段二图下方的开关可以在权重和贡献之间切换。",
         },
         "preset": "norm-cls",
-        "more": ["real-model"],
+        "more": ["real-model", "mt-sense"],
     },
     {
         "title": {"en": "17. A word the translator does not know", "zh": "17. 翻译模型不认识的词"},

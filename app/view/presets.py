@@ -469,7 +469,7 @@ PRESETS = [
         "claims": (
             Claim("top", step=0, key="rains", at_least=0.5),
             Claim("top", step=3, key="i", at_least=0.9),
-            Claim("top", step=2, key="when", at_least=0.6),
+            Claim("top", step=2, key="when", at_least=0.5),
         ),
     },
     {
@@ -489,7 +489,7 @@ PRESETS = [
         },
         "params": {"source": "i used to live here", "model": "rnnsearch", "step": "1"},
         "claims": (
-            Claim("top", step=1, key="used", at_least=0.6),
+            Claim("top", step=1, key="used", at_least=0.5),
             Claim("top", step=3, key="here", at_least=0.75),
             Claim("top", step=4, key="live", at_least=0.8),
         ),
@@ -514,28 +514,28 @@ PRESETS = [
     {
         "id": "mt-unknown-wrong",
         "title": {
-            "en": "Trained: three unknown words, attention points at the wrong one",
-            "zh": "训练出的模型：三个不认识的词，注意力指错了词",
+            "en": "Trained: three unknown words, and one copied twice",
+            "zh": "训练出的模型：三个不认识的词，其中一个被复制了两次",
         },
         "lesson": {
-            "en": "enemy, crowd and mayor are all unknown, and all read as the same <unk:noun>. RNNsearch writes 和 "
-            "after the first <unk>, and two more <unk> after it. The first looks at {key0} ({weight0}): 〔{word0}〕. "
-            "The one after 和 splits its weight between {key1} ({weight1}) and crowd, a little more on {key1}, so "
-            "the page copies 〔{word1}〕 a second time; the next looks at {key2} ({weight2}): 〔{word2}〕. The last "
-            "<unk> looks at {key3} ({weight3}): 〔{word3}〕. Copying through attention is only as good as the place "
-            "attention points to.",
-            "zh": "enemy、crowd 和 mayor 都不认识，都读成同一个 <unk:noun>。RNNsearch 在第一个 <unk> 之后写了“和”，"
-            "之后又写了两个 <unk>。第一个看着 {key0}（{weight0}）：〔{word0}〕。“和”之后的那个把权重分给 {key1}"
-            "（{weight1}）和 crowd，{key1} 略多，页面于是又复制了一次〔{word1}〕；下一个看着 {key2}（{weight2}）："
-            "〔{word2}〕。最后一个 <unk> 看着 {key3}（{weight3}）：〔{word3}〕。借注意力复制词，只能和注意力所指的"
-            "位置一样好。",
+            "en": "enemy, crowd and mayor are all unknown, and all read as the same <unk:noun>. RNNsearch writes four "
+            "<unk> for the three words. The first looks at {key0} ({weight0}): 〔{word0}〕. After 和, the next looks "
+            "at {key1} ({weight1}), with some weight already on mayor: 〔{word1}〕; the third at {key2} ({weight2}): "
+            "〔{word2}〕. The fourth, one too many, looks at {key3} again ({weight3}), so the page copies 〔{word3}〕 a "
+            "second time. Copying through attention is only as good as the place attention points to, and attention "
+            "does not remember what was already copied.",
+            "zh": "enemy、crowd 和 mayor 都不认识，都读成同一个 <unk:noun>。RNNsearch 为这三个词写了四个 <unk>。第一个"
+            "看着 {key0}（{weight0}）：〔{word0}〕。“和”之后的下一个看着 {key1}（{weight1}），已经有些权重落在 mayor "
+            "上：〔{word1}〕；第三个看着 {key2}（{weight2}）：〔{word2}〕。第四个是多出来的，它又看着 {key3}"
+            "（{weight3}），页面于是第二次复制了〔{word3}〕。借注意力复制词，只能和注意力所指的位置一样好，而注意力"
+            "并不记得哪些词已经复制过。",
         },
-        "params": {"source": "the enemy and the crowd met the mayor yesterday", "model": "rnnsearch", "step": "2"},
+        "params": {"source": "the enemy and the crowd and the mayor are here", "model": "rnnsearch", "step": "4"},
         "claims": (
             Claim("replaced", step=0, key="enemy", at_least=0.9),
-            Claim("replaced", step=2, key="enemy", at_least=0.3),
-            Claim("replaced", step=3, key="crowd", at_least=0.3),
-            Claim("replaced", step=7, key="mayor", at_least=0.6),
+            Claim("replaced", step=2, key="crowd", at_least=0.4),
+            Claim("replaced", step=3, key="mayor", at_least=0.4),
+            Claim("replaced", step=4, key="mayor", at_least=0.5),
         ),
     },
     {
@@ -559,49 +559,49 @@ PRESETS = [
     {
         "id": "mt-ends-early",
         "title": {
-            "en": "Trained: it wanted to end with a word left out (This book is famous and useful.)",
-            "zh": "训练出的模型：还有词没译就想结束（This book is famous and useful.）",
+            "en": "Trained: it wanted to end with a word left out (Her hair is black and long.)",
+            "zh": "训练出的模型：还有词没译就想结束（Her hair is black and long.）",
         },
         "lesson": {
-            "en": "Decoding greedily (beam=1: the likeliest word at each step), after 有名 (famous) RNNsearch's own "
+            "en": "Decoding greedily (beam=1: the likeliest word at each step), after 黑 (black) RNNsearch's own "
             "first choice is the end, </s> ({probability0}), with {key0} not yet translated: a decoder can stop "
             "before the sentence is. The page does not let a translation end while the check against the dictionary "
             "marks a word left out, if a few more words translate it (the end guard): </s> is ruled out, and the "
             "model writes its next choice, {word0}, with {weight1} of its weight on {key1}. Had that translated "
             "nothing, the translation would have ended where the model wanted. Beam search, the page's default, "
             "ranks the translations it finds by the words they leave out, then by probability.",
-            "zh": "贪心解码（beam=1：每步取最可能的词）时，写完“有名”后，RNNsearch 自己的首选是结束 </s>"
+            "zh": "贪心解码（beam=1：每步取最可能的词）时，写完“黑”后，RNNsearch 自己的首选是结束 </s>"
             "（{probability0}），而 {key0} 还没有译出：解码器可能在句子译完之前就停下。页面不让译文在按词典检查仍有"
             "漏译时结束，只要再写几个词能译出它（结束守卫）：</s> 被排除，模型写出它的下一个选择“{word0}”，把 "
             "{weight1} 的权重放在 {key1} 上。如果它什么也没译出，译文就在模型想结束的地方结束。"
             "页面默认的束搜索则先按漏译的词数、再按概率给找到的译文排序。",
         },
-        "params": {"source": "This book is famous and useful.", "model": "rnnsearch", "beam": "1", "step": "5"},
+        "params": {"source": "Her hair is black and long.", "model": "rnnsearch", "beam": "1", "step": "4"},
         "claims": (
-            Claim("end_guarded", step=5, key="useful", at_least=0.5),
-            Claim("top", step=5, key="useful", at_least=0.8),
+            Claim("end_guarded", step=4, key="long", at_least=0.5),
+            Claim("top", step=4, key="long", at_least=0.8),
         ),
     },
     {
         "id": "mt-beam-coverage",
         "title": {
-            "en": "Trained: beam search, and the likeliest translation that leaves a word out (There are seven days "
-            "in a week.)",
-            "zh": "训练出的模型：束搜索，以及漏译了一个词的最可能译文（There are seven days in a week.）",
+            "en": "Trained: beam search, and the likeliest translation that leaves a word out (she goes to school by "
+            "bus)",
+            "zh": "训练出的模型：束搜索，以及漏译了一个词的最可能译文（she goes to school by bus）",
         },
         "lesson": {
             "en": "Beam search, the page's default, keeps eight partial translations at each step and finds several "
-            "whole ones. The likeliest, {likeliest0} (log p {likeliest_lp0}), counts seven o'clock (七 点) "
+            "whole ones. The likeliest, {likeliest0} (log p {likeliest_lp0}), ends after 去 (goes) "
             "and leaves {key0} out. The end guard takes the likeliest of those that leave out fewer words: {output0} (log p "
             "{lp0}), less probable, and right. What the model finds likely and what the sentence says can "
             "pull apart; the panel names both translations.",
             "zh": "束搜索是页面的默认解码：每一步保留八个部分译文，最后找到几个完整的译文。其中最可能的是 {likeliest0}"
-            "（log p {likeliest_lp0}），它写的是“七 点”（七点钟），漏译了 {key0}。结束守卫在漏译更少的译文中取最可能的"
+            "（log p {likeliest_lp0}），它写到“去”就结束了，漏译了 {key0}。结束守卫在漏译更少的译文中取最可能的"
             "一个：{output0}（log p {lp0}），概率低一些，却是对的。模型认为可能的，和句子所说的，可能并不一致；面板把两个"
             "译文都列出来。",
         },
-        "params": {"source": "There are seven days in a week.", "model": "rnnsearch"},
-        "claims": (Claim("passed_over", key="days", at_least=0.3),),
+        "params": {"source": "she goes to school by bus", "model": "rnnsearch"},
+        "claims": (Claim("passed_over", key="school", at_least=0.3),),
     },
     {
         "id": "mt-transformer",
@@ -622,23 +622,51 @@ PRESETS = [
     {
         "id": "mt-think",
         "title": {
-            "en": "Trained: a clause after think (i think she is right)",
-            "zh": "训练出的模型：think 后面的从句（i think she is right）",
+            "en": "Trained: a clause after think (i think he is tired)",
+            "zh": "训练出的模型：think 后面的从句（i think he is tired）",
         },
         "lesson": {
-            "en": "RNNsearch writes 我 觉得 她 很 对. 觉得, the Chinese for this think, looks at {key0} ({weight0}); the "
+            "en": "RNNsearch writes 我 觉得 他 很 累. 觉得, the Chinese for this think, looks at {key0} ({weight0}); the "
             "reported clause follows as it is, and its copula before an adjective becomes 很: 很 looks at {key1} "
-            "({weight1}), and 对 at {key2} ({weight2}). Chinese needs no word for an English that after think "
-            "(i think that she is right reads the same).",
-            "zh": "RNNsearch 译为 我 觉得 她 很 对。“觉得”是这里 think 的译法，它看着 {key0}（{weight0}）；后面的从句照原样"
-            "跟着，形容词前的系动词变成“很”：“很”看着 {key1}（{weight1}），“对”看着 {key2}（{weight2}）。think 之后的"
-            " that 在中文里不需要对应的词（i think that she is right 的译文相同）。",
+            "({weight1}), and 累 at {key2} ({weight2}). Chinese needs no word for an English that after think "
+            "(i think that he is tired reads the same).",
+            "zh": "RNNsearch 译为 我 觉得 他 很 累。“觉得”是这里 think 的译法，它看着 {key0}（{weight0}）；后面的从句照原样"
+            "跟着，形容词前的系动词变成“很”：“很”看着 {key1}（{weight1}），“累”看着 {key2}（{weight2}）。think 之后的"
+            " that 在中文里不需要对应的词（i think that he is tired 的译文相同）。",
         },
-        "params": {"source": "i think she is right", "model": "rnnsearch", "step": "1"},
+        "params": {"source": "i think he is tired", "model": "rnnsearch", "step": "1"},
         "claims": (
             Claim("top", step=1, key="think", at_least=0.8),
-            Claim("top", step=3, key="is", at_least=0.4),
-            Claim("top", step=4, key="right", at_least=0.9),
+            Claim("top", step=3, key="is", at_least=0.5),
+            Claim("top", step=4, key="tired", at_least=0.9),
+        ),
+    },
+    {
+        "id": "mt-sense",
+        "title": {
+            "en": "Trained: a word's sense from another word, where attention does not look (she plays the piano)",
+            "zh": "训练出的模型：词义取决于另一个词，注意力却没有看它（she plays the piano）",
+        },
+        "lesson": {
+            "en": "Chinese plays a piano with 弹, a ball with 踢 or 打, a game with 玩: RNNsearch writes 她 弹 钢琴. "
+            "Writing 弹 it puts {weight0} of its weight on {key0}, and only {weight1} on {key1}. Yet read piano as an "
+            "unknown word, and 弹 becomes {drop1} less probable (leave-one-out, the heatmap with attribution set "
+            "to it). The encoder reads the sentence both ways, so its vector for plays already carries piano: "
+            "attention says where the decoder looked, not everything the word depended on.",
+            "zh": "中文弹钢琴、踢足球、打篮球、玩游戏：RNNsearch 译为 她 弹 钢琴。写“弹”时它把 {weight0} 的权重放在 "
+            "{key0} 上，放在 {key1} 上的只有 {weight1}。可是把 piano 读成不认识的词，“弹”的概率就下降 {drop1}"
+            "（逐词删除，把归因设为它时的热力图）。编码器从两个方向读句子，所以它给 plays 的向量里已经带着 piano："
+            "注意力说明解码器看了哪里，并不说明这个词依赖的全部。",
+        },
+        "params": {
+            "source": "she plays the piano",
+            "model": "rnnsearch",
+            "step": "1",
+            "attribution": "leave-one-out",
+        },
+        "claims": (
+            Claim("top", step=1, key="plays", at_least=0.8),
+            Claim("drop_not_weight", step=1, key="piano", at_least=0.5, below=0.2),
         ),
     },
     {

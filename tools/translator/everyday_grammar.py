@@ -112,6 +112,17 @@ The eleventh part: two shapes of the HSK sentences' misses (tuning part), common
                                                                          hope, believe, say, remember; that is
                                                                          aligned to the verb; i don't think → 不 觉得)
 
+The twelfth part: a word whose Chinese depends on the word it goes with, as bank's does on river (``SENSES``,
+applied to every sentence by ``senses``, the story grammar's old → 旧 for things among them):
+
+    old, short by what they describe the old book is on the table       → 旧 书 在 桌子 上  (an old man → 老 男人;
+                                                                         the boy is short → 男孩 很 矮)
+    wear, play, lose, drive by object she wears a hat                   → 她 戴 帽子        (play football → 踢 足球,
+                                                                         play the piano → 弹 钢琴, lost my key → 丢
+                                                                         了 我的 钥匙, drive a bus → 开 公共汽车)
+    carefully by its verb            listen carefully                  → 仔细 地 听        (drive carefully → 小心
+                                                                         地 开车)
+
 **The model's vocabulary, and <unk>.** A content word is *common* when the lexicon has it or wordfreq ranks
 its lemma among the first ``VOCABULARY_RANK`` English words; the models read every form of a common word. A
 *rare* word is still drawn (about one content word in seven), but the models never learn it: its English stays
@@ -148,7 +159,23 @@ GRAMMAR_WORDS = {
 # Where the dictionary's first sense is not the everyday one (the lexicon's own rows list 感冒 before 冷, the
 # noun's sense of "walk"); the story grammar's words keep its Chinese (corpus.py) in both grammars.
 CHINESE_FIXES = {("cold", "adjective"): "冷", ("walk", "verb"): "走"}
-PERSON_ENDINGS = ("人", "生", "师", "员", "者", "家", "孩", "子", "友", "妈", "爸", "哥", "姐", "弟", "妹")
+PERSON_ENDINGS = ("人", "生", "师", "员", "者", "家", "孩", "友", "妈", "爸", "哥", "姐", "弟", "妹")
+# the twelfth part: 子 ends 孩子 and 儿子 but also 桌子 and 帽子 (a table was a person), and some endings above end
+# things too; these are the exceptions either way
+PERSON_CHINESE = frozenset(
+    {"孩子", "儿子", "妻子", "王子", "警察", "婴儿", "国王", "女儿", "部长", "丈夫", "法官", "女士", "高手"}
+    | {"队长", "女王", "助手", "州长", "公主", "校长", "歌手", "士兵", "叔叔", "护士", "爷爷", "游客", "阿姨"}
+    | {"农民", "访客", "渔夫", "店主", "人们", "神", "总统", "家伙", "人类", "主任", "人物", "首领", "经理"}
+    | {"教练", "秘书", "粉丝", "教授", "伙伴", "主席", "老板", "罪犯", "司机", "保安", "英雄", "父母", "邻居"}
+    | {"青少年", "小偷", "牙医", "祖父母", "代表", "高管", "同事", "同学", "导游", "总裁", "市长", "邮递员"}
+)
+THING_CHINESE = frozenset({"家", "国家", "野生", "出生", "机器人"})
+# living, not people: an old dog is 老 as an old man is (an old book 旧); the twelfth part
+ANIMAL_CHINESE = frozenset(
+    {"狗", "鱼", "动物", "猫", "马", "熊", "鸟", "鸡", "宠物", "龙", "狼", "老鼠", "老虎", "狮子", "蛇", "虫子"}
+    | {"羊", "牛", "蜜蜂", "大象", "猴子", "兔子", "蝴蝶", "青蛙", "鹅", "恐龙", "螃蟹", "昆虫", "熊猫", "驴"}
+    | {"斑马", "长颈鹿", "鸭子", "蜘蛛", "鹿", "蚂蚁"}
+)
 PERSON_MEASURES = ("位", "名")
 PREPOSITION_PARTICLES = ("at", "to", "for", "after")  # a phrasal verb with one of these always has an object
 MASS_MEASURES = (None, "杯", "瓶", "份", "片", "碗")
@@ -185,7 +212,11 @@ class Word:
     def __init__(self, lemma, role, chinese, measure, forms, common, particle=None):
         self.lemma, self.role, self.chinese, self.measure = lemma, role, chinese, measure or "个"
         self.forms, self.common, self.particle = forms, common, particle
-        self.person = role == "noun" and (chinese.endswith(PERSON_ENDINGS) or self.measure in PERSON_MEASURES)
+        self.person = (
+            role == "noun"
+            and chinese not in THING_CHINESE
+            and (chinese.endswith(PERSON_ENDINGS) or chinese in PERSON_CHINESE or self.measure in PERSON_MEASURES)
+        )
         # a noun English may use bare in the singular (coffee, dinner, music): CC-CEDICT counts it by the cup, the
         # bottle, the portion, or names no measure word for it
         self.mass = role == "noun" and not self.person and measure in MASS_MEASURES
@@ -457,6 +488,40 @@ GRAMMAR_CHINESE = frozenset(
     | {"到", "开始", "就", "少"}
 )
 FREQUENCY = [("always", "总是"), ("usually", "通常"), ("often", "经常"), ("sometimes", "有时候")]
+# The twelfth part: (lemma, role) → (the words it goes with, its Chinese there), the first that holds; else the
+# dictionary's. An adjective goes with its noun ("person", "animal" or "thing" when it is said of one: the boy is
+# short), a verb with its object's noun, an adjective's adverb (carefully) with its verb.
+ATTENTIVE = frozenset({"listen", "look", "read", "check", "watch", "study", "think", "write", "learn", "examine"})
+SENSES = {
+    ("old", "adjective"): (({"thing"}, story.OLD_THINGS),),  # 老 of the living, 旧 of things (as corpus.py writes)
+    ("short", "adjective"): (({"person"}, "矮"),),  # 矮 of people, 短 of things
+    ("wear", "verb"): (({"hat", "cap", "glasses", "watch", "ring", "mask"}, "戴"),),  # 穿 for clothes
+    ("play", "verb"): (
+        ({"football", "soccer"}, "踢"), ({"basketball", "tennis", "baseball", "badminton", "golf"}, "打"),
+        ({"piano", "guitar"}, "弹"),
+    ),  # 玩 for games and the rest
+    ("lose", "verb"): (({"game", "match", "race"}, "输"), ({"thing"}, "丢")),  # lost the game 输, lost my key 丢
+    ("drive", "verb"): (({"car", "bus", "taxi", "truck", "train"}, "开"),),  # 开车 without an object
+    ("careful", "adjective"): ((ATTENTIVE, "仔细"),),  # listen carefully 仔细 地 听; drive carefully 小心 地 开车
+}  # fmt: skip
+# the words a sense clause draws an object from, by verb (the first row's words, and a few more for lose)
+SENSE_OBJECTS = {
+    "wear": ("hat", "cap", "glasses", "watch", "ring", "mask"),
+    "play": ("football", "soccer", "basketball", "tennis", "baseball", "badminton", "piano", "guitar", "game"),
+    "lose": ("game", "match", "race", "key", "bag", "phone", "money", "book", "ticket", "wallet", "watch", "umbrella"),
+    "drive": ("car", "bus", "taxi", "truck"),
+}
+_BY_LEMMA = {(w.lemma, w.role): w for role in ("noun", "verb", "adjective") for w in COMMON[role]}
+SENSE_WORDS = {lemma: _BY_LEMMA[(lemma, role)] for (lemma, role) in SENSES}
+SENSE_NOUNS = {  # (mask and watch are no noun of the dictionary's core)
+    verb: tuple(_BY_LEMMA[(noun, "noun")] for noun in nouns if (noun, "noun") in _BY_LEMMA)
+    for verb, nouns in SENSE_OBJECTS.items()
+}
+# the verbs a sense clause says carefully with: those that take 仔细 (ATTENTIVE) and some that take 小心
+MANNER_VERBS = [
+    w for w in COMMON["verb"] + COMMON["phrasal"]
+    if w.lemma in ATTENTIVE | {"drive", "walk", "cross", "carry", "hold", "cut", "move", "climb", "cook", "open"}
+]  # fmt: skip
 # give X Y → 给 X Y; show X Y → 给 X 看 Y: (base, 3rd, past, -ing, Chinese before X, Chinese after X)
 DITRANSITIVES = [
     ("give", "gives", "gave", "giving", "给", None),
@@ -488,10 +553,10 @@ def degree_words(degree: str, be: En) -> tuple[list[En], list, list]:
 
 
 # The everyday clauses: each one's upper bound on one draw of rng.random() (the shares are the differences: verb
-# clauses 26%, be 14%, have 7%, please and let's 7%, going 5%, weather 3%; the third part: wh-questions 6%,
-# comparisons 4%, the to-infinitive 3%, the present perfect 3%, complements of degree 3%; the fourth: superlatives
-# 3%, going to 3%, how old / how many / what time / whose 3%; the fifth: greetings 3%, names 2%, lengths of time 3%,
-# comparing verbs 2%).
+# clauses 20% (26% before the eleventh part's reported clauses, 3%, and the twelfth's senses, 3%), be 14%, have 7%,
+# please and let's 7%, going 5%, weather 3%; the third part: wh-questions 6%, comparisons 4%, the to-infinitive 3%,
+# the present perfect 3%, complements of degree 3%; the fourth: superlatives 3%, going to 3%, how old / how many /
+# what time / whose 3%; the fifth: greetings 3%, names 2%, lengths of time 3%, comparing verbs 2%).
 IMPERATIVES = ("please", "let")  # never joined to another clause (nor is a bare imperative: its fact "imperative")
 ACTIONS = ("verb_clause", "motion_clause", "weather_clause")  # the clause a when / after / before opens
 # the eleventh part: a clause reported after think, know, hope ... (i think it will rain → 我 觉得 会 下雨); think and
@@ -503,8 +568,8 @@ REPORTERS = [
 ]  # fmt: skip
 REPORTED = ("verb_clause", "be_clause", "weather_clause", "have_clause")  # statements, reported
 CLAUSES = (
-    (0.23, "verb_clause"), (0.26, "reported_clause"), (0.40, "be_clause"), (0.47, "have_clause"),
-    (0.54, "please_clause"), (0.59, "motion_clause"),
+    (0.20, "verb_clause"), (0.23, "sense_clause"), (0.26, "reported_clause"), (0.40, "be_clause"),
+    (0.47, "have_clause"), (0.54, "please_clause"), (0.59, "motion_clause"),
     (0.62, "weather_clause"), (0.68, "wh_clause"), (0.72, "comparison_clause"), (0.75, "catenative_clause"),
     (0.78, "perfect_clause"), (0.81, "degree_clause"), (0.84, "superlative_clause"), (0.87, "going_to_clause"),
     (0.90, "how_many_clause"), (0.93, "greeting_clause"), (0.95, "name_clause"), (0.98, "duration_clause"),
@@ -538,12 +603,21 @@ class Everyday(story.Grammar):
 
     # --- noun phrases ---------------------------------------------------------------------
 
-    def noun_phrase(self, person: bool | None = None, plural: bool | None = None, place: bool = True) -> Phrase:
-        if person and self.chance(0.35):
+    def noun_phrase(
+        self,
+        person: bool | None = None,
+        plural: bool | None = None,
+        place: bool = True,
+        noun: Word | None = None,
+        adjective: Word | None = None,
+    ) -> Phrase:
+        """A noun with a determiner, maybe an adjective, maybe a place after it; ``noun`` and ``adjective`` given
+        (the twelfth part) are the ones written."""
+        if person and noun is None and self.chance(0.35):
             return self.name() if self.chance(0.5) else self.pronoun_phrase("subject")
-        noun = self.content("noun", person)
+        noun = noun or self.content("noun", person)
         plural = self.chance(0.3) if plural is None else plural
-        if noun.mass and not plural and self.chance(0.15):
+        if noun.mass and not plural and adjective is None and self.chance(0.15):
             return self.container_phrase(noun)
         token = self.content_token(noun, noun.form("plural") if plural else noun.lemma)
         phrase = Phrase(kind="person" if noun.person else "object", head=noun.lemma, third=not plural, plural=plural)
@@ -558,7 +632,7 @@ class Everyday(story.Grammar):
                 det = "less" if noun.mass and self.chance(0.3) else "more"  # the tenth: less sugar → 更 少 的 糖
         if det in ("this", "these") and noun.lemma in TIME_NOUNS:  # the ninth part: this morning is a time
             det = "the"
-        adjective = self.content("adjective") if self.chance(0.25) else None
+        adjective = adjective or (self.content("adjective") if self.chance(0.25) else None)
         before_en: list[En] = []
         before_zh: list = []
         if det == "a":
@@ -722,8 +796,16 @@ class Everyday(story.Grammar):
     def subject_be(self, subject: Phrase) -> str:
         return subject.facts.get("be") or ("are" if subject["plural"] else "is")
 
-    def verb_clause(self, subject: Phrase | None = None) -> Phrase:
-        """subject + (negated / questioned / modal) verb + objects, adverb, place, time."""
+    def verb_clause(
+        self,
+        subject: Phrase | None = None,
+        verb: Word | None = None,
+        objects: tuple[Word, ...] = (),
+        manner: Word | None = None,
+    ) -> Phrase:
+        """subject + (negated / questioned / modal) verb + objects, adverb, place, time. The twelfth part may give
+        the ``verb``, the nouns its object is drawn from (``objects``) and an adjective whose adverb it takes
+        (``manner``: carefully)."""
         everyone = words("everyone") if subject is None and self.chance(0.04) else []  # the eighth part: 大家 都
         if everyone:
             subject = Phrase(
@@ -740,11 +822,13 @@ class Everyday(story.Grammar):
         tense = self.pick(["present", "present", "past", "past", "future", "progressive"])
         if (everyone and shape == "not") or (subject["head"] == "someone" and shape in ("not", "question")):
             shape = "plain"
+        if manner or (verb and shape == "ditransitive"):
+            shape = "plain"
         if shape == "ditransitive":
             base, third_form, past, ing, zh_before, zh_after = self.pick(DITRANSITIVES)
             word = None
         else:
-            word = self.content("phrasal") if self.chance(0.15) else self.content("verb")
+            word = verb or (self.content("phrasal") if self.chance(0.15) else self.content("verb"))
             base, third_form, past, ing = (
                 word.lemma,
                 word.form("present-3rd"),
@@ -925,6 +1009,10 @@ class Everyday(story.Grammar):
                 each_other = words("each", "other")
                 en_after = each_other
                 zh_verb = [zh("互相", *each_other)] + zh_verb
+            elif objects:
+                obj = self.noun_phrase(noun=self.pick(objects), place=False)
+                en_after = en_after + obj.en
+                zh_verb = zh_verb + obj.zh
             elif self.chance(takes_object):
                 if shape == "plain" and not particle and tense in ("present", "past") and self.chance(0.12):
                     # the eighth part: she knows everything → 她 什么 都 知道; i saw nothing → 我 什么 都 没 看见
@@ -953,7 +1041,11 @@ class Everyday(story.Grammar):
         # a manner or frequency adverb, a place, a time
         zh_adverb: list = []
         en_frequency: list[En] = []
-        if shape == "plain" and self.chance(0.25):
+        if manner:
+            a = self.content_token(manner, manner.forms["adverb"])
+            en_after = en_after + [a]
+            zh_adverb = [self.chinese(manner, a), zh("地", a)]
+        elif shape == "plain" and self.chance(0.25):
             if self.chance(0.5):
                 adverb = self.content("adverb")
                 a = self.content_token(adverb, adverb.lemma)
@@ -1804,7 +1896,46 @@ class Everyday(story.Grammar):
         roll = self.rng.random()
         return getattr(self, next(name for bound, name in CLAUSES if roll < bound))()
 
+    def sense_clause(self) -> Phrase:
+        """The twelfth part: a word whose Chinese depends on the word it goes with (SENSES; ``senses`` writes it for
+        every sentence, this clause draws the pairs often enough to learn): she wears a hat → 她 戴 帽子, i lost my
+        key → 我 丢 了 我的 钥匙; the old book → 旧 书, the boy is short → 男孩 很 矮; she reads the letter carefully →
+        她 仔细 地 看 信, drive carefully → 小心 地 开车 (an imperative, never joined)."""
+        kind = self.pick(["object", "object", "adjective", "manner"])
+        if kind == "object":
+            lemma = self.pick(sorted(SENSE_OBJECTS))
+            subject = self.noun_phrase(person=True, place=False) if lemma != "lose" else None
+            return self.verb_clause(subject, verb=SENSE_WORDS[lemma], objects=SENSE_NOUNS[lemma])
+        if kind == "adjective":
+            adjective = SENSE_WORDS[self.pick(["old", "old", "short"])]
+            noun = self.content("noun", person=self.chance(0.5))
+            if self.chance(0.5):  # the old man reads a book: before its noun
+                return self.verb_clause(self.noun_phrase(place=False, noun=noun, adjective=adjective))
+            subject = self.noun_phrase(place=False, noun=noun)  # the book is very old
+            (be,) = words(self.subject_be(subject))
+            d, degree_zh, too = degree_words(self.pick(["", "very", "very", "not", "so", "really", "too"]), be)
+            a = self.content_token(adjective, adjective.lemma)
+            return Phrase(subject.en + [be, *d, a], subject.zh + degree_zh + [self.chinese(adjective, a)] + too)
+        careful = SENSE_WORDS["careful"]
+        verb = self.pick(MANNER_VERBS)
+        if self.chance(0.3):  # listen carefully → 仔细 地 听; drive carefully → 小心 地 开车
+            v, a = self.content_token(verb, verb.lemma), self.content_token(careful, careful.forms["adverb"])
+            particle = words(verb.particle) if verb.particle else []
+            obj = self.noun_phrase(person=False, place=False) if particle and verb.particle != "up" else Phrase()
+            return Phrase(
+                [v] + particle + obj.en + [a],
+                [self.chinese(careful, a), zh("地", a), zh(verb.chinese, v, *particle)] + obj.zh,
+                imperative=True,
+            )
+        return self.verb_clause(verb=verb, manner=careful)
+
     def sentence(self) -> Phrase:
+        """A sentence of one clause or two, each word in the sense of the words it goes with (``senses``)."""
+        phrase = self._sentence()
+        senses(phrase)
+        return phrase
+
+    def _sentence(self) -> Phrase:
         roll = self.rng.random()
         # when / after / before open an action (a clause before 的 时候 or 以前 takes no 了: the simple past's, the
         # only 了 these clauses write)
@@ -1851,9 +1982,82 @@ class Everyday(story.Grammar):
         return Phrase(en, opened + [zh(word, joint) for word in chinese] + second.zh)
 
 
+# the words a sentence's subject, or the noun an adjective describes, may be without a noun of the dictionary
+PERSON_WORDS = frozenset(
+    {"i", "you", "he", "she", "we", "they", "me", "him", "her", "us", "them", "everyone", "someone"}
+    | {name for name, _ in story.NAMES}
+)
+THING_WORDS = frozenset({"it", "this", "that", "these", "those"})
+# between a predicative adjective and its subject: the book is not very old, is the book old, it was too short
+BE_AND_DEGREE = frozenset(
+    {"is", "are", "am", "was", "were", "be", "will", "not", "isn't", "aren't", "wasn't", "weren't", "won't"}
+    | {"very", "so", "really", "too", "more", "most", "the"}
+)
+CLAUSE_EDGES = frozenset({"and", "but", "because", "if", "when", "so", "then", "after", "before", "that", "or"})
+
+
+def _kind(word: Word) -> str:
+    return "person" if word.person else "animal" if word.chinese in ANIMAL_CHINESE else "thing"
+
+
+def partners(en: list[En], position: int) -> set[str]:
+    """What the content word at ``position`` goes with, for SENSES: a verb its object's noun (and "person",
+    "animal" or "thing"); an adjective the noun after it, else its subject (the book is old); an adjective's adverb
+    the verb before it (listen carefully). Nothing when the sentence does not say."""
+    token = en[position]
+    word = token.content
+    if word.role == "verb":
+        for other in en[position + 1 :]:
+            if other.word in CLAUSE_EDGES or (other.content and other.content.role == "verb"):
+                break
+            if other.content and other.content.role == "noun":
+                return {other.content.lemma, _kind(other.content)}
+        return set()
+    if token.word == word.forms.get("adverb"):  # carefully: the verb before it, in its clause
+        for other in reversed(en[:position]):
+            if other.word in CLAUSE_EDGES:
+                break
+            if other.content and other.content.role == "verb":
+                return {other.content.lemma}
+        return set()
+    after = en[position + 1].content if position + 1 < len(en) else None
+    if after is not None and after.role == "noun":  # an old book
+        return {after.lemma, _kind(after)}
+    before = position - 1
+    while before >= 0 and en[before].word in BE_AND_DEGREE:
+        before -= 1
+    if before < 0:
+        return set()
+    subject = en[before]
+    if subject.content is not None and subject.content.role == "noun":
+        return {subject.content.lemma, _kind(subject.content)}
+    return {"person"} if subject.word in PERSON_WORDS else {"thing"} if subject.word in THING_WORDS else set()
+
+
+def senses(phrase: Phrase) -> None:
+    """Each word of SENSES in the sense of the word it goes with (``partners``), in place: the Chinese word that
+    translates it (the dictionary's) becomes the sense's. The twelfth part; every sentence of the grammar."""
+    for position, token in enumerate(phrase.en):
+        word = token.content
+        if word is None or word.particle or (word.lemma, word.role) not in SENSES:
+            continue
+        around = partners(phrase.en, position)
+        chinese = next((c for holders, c in SENSES[(word.lemma, word.role)] if holders & around), None)
+        if chinese is None:
+            continue
+        for i, (written, sources) in enumerate(phrase.zh):
+            if written == word.chinese and token in sources:
+                phrase.zh[i] = (chinese, sources)
+
+
 def stands_alone(clause: Phrase) -> bool:
     """A clause never joined to another: an imperative (please …, let 's …, and bare: open the window) or a question."""
     return bool(clause.en[0].word in IMPERATIVES or clause.facts.get("question") or clause.facts.get("imperative"))
+
+
+def chinese_of(word: Word) -> set[str]:
+    """Every Chinese the grammar writes for a word: the dictionary's, and its senses' (SENSES)."""
+    return {word.chinese} | {chinese for _, chinese in SENSES.get((word.lemma, word.role), ())}
 
 
 def unknown_words(phrase: Phrase, rng) -> None:
@@ -1873,7 +2077,7 @@ def unknown_words(phrase: Phrase, rng) -> None:
         if dropped:
             token.word = CORE.unknown_token(token.word)
         for i, (chinese, sources) in enumerate(phrase.zh):
-            if sources == (token,) and chinese == word.chinese and chinese not in PARTICLES:
+            if sources == (token,) and chinese in chinese_of(word) and chinese not in PARTICLES:
                 phrase.zh[i] = (UNK, sources)
                 following = phrase.en[position + 1].content if position + 1 < len(phrase.en) else None
                 attributive = word.role == "adjective" and following is not None and following.role == "noun"

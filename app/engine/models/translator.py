@@ -56,10 +56,10 @@ MODELS = {
 VOCAB_FILE = "vocab.json"
 # file -> (size in bytes, sha256): the committed files, checked on every load
 PINNED = {
-    "rnnencdec.npz": (5892470, "29e76c81499e53c76a49527258d81eca8eb8374693ce4c639221b45259ba4b8c"),
-    "rnnsearch.npz": (6024798, "b73140c80a588627d224a1c61fece4b79366e4981a1bcf224b0a716fc2993131"),
-    "transformer-mt.npz": (6413214, "579eef0e147752743b68e94bccaaa288dff7b646712e100d41883ed0d774261c"),
-    "vocab.json": (56448, "f35b3eb17c380574bcb9138e9e639efd07cfbdbf3073c1972bf0af71ec580a66"),
+    "rnnencdec.npz": (5906066, "9996d45fdc9eea2f80eef28b6aa481014c3d8d01ab3bd8137bb2115d61b2a144"),
+    "rnnsearch.npz": (6038394, "c4ca9ac290f8239de42d1e932fc8afec7f44b348a4d7f5bbc5b677e9d3caac14"),
+    "transformer-mt.npz": (6418874, "8b77818023fb414b9379b5a0038dcae032f6a99a8c7a1b1727e4db894a57c59a"),
+    "vocab.json": (56455, "4d5e48abc8db1ebb688420682cce67feacc7d612427bbb34f2bb6443ab8d3c8f"),
 }
 
 
