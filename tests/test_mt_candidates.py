@@ -98,28 +98,28 @@ def test_the_end_guard_keeps_words_only_when_they_translate_a_word_left_out(name
 
 
 def test_the_end_guard_on_a_sentence_whose_second_half_was_dropped(client):
-    """RNNsearch, greedy, would end after 累 with want and sleep left out; the guard goes on, and the view says
-    why."""
-    text = "I am tired and want to sleep."
+    """RNNsearch, greedy, would end after curious (an unknown word) with wants and know left out; the guard goes on,
+    and the view says why."""
+    text = "He is curious and wants to know everything."
     plain = mt.translate(MODELS["rnnsearch"], text, candidates=True, end_guard=False)
-    assert plain.target == ["我", "很", "累"]
+    assert plain.target == ["他", "很", "<unk>"]
     greedy = {"source": text, "model": "rnnsearch", "beam": 1}
     answer = client.get("/api/attention", params=greedy).json()["translation"]
-    assert answer["output"][:3] == plain.target and {"想", "睡觉"} <= set(answer["output"][3:])
+    assert answer["target"][:3] == plain.target and {"想", "知道"} <= set(answer["output"][3:])
     assert answer["check"]["left_out"] == []
     ended = [r for r in answer["ruled_out"] if r["reason"] == "left_out"]
-    assert [(r["position"], r["word"], r["left_out"]) for r in ended] == [(3, "</s>", ["want", "sleep"])]
+    assert [(r["position"], r["word"], r["left_out"]) for r in ended] == [(3, "</s>", ["wants", "know"])]
 
 
 def test_beam_search_says_which_likelier_translation_the_end_guard_passed_over(client):
-    """Beam search's likeliest translation of "she goes to school by bus" ends after 去 and leaves school out; the
-    end guard shows one that translates it, and the JSON gives the one passed over."""
-    text = "she goes to school by bus"
+    """Beam search's likeliest translation of "we have an English lesson on Monday" ends after 英语 and leaves lesson
+    out; the end guard shows one that translates it, and the JSON gives the one passed over."""
+    text = "we have an English lesson on Monday"
     answer = client.get("/api/attention", params={"source": text, "model": "rnnsearch"}).json()["translation"]
     assert (answer["decoding"], answer["beam"]) == ("beam", mt.DEFAULT_BEAM)
-    assert answer["output"] == ["她", "坐", "公共汽车", "去", "学校"] and answer["check"]["left_out"] == []
+    assert answer["output"] == ["我们", "星期一", "有", "一", "个", "英语", "课"] and answer["check"]["left_out"] == []
     passed = answer["likeliest"]
-    assert passed["output"] == ["她", "坐", "公共汽车", "去"] and passed["left_out"] == ["school"]
+    assert passed["output"] == ["我们", "星期一", "有", "一", "个", "英语"] and passed["left_out"] == ["lesson"]
     assert passed["log_probability"] > answer["log_probability"]
     unguarded = mt.translate(MODELS["rnnsearch"], text, beam=mt.DEFAULT_BEAM, candidates=True, end_guard=False)
     assert mt.output_words(unguarded) == passed["output"]  # without the guard, the beam's own choice
@@ -157,13 +157,13 @@ def test_a_run_of_words_is_not_written_a_third_time_in_a_row():
     assert mt.loop_breakers([3, 7, 7]) == [7] and mt.loop_breakers([1, 2, 3]) == [] == mt.loop_breakers([])
     assert mt.loop_breakers([mt.UNK, mt.UNK]) == []  # each <unk> is replaced by the word attention points to
     model = MODELS["rnnsearch"]
-    free = mt.translate(model, "This is eight yuan.")  # candidates=all: the model's own loop
-    assert free.target == ["这", "个", "是", "八", "点", "元", "元", "元"] and looping(
-        [s.token_id for s in free.steps[:8]]
-    )
-    chosen = mt.translate(model, "This is eight yuan.", candidates=True)  # the third 元 ruled out: it ends
-    assert chosen.target == ["这", "个", "是", "八", "点", "元", "元"]
-    assert [(s.preferred[0], s.ruled_by) for s in chosen.steps if s.preferred] == [("元", "loop")]
+    text = "Learning is a long-term process."
+    free = mt.translate(model, text)  # candidates=all: the model's own loop
+    assert free.target == ["学", "是", "一", "个", "长", "学期", "过程", "过程", "过程"]
+    assert looping([s.token_id for s in free.steps[:9]])
+    chosen = mt.translate(model, text, candidates=True)  # the third 过程 ruled out: it ends
+    assert chosen.target == ["学", "是", "一", "个", "长", "学期", "过程", "过程"]
+    assert [(s.preferred[0], s.ruled_by) for s in chosen.steps if s.preferred] == [("过程", "loop")]
     assert chosen.steps[-1].token == "</s>" and chosen.steps[-1].preferred is not None  # the end, instead
 
 
@@ -182,10 +182,10 @@ def test_the_view_says_which_first_choices_were_ruled_out(client):
         assert [(r["position"], r["word"], r["reason"]) for r in chosen["ruled_out"]] == expected
         assert free["target"] == mt.translate(MODELS["rnnsearch"], source).target
     loop = client.get(
-        "/api/attention", params={"source": "This is eight yuan.", "model": "rnnsearch", "beam": 1}
+        "/api/attention", params={"source": "Learning is a long-term process.", "model": "rnnsearch", "beam": 1}
     ).json()
-    assert loop["translation"]["output"] == ["这", "个", "是", "八", "点", "元", "元"]  # the end in place of a third
-    assert [(r["position"], r["reason"]) for r in loop["translation"]["ruled_out"]] == [(7, "loop")]
+    assert loop["translation"]["output"][-2:] == ["过程", "过程"]  # the end written in place of a third
+    assert [(r["position"], r["reason"]) for r in loop["translation"]["ruled_out"]] == [(8, "loop")]
     forced = client.get(
         "/api/attention", params={"source": "Tom chase Jerry", "model": "rnnsearch", "target": "汤姆 吃 杰瑞"}
     )

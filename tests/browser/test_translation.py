@@ -204,7 +204,7 @@ def test_the_candidate_list_rules_out_a_made_up_word_and_says_so(page, lang):
     expect(page.locator("#mt-check .unknown-note").first).to_contain_text("Made up" if lang == "en" else "编造")
 
 
-ENDED_EARLY = "Her hair is black and long."  # RNNsearch would end after 黑, long left out
+ENDED_EARLY = "The sea is vast and blue."  # RNNsearch would end after 〔广阔〕, blue left out
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -224,7 +224,7 @@ def test_the_end_guard_says_which_words_kept_the_translation_going(page, lang):
     )
 
 
-PASSED_OVER = "she goes to school by bus"  # beam search's likeliest ends after 去, school left out
+PASSED_OVER = "we have an English lesson on Monday"  # beam search's likeliest ends after 英语, lesson left out
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -123,6 +123,19 @@ applied to every sentence by ``senses``, the story grammar's old → 旧 for thi
     carefully by its verb            listen carefully                  → 仔细 地 听        (drive carefully → 小心
                                                                          地 开车)
 
+The thirteenth part: more verbs whose Chinese depends on their object (or, without one, their subject), the senses
+the older blind sets' misses showed most (``SENSES``, the same ``senses``):
+
+    miss, visit, take, know          we missed the bus                 → 我们 错过 了 公共汽车 (miss my mother →
+                                                                         想念; visit my grandmother → 看望, visit the
+                                                                         museum → 参观; take a photo → 拍, take the
+                                                                         bus → 坐, take medicine → 吃; i know him →
+                                                                         认识, know the answer → 知道)
+    carry, make, catch, answer, see  carry the box                     → 搬 盒子            (make friends → 交 朋友,
+                                                                         catch the bus → 赶, answer the phone → 接,
+                                                                         see a doctor → 看 医生)
+    open and close, said of a shop   the shop opens at nine            → 商店 九 点 开门    (open the door → 打开 门)
+
 **The model's vocabulary, and <unk>.** A content word is *common* when the lexicon has it or wordfreq ranks
 its lemma among the first ``VOCABULARY_RANK`` English words; the models read every form of a common word. A
 *rare* word is still drawn (about one content word in seven), but the models never learn it: its English stays
@@ -492,6 +505,8 @@ FREQUENCY = [("always", "总是"), ("usually", "通常"), ("often", "经常"), (
 # dictionary's. An adjective goes with its noun ("person", "animal" or "thing" when it is said of one: the boy is
 # short), a verb with its object's noun, an adjective's adverb (carefully) with its verb.
 ATTENTIVE = frozenset({"listen", "look", "read", "check", "watch", "study", "think", "write", "learn", "examine"})
+VEHICLES_AND_EVENTS = frozenset({"bus", "train", "plane", "class", "lesson", "chance", "film", "movie", "flight"})
+SHOPS = ("shop", "store", "library", "bank", "museum", "restaurant", "supermarket", "office", "school")
 SENSES = {
     ("old", "adjective"): (({"thing"}, story.OLD_THINGS),),  # 老 of the living, 旧 of things (as corpus.py writes)
     ("short", "adjective"): (({"person"}, "矮"),),  # 矮 of people, 短 of things
@@ -503,6 +518,18 @@ SENSES = {
     ("lose", "verb"): (({"game", "match", "race"}, "输"), ({"thing"}, "丢")),  # lost the game 输, lost my key 丢
     ("drive", "verb"): (({"car", "bus", "taxi", "truck", "train"}, "开"),),  # 开车 without an object
     ("careful", "adjective"): ((ATTENTIVE, "仔细"),),  # listen carefully 仔细 地 听; drive carefully 小心 地 开车
+    # the thirteenth part (a subject's lemma and " -": said of it, with no object)
+    ("miss", "verb"): ((VEHICLES_AND_EVENTS, "错过"),),  # miss my mother 想念
+    ("visit", "verb"): (({"person"}, "看望"),),  # visit the museum 参观
+    ("take", "verb"): (({"photo", "picture"}, "拍"), ({"bus", "train", "taxi", "plane"}, "坐"), ({"medicine"}, "吃")),
+    ("know", "verb"): (({"person"}, "认识"),),  # know the answer 知道
+    ("carry", "verb"): (({"box", "table", "chair", "desk", "bed", "sofa"}, "搬"),),  # carry a bag 带
+    ("make", "verb"): (({"friend"}, "交"),),  # make a cake 做
+    ("catch", "verb"): (({"bus", "train", "plane"}, "赶"),),  # catch the ball 抓住
+    ("answer", "verb"): (({"phone"}, "接"),),  # answer the question 回答
+    ("see", "verb"): (({"doctor"}, "看"),),  # see a bird 看见
+    ("open", "verb"): (({f"{shop} -" for shop in SHOPS}, "开门"),),  # open the door 打开
+    ("close", "verb"): (({f"{shop} -" for shop in SHOPS}, "关门"),),  # close the door 关
 }  # fmt: skip
 # the words a sense clause draws an object from, by verb (the first row's words, and a few more for lose)
 SENSE_OBJECTS = {
@@ -510,6 +537,27 @@ SENSE_OBJECTS = {
     "play": ("football", "soccer", "basketball", "tennis", "baseball", "badminton", "piano", "guitar", "game"),
     "lose": ("game", "match", "race", "key", "bag", "phone", "money", "book", "ticket", "wallet", "watch", "umbrella"),
     "drive": ("car", "bus", "taxi", "truck"),
+    # the thirteenth part: the nouns of each sense, and some of the dictionary's own sense beside them
+    "miss": ("bus", "train", "plane", "class", "lesson", "chance", "film", "friend", "mother", "family", "grandmother"),
+    "visit": (
+        "grandmother",
+        "grandfather",
+        "grandparent",
+        "friend",
+        "teacher",
+        "aunt",
+        "uncle",
+        "museum",
+        "zoo",
+        "city",
+    ),
+    "take": ("photo", "picture", "bus", "train", "taxi", "plane", "medicine", "book", "bag", "pen"),
+    "know": ("friend", "teacher", "man", "woman", "doctor", "neighbor", "answer", "way", "word", "news", "story"),
+    "carry": ("box", "table", "chair", "desk", "bag", "book", "umbrella"),
+    "make": ("friend", "cake", "dinner", "card"),
+    "catch": ("bus", "train", "plane", "ball", "fish", "thief"),
+    "answer": ("phone", "question", "letter"),
+    "see": ("doctor", "bird", "film", "picture", "friend"),
 }
 _BY_LEMMA = {(w.lemma, w.role): w for role in ("noun", "verb", "adjective") for w in COMMON[role]}
 SENSE_WORDS = {lemma: _BY_LEMMA[(lemma, role)] for (lemma, role) in SENSES}
@@ -517,6 +565,7 @@ SENSE_NOUNS = {  # (mask and watch are no noun of the dictionary's core)
     verb: tuple(_BY_LEMMA[(noun, "noun")] for noun in nouns if (noun, "noun") in _BY_LEMMA)
     for verb, nouns in SENSE_OBJECTS.items()
 }
+SHOP_NOUNS = tuple(_BY_LEMMA[(shop, "noun")] for shop in SHOPS)
 # the verbs a sense clause says carefully with: those that take 仔细 (ATTENTIVE) and some that take 小心
 MANNER_VERBS = [
     w for w in COMMON["verb"] + COMMON["phrasal"]
@@ -553,7 +602,7 @@ def degree_words(degree: str, be: En) -> tuple[list[En], list, list]:
 
 
 # The everyday clauses: each one's upper bound on one draw of rng.random() (the shares are the differences: verb
-# clauses 20% (26% before the eleventh part's reported clauses, 3%, and the twelfth's senses, 3%), be 14%, have 7%,
+# clauses 18% (26% before the eleventh part's reported clauses, 3%, and the senses, 3% then 5%), be 14%, have 7%,
 # please and let's 7%, going 5%, weather 3%; the third part: wh-questions 6%, comparisons 4%, the to-infinitive 3%,
 # the present perfect 3%, complements of degree 3%; the fourth: superlatives 3%, going to 3%, how old / how many /
 # what time / whose 3%; the fifth: greetings 3%, names 2%, lengths of time 3%, comparing verbs 2%).
@@ -568,7 +617,7 @@ REPORTERS = [
 ]  # fmt: skip
 REPORTED = ("verb_clause", "be_clause", "weather_clause", "have_clause")  # statements, reported
 CLAUSES = (
-    (0.20, "verb_clause"), (0.23, "sense_clause"), (0.26, "reported_clause"), (0.40, "be_clause"),
+    (0.18, "verb_clause"), (0.23, "sense_clause"), (0.26, "reported_clause"), (0.40, "be_clause"),
     (0.47, "have_clause"), (0.54, "please_clause"), (0.59, "motion_clause"),
     (0.62, "weather_clause"), (0.68, "wh_clause"), (0.72, "comparison_clause"), (0.75, "catenative_clause"),
     (0.78, "perfect_clause"), (0.81, "degree_clause"), (0.84, "superlative_clause"), (0.87, "going_to_clause"),
@@ -802,10 +851,11 @@ class Everyday(story.Grammar):
         verb: Word | None = None,
         objects: tuple[Word, ...] = (),
         manner: Word | None = None,
+        intransitive: bool = False,
     ) -> Phrase:
         """subject + (negated / questioned / modal) verb + objects, adverb, place, time. The twelfth part may give
         the ``verb``, the nouns its object is drawn from (``objects``) and an adjective whose adverb it takes
-        (``manner``: carefully)."""
+        (``manner``: carefully), or ask for no object (``intransitive``: the shop opens at nine)."""
         everyone = words("everyone") if subject is None and self.chance(0.04) else []  # the eighth part: 大家 都
         if everyone:
             subject = Phrase(
@@ -1009,6 +1059,8 @@ class Everyday(story.Grammar):
                 each_other = words("each", "other")
                 en_after = each_other
                 zh_verb = [zh("互相", *each_other)] + zh_verb
+            elif intransitive:
+                pass
             elif objects:
                 obj = self.noun_phrase(noun=self.pick(objects), place=False)
                 en_after = en_after + obj.en
@@ -1901,7 +1953,10 @@ class Everyday(story.Grammar):
         every sentence, this clause draws the pairs often enough to learn): she wears a hat → 她 戴 帽子, i lost my
         key → 我 丢 了 我的 钥匙; the old book → 旧 书, the boy is short → 男孩 很 矮; she reads the letter carefully →
         她 仔细 地 看 信, drive carefully → 小心 地 开车 (an imperative, never joined)."""
-        kind = self.pick(["object", "object", "adjective", "manner"])
+        kind = self.pick(["object", "object", "object", "object", "adjective", "manner", "opens"])
+        if kind == "opens":  # the thirteenth part: the shop opens at nine → 商店 九 点 开门
+            subject = self.noun_phrase(noun=self.pick(SHOP_NOUNS), place=False)
+            return self.verb_clause(subject, verb=SENSE_WORDS[self.pick(["open", "close"])], intransitive=True)
         if kind == "object":
             lemma = self.pick(sorted(SENSE_OBJECTS))
             subject = self.noun_phrase(person=True, place=False) if lemma != "lose" else None
@@ -1994,6 +2049,9 @@ BE_AND_DEGREE = frozenset(
     | {"very", "so", "really", "too", "more", "most", "the"}
 )
 CLAUSE_EDGES = frozenset({"and", "but", "because", "if", "when", "so", "then", "after", "before", "that", "or"})
+# a verb's object comes before any of these: she plays in the park has none (the thirteenth part)
+PLACE_PREPOSITIONS = frozenset({"in", "at", "on", "near", "under", "behind", "to", "from", "with", "for", "by", "into"})
+PLACE_PREPOSITIONS |= {"until", "about", "next", "outside", "inside", "here", "there"}
 
 
 def _kind(word: Word) -> str:
@@ -2007,11 +2065,20 @@ def partners(en: list[En], position: int) -> set[str]:
     token = en[position]
     word = token.content
     if word.role == "verb":
-        for other in en[position + 1 :]:
-            if other.word in CLAUSE_EDGES or (other.content and other.content.role == "verb"):
+        after = en[position + 1 :]
+        for k, other in enumerate(after):
+            if other.word in CLAUSE_EDGES | PLACE_PREPOSITIONS or (other.content and other.content.role == "verb"):
                 break
             if other.content and other.content.role == "noun":
                 return {other.content.lemma, _kind(other.content)}
+            owner = k + 1 < len(after) and (after[k + 1].word == "'s" or after[k + 1].content is not None)
+            if other.content is None and other.word in PERSON_WORDS and not owner:  # i know him (not her zoo)
+                return {"person"}
+        for other in reversed(en[:position]):  # no object: what it is said of (the shop opens → "shop -")
+            if other.word in CLAUSE_EDGES:
+                break
+            if other.content and other.content.role == "noun":
+                return {f"{other.content.lemma} -"}
         return set()
     if token.word == word.forms.get("adverb"):  # carefully: the verb before it, in its clause
         for other in reversed(en[:position]):

@@ -56,10 +56,10 @@ MODELS = {
 VOCAB_FILE = "vocab.json"
 # file -> (size in bytes, sha256): the committed files, checked on every load
 PINNED = {
-    "rnnencdec.npz": (5906066, "9996d45fdc9eea2f80eef28b6aa481014c3d8d01ab3bd8137bb2115d61b2a144"),
-    "rnnsearch.npz": (6038394, "c4ca9ac290f8239de42d1e932fc8afec7f44b348a4d7f5bbc5b677e9d3caac14"),
-    "transformer-mt.npz": (6418874, "8b77818023fb414b9379b5a0038dcae032f6a99a8c7a1b1727e4db894a57c59a"),
-    "vocab.json": (56455, "4d5e48abc8db1ebb688420682cce67feacc7d612427bbb34f2bb6443ab8d3c8f"),
+    "rnnencdec.npz": (5925046, "23543f9467323d14721937f03716652c9c904e8a534700492b9fddb8b8352376"),
+    "rnnsearch.npz": (6057374, "1d3a8c24e520261cd0a0f13a850d1c1862350d014efc22014794b280e3558438"),
+    "transformer-mt.npz": (6429150, "cc5d50927b9ebcb7da7a889b5e49542134e2b0fcd7e539ed51721436f81eb055"),
+    "vocab.json": (56567, "81734eb887838f2f5c333b125ef2b8b676f95b7fc592ea92d840c154cc020ff6"),
 }
 
 
