@@ -1059,13 +1059,11 @@ class Everyday(story.Grammar):
                 each_other = words("each", "other")
                 en_after = each_other
                 zh_verb = [zh("互相", *each_other)] + zh_verb
-            elif intransitive:
-                pass
             elif objects:
                 obj = self.noun_phrase(noun=self.pick(objects), place=False)
                 en_after = en_after + obj.en
                 zh_verb = zh_verb + obj.zh
-            elif self.chance(takes_object):
+            elif not intransitive and self.chance(takes_object):
                 if shape == "plain" and not particle and tense in ("present", "past") and self.chance(0.12):
                     # the eighth part: she knows everything → 她 什么 都 知道; i saw nothing → 我 什么 都 没 看见
                     (thing,) = en_after = words(self.pick(["everything", "nothing", "something"]))
@@ -2050,8 +2048,11 @@ BE_AND_DEGREE = frozenset(
 )
 CLAUSE_EDGES = frozenset({"and", "but", "because", "if", "when", "so", "then", "after", "before", "that", "or"})
 # a verb's object comes before any of these: she plays in the park has none (the thirteenth part)
-PLACE_PREPOSITIONS = frozenset({"in", "at", "on", "near", "under", "behind", "to", "from", "with", "for", "by", "into"})
-PLACE_PREPOSITIONS |= {"until", "about", "next", "outside", "inside", "here", "there"}
+PLACE_PREPOSITIONS = frozenset(
+    {"in", "at", "on", "near", "under", "behind", "to", "from", "with", "for", "by", "into", "until", "about"}
+    | {"next", "outside", "inside", "here", "there"}
+)
+OBJECT_ENDS = CLAUSE_EDGES | PLACE_PREPOSITIONS  # where the search for a verb's object stops
 
 
 def _kind(word: Word) -> str:
@@ -2067,7 +2068,7 @@ def partners(en: list[En], position: int) -> set[str]:
     if word.role == "verb":
         after = en[position + 1 :]
         for k, other in enumerate(after):
-            if other.word in CLAUSE_EDGES | PLACE_PREPOSITIONS or (other.content and other.content.role == "verb"):
+            if other.word in OBJECT_ENDS or (other.content and other.content.role == "verb"):
                 break
             if other.content and other.content.role == "noun":
                 return {other.content.lemma, _kind(other.content)}

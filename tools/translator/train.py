@@ -458,9 +458,10 @@ def carry_over(model, name, start: Path, src_vocab, tgt_vocab):
     the word embeddings and of the output layer carried over word by word (a word new to this vocabulary keeps its
     fresh initial rows). For continued training on a corpus that grew."""
     before = json.loads((start / "vocab.json").read_text(encoding="utf-8"))
-    rows = {
-        "source": [(i, before["source"].index(w)) for i, w in enumerate(src_vocab) if w in before["source"]],
-        "target": [(i, before["target"].index(w)) for i, w in enumerate(tgt_vocab) if w in before["target"]],
+    old_row = {side: {word: i for i, word in enumerate(before[side])} for side in ("source", "target")}
+    rows = {  # (new row, old row) for each word of both vocabularies
+        side: [(i, old_row[side][w]) for i, w in enumerate(vocab) if w in old_row[side]]
+        for side, vocab in (("source", src_vocab), ("target", tgt_vocab))
     }
     by_words = {"src_embed.weight": "source", "encoder.embed.weight": "source", "tgt_embed.weight": "target",
                 "embed.weight": "target", "out.weight": "target", "out.bias": "target"}  # fmt: skip
