@@ -34,7 +34,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from app.engine.models import mt_dictionary
-from tools.translator import dataset, everyday_grammar, real_pairs
+from tools.translator import dataset, everyday_grammar, real_pairs, tatoeba
 
 PAD, BOS, EOS, UNK = 0, 1, 2, 3
 SRC_SPECIALS = ["<pad>", "<unk>", *mt_dictionary.UNKNOWN_TOKENS]  # <unk> typed by role and form
@@ -550,12 +550,14 @@ def main():
     parser.add_argument(
         "--real-pairs", action="store_true", help="also train on the HSK sentences, real_pairs.py (a trial, not kept)"
     )
+    parser.add_argument("--tatoeba", action="store_true", help="also train on Tatoeba's pairs, tatoeba.py")
     args = parser.parse_args()
     torch.set_num_threads(1)
     splits = dataset.generate()
     corpus_train = splits["train"][: args.train_size] if args.train_size else splits["train"]
     real = real_pairs.training_pairs(corpus_train) if args.real_pairs else []  # HSK sentences, each REPEAT times
-    train_pairs = corpus_train + real * real_pairs.REPEAT
+    people = tatoeba.training_pairs(corpus_train) if args.tatoeba else []  # Tatoeba's pairs, each REPEAT times
+    train_pairs = corpus_train + real * real_pairs.REPEAT + people * tatoeba.REPEAT
     src_vocab, tgt_vocab = vocabularies(train_pairs)
     train = encode_pairs(train_pairs, src_vocab, tgt_vocab)
     val = encode_pairs(splits["val"], src_vocab, tgt_vocab)
@@ -564,6 +566,8 @@ def main():
     vocab = {"source": src_vocab, "target": tgt_vocab, "corpus_sha256": dataset.checksum(splits)}
     if real:
         vocab["real_pairs_sha256"] = real_pairs.checksum(real)
+    if people:
+        vocab["tatoeba_sha256"] = tatoeba.checksum(people)
     (args.out / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
     for name in args.models:
         if args.epochs:
@@ -584,6 +588,8 @@ def main():
         report["train_pairs"] = len(train)
         if real:
             report["real_pairs"] = {"kept": len(real), "repeat": real_pairs.REPEAT}
+        if people:
+            report["tatoeba"] = {"kept": len(people), "repeat": tatoeba.REPEAT}
         np.savez(args.out / f"{name}.npz", **export(model, name))
         torch.save(model.state_dict(), args.out / f"{name}.pt")  # for the reference fixtures (not committed)
         (args.out / f"{name}.json").write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n", "utf-8")
