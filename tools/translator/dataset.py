@@ -35,6 +35,7 @@ HAND_WRITTEN = (
     everyday.BLIND_PATH,
     everyday.BLIND2_PATH,
     everyday.BLIND3_PATH,
+    everyday.BLIND4_PATH,
 )
 
 # ---------------------------------------------------------------------------

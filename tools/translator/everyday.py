@@ -64,6 +64,8 @@ BLIND_PATH = SET_PATH.with_name("everyday_mt_blind.jsonl")
 BLIND2_PATH = SET_PATH.with_name("everyday_mt_blind2.jsonl")
 # the fifth: 60 written blind, 2026-12-05, evening, when the third and fourth had been read by kind
 BLIND3_PATH = SET_PATH.with_name("everyday_mt_blind3.jsonl")
+# the sixth: 60 written blind, 2026-12-05, late, to judge the Tatoeba-trained weights (never a Tatoeba sentence)
+BLIND4_PATH = SET_PATH.with_name("everyday_mt_blind4.jsonl")
 
 
 @dataclass(frozen=True)
@@ -94,14 +96,20 @@ def read_set(path: Path = SET_PATH) -> list[Item]:
     return items
 
 
+def found(alternative: str, output: list[str]) -> bool:
+    """Whether the output has the alternative: one word, or several written one after another (打 电话)."""
+    words = alternative.split()
+    return any(output[i : i + len(words)] == words for i in range(len(output) - len(words) + 1))
+
+
 def score(item: Item, output: list[str], knows, content_words: frozenset[str]) -> Score:
     """One sentence: its words known (knows(word) -> bool), its content words right, the words invented, and what
     the page's check marks of them."""
     words = translator.source_words(item.en)
     known = sum(knows(word) for word in words)
     with_dictionary = sum(knows(word) or mt_dictionary.lookup(word) is not None for word in words)
-    missing = tuple(en for en, alternatives in item.content.items() if not any(zh in output for zh in alternatives))
-    allowed = set(item.zh) | {zh for alternatives in item.content.values() for zh in alternatives}
+    missing = tuple(en for en, alts in item.content.items() if not any(found(zh, output) for zh in alts))
+    allowed = set(item.zh) | {w for alternatives in item.content.values() for zh in alternatives for w in zh.split()}
     senses = set().union(*mt_check.meanings(words))  # every Chinese word given for a word of it, taught ones too
     joined = {i for i in range(len(output) - 1) if output[i] + output[i + 1] in item.zh}
     beside = joined | {i + 1 for i in joined}  # the words that make a reference word together
@@ -207,7 +215,8 @@ def main(argv: list[str] | None = None) -> None:
         "--set",
         type=Path,
         default=SET_PATH,
-        help=f"the sentences (also: {SHAPES_PATH.name}, {BLIND_PATH.name}, {BLIND2_PATH.name}, {BLIND3_PATH.name})",
+        help=f"the sentences (also: {SHAPES_PATH.name}, {BLIND_PATH.name}, {BLIND2_PATH.name}, {BLIND3_PATH.name}, "
+        f"{BLIND4_PATH.name})",
     )
     args = parser.parse_args(argv)
     items = read_set(args.set)
