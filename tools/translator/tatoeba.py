@@ -156,9 +156,10 @@ def translating(word: str, chinese: list[str]) -> list[int]:
     return [i for i, zh in enumerate(chinese) if zh == word or names & glosses.get(zh, set())]
 
 
-def training_pairs(corpus_train: list[dict]) -> list[dict]:
+def training_pairs(corpus_train: list[dict], min_count: int = MIN_COUNT) -> list[dict]:
     """The kept training pairs, each once ({"en", "zh", "grammar": "tatoeba"}), read against the vocabulary of the
-    grammars' training pairs (`corpus_train`): see the module's text."""
+    grammars' training pairs (`corpus_train`), a word of Tatoeba's the models' from `min_count` pairs: see the
+    module's text."""
     corpus_en = {w for pair in corpus_train for w in pair["en"].split()}
     corpus_zh = {w for pair in corpus_train for w in pair["zh"].split()}
     read = sentences(corpus_zh)
@@ -167,8 +168,8 @@ def training_pairs(corpus_train: list[dict]) -> list[dict]:
     pairs = []
     for words, chinese in read:
         latin = {w for w in chinese if LATIN.fullmatch(w)}
-        rare_en = [j for j, w in enumerate(words) if (w not in corpus_en and en_count[w] < MIN_COUNT) or w in latin]
-        rare_zh = {i for i, w in enumerate(chinese) if (w not in corpus_zh and zh_count[w] < MIN_COUNT) or w in latin}
+        rare_en = [j for j, w in enumerate(words) if (w not in corpus_en and en_count[w] < min_count) or w in latin]
+        rare_zh = {i for i, w in enumerate(chinese) if (w not in corpus_zh and zh_count[w] < min_count) or w in latin}
         hidden: dict[int, int] = {}  # English position -> the Chinese position that becomes <unk>
         for j in rare_en:
             named = [i for i in translating(words[j], chinese) if i not in hidden.values()]

@@ -551,12 +551,15 @@ def main():
         "--real-pairs", action="store_true", help="also train on the HSK sentences, real_pairs.py (a trial, not kept)"
     )
     parser.add_argument("--tatoeba", action="store_true", help="also train on Tatoeba's pairs, tatoeba.py")
+    parser.add_argument(
+        "--tatoeba-min-count", type=int, default=tatoeba.MIN_COUNT, help="a Tatoeba word the models' from N pairs"
+    )
     args = parser.parse_args()
     torch.set_num_threads(1)
     splits = dataset.generate()
     corpus_train = splits["train"][: args.train_size] if args.train_size else splits["train"]
     real = real_pairs.training_pairs(corpus_train) if args.real_pairs else []  # HSK sentences, each REPEAT times
-    people = tatoeba.training_pairs(corpus_train) if args.tatoeba else []  # Tatoeba's pairs, each REPEAT times
+    people = tatoeba.training_pairs(corpus_train, args.tatoeba_min_count) if args.tatoeba else []  # each REPEAT times
     train_pairs = corpus_train + real * real_pairs.REPEAT + people * tatoeba.REPEAT
     src_vocab, tgt_vocab = vocabularies(train_pairs)
     train = encode_pairs(train_pairs, src_vocab, tgt_vocab)
@@ -589,7 +592,7 @@ def main():
         if real:
             report["real_pairs"] = {"kept": len(real), "repeat": real_pairs.REPEAT}
         if people:
-            report["tatoeba"] = {"kept": len(people), "repeat": tatoeba.REPEAT}
+            report["tatoeba"] = {"kept": len(people), "repeat": tatoeba.REPEAT, "min_count": args.tatoeba_min_count}
         np.savez(args.out / f"{name}.npz", **export(model, name))
         torch.save(model.state_dict(), args.out / f"{name}.pt")  # for the reference fixtures (not committed)
         (args.out / f"{name}.json").write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n", "utf-8")
