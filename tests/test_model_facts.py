@@ -1,6 +1,7 @@
 """Validating a link reads a table of each model's facts, never the model: the table agrees with the loaded
 models, validation asks no model anything, and what only a model knows is checked when the view is computed."""
 
+import json
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
@@ -30,9 +31,12 @@ def loaded_facts(name: str) -> models.ModelInfo:
         layers, heads, d_model = net.layers, net.heads, net.d
     else:  # the recurrent translators: one attention (or none), as wide as the decoder state s
         layers, heads, d_model = 1, 1, net.p["cell.weight_hh"].shape[1]
+    vocabulary = json.loads((mt.DIRECTORY / mt.MODELS[name]["vocabulary"]).read_text(encoding="utf-8"))
+    trained_on = "trained here on a generated corpus"  # and on Tatoeba's pairs when its vocabulary names them
+    trained_on += " and Tatoeba's sentence pairs" if "tatoeba_sha256" in vocabulary else ""
     return models.ModelInfo(
-        name, mt.MODELS[name]["label"], "English → Chinese", "trained here on a generated corpus", layers, heads,
-        d_model, d_model // heads, mt.MAX_SOURCE_WORDS,
+        name, mt.MODELS[name]["label"], "English → Chinese", trained_on, layers, heads, d_model, d_model // heads,
+        mt.MAX_SOURCE_WORDS,
     )  # fmt: skip
 
 

@@ -66,6 +66,9 @@ class ModelInfo:
     max_pieces: int  # the most word pieces a sentence may have, special tokens included
 
 
+# What each translator was trained on, as the model select's note says (the Transformer read people's sentences too)
+TRAINED_ON = {"transformer-mt": "trained here on a generated corpus and Tatoeba's sentence pairs"}
+
 # Each model's shape and limits, as its files say (tests/test_model_facts.py checks this table against the
 # loaded models, so it fails when a model changes): validation reads these, never the model.
 FACTS = {
@@ -79,8 +82,8 @@ FACTS = {
     )
 } | {
     name: ModelInfo(
-        name, mt.MODELS[name]["label"], "English → Chinese", "trained here on a generated corpus", n_layers=layers,
-        n_heads=heads, d_model=d_model, d_head=d_model // heads, max_pieces=mt.MAX_SOURCE_WORDS,
+        name, mt.MODELS[name]["label"], "English → Chinese", TRAINED_ON.get(name, "trained here on a generated corpus"),
+        n_layers=layers, n_heads=heads, d_model=d_model, d_head=d_model // heads, max_pieces=mt.MAX_SOURCE_WORDS,
     )
     for name, layers, heads, d_model in (
         ("rnnsearch", 1, 1, 128),  # the decoder state s is d_model wide; one attention, no layers of it

@@ -679,19 +679,19 @@ PRESETS = [
         "lesson": {
             "en": "English puts the question word first; Chinese leaves it where the answer would stand. The Transformer "
             "translates what did she buy yesterday as 她 昨天 买 了 什么: 什么 goes to the end and yesterday moves "
-            "forward. In layer 1, head 2, 什么 puts {weight0} of its attention on {key0}, the first English word, and "
+            "forward. In layer 0, head 0, 什么 puts {weight0} of its attention on {key0}, the first English word, and "
             "昨天 puts {weight1} on {key1}, the last: the alignment lines cross the whole sentence, learned from "
             "sentence pairs alone.",
             "zh": "英语把疑问词放在句首，中文把它留在答案该在的位置。Transformer 把 what did she buy yesterday 译成 "
-            "她 昨天 买 了 什么：“什么”到了句末，yesterday 移到了前面。第 1 层第 2 个头里，“什么”把 {weight0} 的"
+            "她 昨天 买 了 什么：“什么”到了句末，yesterday 移到了前面。第 0 层第 0 个头里，“什么”把 {weight0} 的"
             "注意力放在 {key0} 上，那是英文的第一个词；“昨天”把 {weight1} 放在 {key1} 上，那是最后一个词："
             "对齐线横跨整句交叉，只从句对中学来。",
         },
         "params": {
             "source": "what did she buy yesterday",
             "model": "transformer-mt",
-            "layer": "1",
-            "head": "2",
+            "layer": "0",
+            "head": "0",
             "step": "4",
         },
         "claims": (Claim("top", step=4, key="what", at_least=0.9), Claim("top", step=1, key="yesterday", at_least=0.7)),

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from app.engine.models import translator
 from tools.translator.train import BOS, EOS, SETTINGS, build, source_id
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,21 +103,23 @@ def main():
     parser.add_argument("--models", nargs="+", default=list(SETTINGS))
     args = parser.parse_args()
     torch.set_num_threads(1)
-    vocab = json.loads((args.weights / "vocab.json").read_text(encoding="utf-8"))
-    s_index = {w: i for i, w in enumerate(vocab["source"])}
     args.out.mkdir(parents=True, exist_ok=True)
     cases = {"torch": torch.__version__, "numpy": np.__version__, "sentences": [], "models": {}}
     for text in SENTENCES:
-        words = text.split()
-        cases["sentences"].append({"text": text, "words": words, "ids": [source_id(s_index, w) for w in words]})
+        cases["sentences"].append({"text": text, "words": text.split()})
     cases["logit_stride"] = LOGIT_STRIDE
     for name in args.models:
+        # each model's own vocabulary (the RNNs share vocab.json; the Transformer has its own)
+        file = translator.MODELS[name]["vocabulary"]
+        vocab = json.loads((args.weights / file).read_text(encoding="utf-8"))
+        s_index = {w: i for i, w in enumerate(vocab["source"])}
         model = load_model(name, args.weights, len(vocab["source"]), len(vocab["target"]))
         arrays = {}
         outputs = []
         for k, case in enumerate(cases["sentences"]):
-            run = run_transformer(model, case["ids"]) if name == "transformer-mt" else run_rnn(model, case["ids"])
-            outputs.append({"ids": run["ids"], "tokens": [vocab["target"][i] for i in run["ids"]]})
+            src = [source_id(s_index, w) for w in case["words"]]
+            run = run_transformer(model, src) if name == "transformer-mt" else run_rnn(model, src)
+            outputs.append({"source_ids": src, "ids": run["ids"], "tokens": [vocab["target"][i] for i in run["ids"]]})
             run["logits"] = run["logits"][:, ::LOGIT_STRIDE]  # (steps, n_target / LOGIT_STRIDE)
             for key in ("logits", "weights", "self_weights"):
                 if key in run:

@@ -2,8 +2,10 @@
 
 The weights were trained by tools/translator/train.py on the generated corpus of
 tools/translator/dataset.py (the story grammar and everyday sentences over the dictionary's common words: about
-3,900 English and 1,700 Chinese words; sentences of up to 25 words),
-and are committed in ``mt/`` as float32 ``.npz``, each pinned by size and sha256 (checked on load).
+3,900 English and 1,700 Chinese words; sentences of up to 25 words); the Transformer's on 25,000 of Tatoeba's
+sentence pairs too (tools/translator/tatoeba.py), which gave it a vocabulary of its own (about 4,100 English and
+2,600 Chinese words). They are committed in ``mt/`` as float32 ``.npz``, each pinned by size and sha256 (checked on
+load), with ``vocab.json`` (the RNNs') and ``transformer-mt.vocab.json``.
 
     rnnencdec       the encoder squeezes the sentence into ONE context vector c; every step uses it
     rnnsearch       additive attention: e_ij = vᵀ tanh(W s_{i-1} + U h_j), a_i = softmax(e_i),
@@ -47,18 +49,26 @@ DEFAULT_BEAM = 8
 PAD, BOS, EOS, UNK = 0, 1, 2, 3  # target vocabulary
 SOURCE_UNK = 1
 SOURCE_SPECIALS = ("<pad>", "<unk>", *mt_dictionary.UNKNOWN_TOKENS)  # <unk> typed by role and form
-# name -> its weights file and what the page calls it
+VOCAB_FILE = "vocab.json"  # the vocabulary the two RNNs share (trained on the grammars' corpus alone)
+# name -> its weights file, its vocabulary's file and what the page calls it. The Transformer has a vocabulary of its
+# own: it was trained on Tatoeba's pairs too (tools/translator/README.md, "Installed: the Transformer on Tatoeba's
+# pairs"), which gave it words the RNNs do not have
 MODELS = {
-    "rnnencdec": {"file": "rnnencdec.npz", "label": "RNNencdec (no attention)"},
-    "rnnsearch": {"file": "rnnsearch.npz", "label": "RNNsearch (additive attention)"},
-    "transformer-mt": {"file": "transformer-mt.npz", "label": "Transformer (4 heads)", "heads": 4},
+    "rnnencdec": {"file": "rnnencdec.npz", "vocabulary": VOCAB_FILE, "label": "RNNencdec (no attention)"},
+    "rnnsearch": {"file": "rnnsearch.npz", "vocabulary": VOCAB_FILE, "label": "RNNsearch (additive attention)"},
+    "transformer-mt": {
+        "file": "transformer-mt.npz",
+        "vocabulary": "transformer-mt.vocab.json",
+        "label": "Transformer (4 heads)",
+        "heads": 4,
+    },
 }
-VOCAB_FILE = "vocab.json"
 # file -> (size in bytes, sha256): the committed files, checked on every load
 PINNED = {
     "rnnencdec.npz": (5925046, "23543f9467323d14721937f03716652c9c904e8a534700492b9fddb8b8352376"),
     "rnnsearch.npz": (6057374, "1d3a8c24e520261cd0a0f13a850d1c1862350d014efc22014794b280e3558438"),
-    "transformer-mt.npz": (6429150, "cc5d50927b9ebcb7da7a889b5e49542134e2b0fcd7e539ed51721436f81eb055"),
+    "transformer-mt.npz": (7448466, "120030203cb390aa988636c2474db5e8d9c57cf249dc4610c68b2e22a9a21137"),
+    "transformer-mt.vocab.json": (67780, "bb4937b232d5b610a71a97995a4d8e3d78295f09ea3092649c09441852a741f1"),
     "vocab.json": (56567, "81734eb887838f2f5c333b125ef2b8b676f95b7fc592ea92d840c154cc020ff6"),
 }
 
@@ -103,8 +113,8 @@ class Vocabulary:
         return word in self._source_index and word not in SOURCE_SPECIALS
 
 
-def read_vocabulary(directory: Path = DIRECTORY, verify: bool = True) -> Vocabulary:
-    data = _verified_bytes(VOCAB_FILE, directory) if verify else (directory / VOCAB_FILE).read_bytes()
+def read_vocabulary(directory: Path = DIRECTORY, verify: bool = True, file: str = VOCAB_FILE) -> Vocabulary:
+    data = _verified_bytes(file, directory) if verify else (directory / file).read_bytes()
     raw = json.loads(data)
     return Vocabulary(raw["source"], raw["target"])
 
@@ -428,7 +438,7 @@ def load(name: str, directory: Path = DIRECTORY, verify: bool = True) -> Transla
     """The model called ``name`` (one of MODELS), its files checked against their pinned size and sha256."""
     if name not in MODELS:
         raise KeyError(f"unknown translator {name!r}; one of {', '.join(MODELS)}")
-    vocabulary = read_vocabulary(directory, verify)
+    vocabulary = read_vocabulary(directory, verify, MODELS[name]["vocabulary"])
     p = read_weights(name, directory, verify)
     if name == "rnnsearch":
         network = RNNSearch(p)
