@@ -125,8 +125,9 @@ def raw_pairs() -> tuple[tuple[str, str], ...]:
     return tuple(first.items())
 
 
-def sentences(corpus_zh: set[str]) -> list[tuple[list[str], list[str]]]:
-    """The usable pairs: (English words, Chinese words), see the module's text."""
+@functools.cache
+def sentences(corpus_zh: frozenset[str]) -> list[tuple[list[str], list[str]]]:
+    """The usable pairs: (English words, Chinese words), see the module's text (once per process for a corpus)."""
     import jieba
 
     jieba.setLogLevel(60)
@@ -161,7 +162,7 @@ def training_pairs(corpus_train: list[dict], min_count: int = MIN_COUNT) -> list
     module's text."""
     corpus_en = {w for pair in corpus_train for w in pair["en"].split()}
     corpus_zh = {w for pair in corpus_train for w in pair["zh"].split()}
-    read = sentences(corpus_zh)
+    read = sentences(frozenset(corpus_zh))
     en_count = collections.Counter(w for words, _ in read for w in words)
     zh_count = collections.Counter(w for _, chinese in read for w in chinese)
     pairs = []
