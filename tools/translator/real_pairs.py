@@ -46,6 +46,7 @@ HELD_OUT_SHARE = 0.1
 MIN_COUNT = 2
 REPEAT = 8  # each kept pair this many times in an epoch: about 7% of the training pairs
 UNK = "<unk>"
+PRONOUN_DE = {"我", "你", "他", "她", "我们", "你们", "他们", "谁"}  # the corpus writes 我的, 他们的 as one word
 
 
 class Sentence(collections.namedtuple("Sentence", "id level english words zh glosses")):
@@ -57,7 +58,6 @@ class Sentence(collections.namedtuple("Sentence", "id level english words zh glo
 def sentences() -> tuple[Sentence, ...]:
     """Every usable sentence of the package, once per English sentence, in the package's order."""
     hand_written = dataset.hand_written_sentences()
-    pronoun_de = {"我", "你", "他", "她", "我们", "你们", "他们", "谁"}  # the corpus writes 我的, 他们的 as one word
     kept, seen = [], set()
     for record in load_sentences():
         english = record["translation"]["en"]
@@ -69,7 +69,7 @@ def sentences() -> tuple[Sentence, ...]:
         zh: list[str] = []
         glosses: list[str] = []
         for token in record["tokens"]:
-            if token["word"] == "的" and zh and zh[-1] in pronoun_de:
+            if token["word"] == "的" and zh and zh[-1] in PRONOUN_DE:
                 zh[-1] += "的"
                 continue
             zh.append(token["word"])
@@ -83,11 +83,35 @@ def is_held_out(sentence: Sentence) -> bool:
     return int.from_bytes(digest[:4], "big") < HELD_OUT_SHARE * 2**32
 
 
+def names(word: str) -> set[str]:
+    """The English word and its lemma (walked: walk, by the dictionary's reading): what a gloss may name it by."""
+    reading = mt_dictionary.lookup(word)
+    return {word, reading.lemma} if reading else {word}
+
+
 def naming(sentence: Sentence, word: str) -> list[int]:
     """The Chinese words whose gloss names the English word or its lemma (walked: walk), as whole words."""
-    reading = mt_dictionary.lookup(word)
-    names = {word, reading.lemma} if reading else {word}
-    return [i for i, gloss in enumerate(sentence.glosses) if names & set(re.findall(r"[a-z]+", gloss))]
+    return [i for i, gloss in enumerate(sentence.glosses) if names(word) & set(re.findall(r"[a-z]+", gloss))]
+
+
+def hide_rare(
+    words: Sequence[str], chinese: Sequence[str], naming_rare: dict[int, list[int]], rare_zh: set[int]
+) -> tuple[list[str], list[str]] | None:
+    """The pair with each rare English word read as its typed <unk> and the one Chinese word that translates it
+    written <unk> (`naming_rare`: each rare English word's position, in order -> the Chinese positions naming it);
+    None when a rare English word has not exactly one such word left, or a rare Chinese word (positions `rare_zh`)
+    is not hidden so (training on it would teach a known English word -> <unk>)."""
+    hidden: dict[int, int] = {}  # English position -> the Chinese position that becomes <unk>
+    for j, positions in naming_rare.items():
+        named = [i for i in positions if i not in hidden.values()]
+        if len(named) != 1:
+            return None
+        hidden[j] = named[0]
+    if not rare_zh <= set(hidden.values()):
+        return None
+    en = [mt_dictionary.unknown_token(w) if j in hidden else w for j, w in enumerate(words)]
+    zh = [UNK if i in hidden.values() else w for i, w in enumerate(chinese)]
+    return en, zh
 
 
 def training_pairs(corpus_train: list[dict]) -> list[dict]:
@@ -102,17 +126,9 @@ def training_pairs(corpus_train: list[dict]) -> list[dict]:
     for s in train:
         rare_en = [j for j, w in enumerate(s.words) if w not in corpus_en and en_count[w] < MIN_COUNT]
         rare_zh = {i for i, w in enumerate(s.zh) if w not in corpus_zh and zh_count[w] < MIN_COUNT}
-        hidden: dict[int, int] = {}  # English position -> the Chinese position that becomes <unk>
-        for j in rare_en:
-            named = [i for i in naming(s, s.words[j]) if i not in hidden.values()]
-            if len(named) != 1:
-                break
-            hidden[j] = named[0]
-        else:
-            if rare_zh <= set(hidden.values()):
-                en = [mt_dictionary.unknown_token(w) if j in hidden else w for j, w in enumerate(s.words)]
-                zh = [UNK if i in hidden.values() else w for i, w in enumerate(s.zh)]
-                pairs.append({"en": " ".join(en), "zh": " ".join(zh), "grammar": "real"})
+        kept = hide_rare(s.words, s.zh, {j: naming(s, s.words[j]) for j in rare_en}, rare_zh)
+        if kept:
+            pairs.append({"en": " ".join(kept[0]), "zh": " ".join(kept[1]), "grammar": "real"})
     return pairs
 
 

@@ -38,7 +38,6 @@ import functools
 import re
 from importlib import metadata
 
-from app.engine.models import mt_dictionary
 from app.engine.models.translator import source_words
 from tools.translator import dataset, real_pairs
 from tools.translator.real_pairs import checksum  # the kept pairs' sha256, as vocab.json records it
@@ -46,12 +45,10 @@ from tools.translator.real_pairs import checksum  # the kept pairs' sha256, as v
 MAX_EN = 15  # English words per sentence at most: a teacher's sentences are 3-15 words
 MIN_COUNT = 15  # the committed Transformer's (rule 40's trial, not kept: 5)
 REPEAT = 2  # each kept pair this many times in an epoch
-UNK = "<unk>"
 PUNCTUATION = re.compile(r"[\s，。！？、：；“”‘’「」『』（）《》〈〉…—～·,.!?:;\"'()\[\]\-~]+")
 LATIN = re.compile(r"[A-Za-z]+")
 # jieba writes a number, a demonstrative or a negation with the word after it; the corpus writes them apart
 SPLIT_FIRST = set("一二三四五六七八九十两几这那哪每不没")
-PRONOUN_DE = {"我", "你", "他", "她", "我们", "你们", "他们", "谁"}  # the corpus writes 我的, 他们的 as one word
 
 
 def package_file() -> str:
@@ -104,7 +101,7 @@ def corpus_words(words: list[str], corpus_zh: set[str]) -> list[str]:
     """jieba's words written as the corpus writes them (see the module's text)."""
     out: list[str] = []
     for word in words:
-        if word == "的" and out and out[-1] in PRONOUN_DE:
+        if word == "的" and out and out[-1] in real_pairs.PRONOUN_DE:
             out[-1] += "的"
             continue
         if word not in corpus_zh and word[0] in SPLIT_FIRST and word[1:] in corpus_zh:
@@ -151,8 +148,7 @@ def sentences(corpus_zh: frozenset[str]) -> list[tuple[list[str], list[str]]]:
 def translating(word: str, chinese: list[str]) -> list[int]:
     """The positions of the Chinese words that translate the English word (see the module's text)."""
     _, glosses = cedict()
-    reading = mt_dictionary.lookup(word)
-    names = {word, reading.lemma} if reading else {word}
+    names = real_pairs.names(word)
     return [i for i, zh in enumerate(chinese) if zh == word or names & glosses.get(zh, set())]
 
 
@@ -170,23 +166,15 @@ def training_pairs(corpus_train: list[dict], min_count: int = MIN_COUNT) -> list
         latin = {w for w in chinese if LATIN.fullmatch(w)}
         rare_en = [j for j, w in enumerate(words) if (w not in corpus_en and en_count[w] < min_count) or w in latin]
         rare_zh = {i for i, w in enumerate(chinese) if (w not in corpus_zh and zh_count[w] < min_count) or w in latin}
-        hidden: dict[int, int] = {}  # English position -> the Chinese position that becomes <unk>
-        for j in rare_en:
-            named = [i for i in translating(words[j], chinese) if i not in hidden.values()]
-            if len(named) != 1:
-                break
-            hidden[j] = named[0]
-        else:
-            if rare_zh <= set(hidden.values()):
-                en = [mt_dictionary.unknown_token(w) if j in hidden else w for j, w in enumerate(words)]
-                zh = [UNK if i in hidden.values() else w for i, w in enumerate(chinese)]
-                pairs.append({"en": " ".join(en), "zh": " ".join(zh), "grammar": "tatoeba"})
+        kept = real_pairs.hide_rare(words, chinese, {j: translating(words[j], chinese) for j in rare_en}, rare_zh)
+        if kept:
+            pairs.append({"en": " ".join(kept[0]), "zh": " ".join(kept[1]), "grammar": "tatoeba"})
     return pairs
 
 
 def main() -> None:
     pairs = training_pairs(dataset.generate()["train"])
-    hidden = sum(UNK in p["zh"].split() for p in pairs)
+    hidden = sum(real_pairs.UNK in p["zh"].split() for p in pairs)
     en_words = {w for p in pairs for w in p["en"].split()}
     zh_words = {w for p in pairs for w in p["zh"].split()}
     print(f"{len(raw_pairs())} English sentences in the package, {len(pairs)} kept ({hidden} with a word hidden), "
