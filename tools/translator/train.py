@@ -33,7 +33,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from app.engine.models import mt_dictionary
+from app.engine.models import mt_dictionary, translator
 from tools.translator import dataset, everyday_grammar, real_pairs, tatoeba
 
 PAD, BOS, EOS, UNK = 0, 1, 2, 3
@@ -453,11 +453,19 @@ def evaluate(name, model, data, tgt_vocab, batch=200):
     return figures
 
 
+def start_vocabulary(start: Path, name: str) -> Path:
+    """The vocabulary of the weights ``start/<name>.npz``: the model's own file where the folder is laid out as
+    app/engine/models/mt is (the Transformer's transformer-mt.vocab.json, the RNNs' vocab.json:
+    translator.MODELS), else a run's folder's one vocab.json."""
+    own = start / translator.MODELS[name]["vocabulary"]
+    return own if own.is_file() else start / "vocab.json"
+
+
 def carry_over(model, name, start: Path, src_vocab, tgt_vocab):
     """Start ``model`` from the weights in ``start`` (its <name>.npz and vocab.json): every array copied, the rows of
     the word embeddings and of the output layer carried over word by word (a word new to this vocabulary keeps its
     fresh initial rows). For continued training on a corpus that grew."""
-    before = json.loads((start / "vocab.json").read_text(encoding="utf-8"))
+    before = json.loads(start_vocabulary(start, name).read_text(encoding="utf-8"))
     old_row = {side: {word: i for i, word in enumerate(before[side])} for side in ("source", "target")}
     rows = {  # (new row, old row) for each word of both vocabularies
         side: [(i, old_row[side][w]) for i, w in enumerate(vocab) if w in old_row[side]]
@@ -584,7 +592,7 @@ def main():
             name, train, val, test, tgt_vocab, len(src_vocab), len(tgt_vocab), args.seed, args.start, src_vocab
         )
         if args.start:
-            report["start"] = {"from": str(args.start), "vocab_sha256": file_sha256(args.start / "vocab.json"),
+            report["start"] = {"from": str(args.start), "vocab_sha256": file_sha256(start_vocabulary(args.start, name)),
                                "weights_sha256": file_sha256(args.start / f"{name}.npz")}  # fmt: skip
         report["torch"] = torch.__version__
         report["numpy"] = np.__version__
