@@ -554,6 +554,7 @@ def main():
     parser.add_argument("--ffn", type=int, default=None, help="the Transformer's feed-forward width (trials only)")
     parser.add_argument("--test-size", type=int, default=None, help="measure on the first N test pairs (trials only)")
     parser.add_argument("--dropout", type=float, default=None, help="the attention models' dropout, override (0: none)")
+    parser.add_argument("--lr", type=float, default=None, help="the peak learning rate, override (trials only)")
     parser.add_argument("--start", type=Path, default=None, help="continue from the weights in this folder")
     parser.add_argument(
         "--real-pairs", action="store_true", help="also train on the HSK sentences, real_pairs.py (a trial, not kept)"
@@ -588,6 +589,8 @@ def main():
                 SETTINGS[name][setting] = getattr(args, setting)
         if args.dropout is not None and "dropout" in SETTINGS[name]:
             SETTINGS[name]["dropout"] = args.dropout
+        if args.lr:
+            SETTINGS[name]["lr"] = args.lr
         model, report = train_one(
             name, train, val, test, tgt_vocab, len(src_vocab), len(tgt_vocab), args.seed, args.start, src_vocab
         )
