@@ -14,6 +14,7 @@ from tools.translator.everyday import (
     BLIND2_PATH,
     BLIND3_PATH,
     BLIND4_PATH,
+    BLIND5_PATH,
     BLIND_PATH,
     SET_PATH,
     SHAPES_PATH,
@@ -30,6 +31,7 @@ BLIND = read_set(BLIND_PATH)
 BLIND2 = read_set(BLIND2_PATH)
 BLIND3 = read_set(BLIND3_PATH)
 BLIND4 = read_set(BLIND4_PATH)
+BLIND5 = read_set(BLIND5_PATH)
 CONTENT_WORDS = mt_check.content_words()
 
 
@@ -90,11 +92,19 @@ def test_the_sixth_set_is_sixty_sentences_written_blind_and_none_is_tatoebas():
     assert not {" ".join(source_words(item.en)) for item in BLIND4} & older
 
 
+def test_the_seventh_set_is_sixty_sentences_written_blind_and_none_is_tatoebas():
+    well_formed(BLIND5)
+    assert len(BLIND5) == 60
+    older = {" ".join(source_words(item.en)) for item in ITEMS + SHAPES + BLIND + BLIND2 + BLIND3 + BLIND4}
+    assert not {" ".join(source_words(item.en)) for item in BLIND5} & older
+
+
 def test_the_set_is_not_the_corpus_generators():
     generated = dataset.generate(sizes={"train": 1000, "val": 10, "test": 10})
     sentences = {pair["en"] for split in generated.values() for pair in split}
     vocabulary = {word for sentence in sentences for word in sentence.split()}
-    hand_written = {" ".join(source_words(item.en)) for item in ITEMS + SHAPES + BLIND + BLIND2 + BLIND3 + BLIND4}
+    every_set = ITEMS + SHAPES + BLIND + BLIND2 + BLIND3 + BLIND4 + BLIND5
+    hand_written = {" ".join(source_words(item.en)) for item in every_set}
     assert not sentences & hand_written
     assert dataset.hand_written_sentences() == hand_written
     beyond = [item.en for item in ITEMS if set(source_words(item.en)) - vocabulary]

@@ -36,6 +36,7 @@ HAND_WRITTEN = (
     everyday.BLIND2_PATH,
     everyday.BLIND3_PATH,
     everyday.BLIND4_PATH,
+    everyday.BLIND5_PATH,
 )
 
 # ---------------------------------------------------------------------------

@@ -66,6 +66,8 @@ BLIND2_PATH = SET_PATH.with_name("everyday_mt_blind2.jsonl")
 BLIND3_PATH = SET_PATH.with_name("everyday_mt_blind3.jsonl")
 # the sixth: 60 written blind, 2026-12-05, late, to judge the Tatoeba-trained weights (never a Tatoeba sentence)
 BLIND4_PATH = SET_PATH.with_name("everyday_mt_blind4.jsonl")
+# the seventh: 60 written blind, 2026-12-05, night, to judge rules 43 and 44 (never a Tatoeba sentence)
+BLIND5_PATH = SET_PATH.with_name("everyday_mt_blind5.jsonl")
 
 
 @dataclass(frozen=True)
@@ -216,7 +218,7 @@ def main(argv: list[str] | None = None) -> None:
         type=Path,
         default=SET_PATH,
         help=f"the sentences (also: {SHAPES_PATH.name}, {BLIND_PATH.name}, {BLIND2_PATH.name}, {BLIND3_PATH.name}, "
-        f"{BLIND4_PATH.name})",
+        f"{BLIND4_PATH.name}, {BLIND5_PATH.name})",
     )
     args = parser.parse_args(argv)
     items = read_set(args.set)
