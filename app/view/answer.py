@@ -232,8 +232,9 @@ class UnknownReplacement(BaseModel):
     )
     word: str = Field(description="What the output shows in place of <unk>.")
     origin: Literal["dictionary", "english", "none"] = Field(
-        description="dictionary: the translators' dictionary's Chinese for that English word; english: the word is "
-        "in no dictionary and is kept in English; none: no attention, <unk> stays."
+        description="dictionary: the translators' dictionary's Chinese for that English word (or, for a name it "
+        "lacks, the Chinese of CC-CEDICT's list of names: chen → 陈); english: the word is in neither and is kept in "
+        "English; none: no attention, <unk> stays."
     )
 
 

@@ -267,12 +267,14 @@ LESSONS = [
             "the dictionary's translation of the source word it looks at most. Writing the <unk> for enemy, "
             "RNNsearch looks at {key0} ({weight0}), and the page writes 〔{word0}〕, marked as taken from the "
             "dictionary. When attention points at the wrong word, the wrong word is copied: the second example. A "
-            "word in no dictionary stays in English.",
+            "name the dictionary lacks comes from CC-CEDICT's list of names (chen → 陈); a word in neither stays in "
+            "English.",
             "zh": "训练好的翻译模型只认识一张固定的词表（这里约 3,900 个英文词、1,700 个中文词）。表外的词被读成 <unk>，"
             "并按它的样子分类（<unk:noun>、<unk:verb-ed>……）；模型训练时学会在它的译文该出现的位置写 <unk>，"
             "而不是编造另一个词。那里该写什么？Luong 等和 Jean 等（2015）顺着注意力找：用词典里注意力最关注的那个源词的"
             "译法代替 <unk>。为 enemy 写 <unk> 时，RNNsearch 最关注 {key0}（{weight0}），页面写出〔{word0}〕，"
-            "并注明取自词典。注意力指错了词，复制的也就是错的词：见第二个例子。任何词典都没有的词保留英文。",
+            "并注明取自词典。注意力指错了词，复制的也就是错的词：见第二个例子。词典里没有的人名、地名取自 CC-CEDICT 的"
+            "名字表（chen → 陈）；两处都没有的词保留英文。",
         },
         "preset": "mt-unknown",
         "more": ["mt-unknown-wrong"],

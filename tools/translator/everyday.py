@@ -81,7 +81,7 @@ class Item:
 class Score:
     words: int  # English words
     known: int  # in the model's vocabulary
-    known_with_dictionary: int  # in its vocabulary or in the dictionary
+    known_with_dictionary: int  # in its vocabulary, in the dictionary or in the list of names
     content_right: bool
     invented: tuple[str, ...]  # Chinese content words that translate no word of the sentence
     unmarked: tuple[str, ...]  # ... of them, those the page's check does not mark made up
@@ -109,7 +109,7 @@ def score(item: Item, output: list[str], knows, content_words: frozenset[str]) -
     the page's check marks of them."""
     words = translator.source_words(item.en)
     known = sum(knows(word) for word in words)
-    with_dictionary = sum(knows(word) or mt_dictionary.lookup(word) is not None for word in words)
+    with_dictionary = sum(bool(knows(word) or mt_dictionary.lookup(word) or mt_dictionary.name(word)) for word in words)
     missing = tuple(en for en, alts in item.content.items() if not any(found(zh, output) for zh in alts))
     allowed = set(item.zh) | {w for alternatives in item.content.values() for zh in alternatives for w in zh.split()}
     senses = set().union(*mt_check.meanings(words))  # every Chinese word given for a word of it, taught ones too

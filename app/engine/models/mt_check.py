@@ -134,13 +134,14 @@ def meanings(source: list[str]) -> list[frozenset[str]]:
 
 def dictionary_senses(word: str) -> set[str]:
     """Every Chinese word the dictionary gives the English word, in every sense of every lemma it may be a form of,
-    and in its phrasal verbs (sat: 坐, and 坐下 of sit down)."""
+    and in its phrasal verbs (sat: 坐, and 坐下 of sit down), or the list of names (chen: 陈)."""
     lemmas = _lemmas(word)
     found = set()
     for part in mt_dictionary.parts():  # the core and the wide part
         found |= {s.chinese for lemma in lemmas for s in part.senses.get(lemma, ()) if s.chinese}
         found |= {chinese for (verb, _), chinese in part.phrasal.items() if verb in lemmas}
-    return found
+    name = mt_dictionary.name(word)  # chen: 陈, from the list of names
+    return found | {name} if name else found
 
 
 @functools.cache

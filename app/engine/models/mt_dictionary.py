@@ -28,6 +28,9 @@ WIDE_DIRECTORY = DIRECTORY / "wide"  # the wide part (see parts)
 DICTIONARY_COLUMNS = ["lemma", "role", "chinese", "measure", "source", "rank"]
 FORMS_COLUMNS = ["form", "lemma", "tag"]
 PHRASAL_COLUMNS = ["verb", "particle", "chinese", "source"]
+NAMES_FILE = "names.tsv"  # surnames, given names and places from CC-CEDICT (tools/translator/names.py)
+NAMES_COLUMNS = ["name", "chinese", "kind"]
+NAME_KINDS = ("surname", "given", "place")
 SOURCES = ("lexicon", "cedict", "override", "none")
 TAG_ROLES = {"plural": ("noun",), "comparative": ("adjective", "adverb"), "superlative": ("adjective", "adverb")}
 TAG_ROLES["adverb"] = ("adjective",)  # an adjective's manner adverb: carefully = careful + 地
@@ -161,3 +164,24 @@ def lookup(word: str) -> Reading | None:
 def unknown_token(word: str) -> str:
     """The typed <unk> a translator reads for a word beyond its vocabulary (by lookup's reading)."""
     return typed_unknown(word, lookup(word))
+
+
+@functools.cache
+def names(directory: Path = DIRECTORY) -> dict[str, str]:
+    """``mt/names.tsv``: name (lower case) -> its Chinese, for the words the dictionary gives no Chinese: chen -> 陈,
+    sydney -> 悉尼, li -> 李 (the dictionary reads li as a noun with no counterpart)."""
+    found = {}
+    for name, chinese, kind in _rows(directory / NAMES_FILE, NAMES_COLUMNS):
+        if kind not in NAME_KINDS:
+            raise ValueError(f"{NAMES_FILE}: {name!r} has the unknown kind {kind!r}")
+        found[name] = chinese
+    return found
+
+
+def name(word: str) -> str | None:
+    """The Chinese of a name the dictionary gives no Chinese (chen -> 陈), or None: not for a word it translates,
+    nor for a function word without a counterpart (the)."""
+    reading = lookup(word)
+    if reading is not None and (reading.chinese is not None or reading.role != "noun"):
+        return None
+    return names().get(normalise(word))

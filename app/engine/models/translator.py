@@ -821,10 +821,11 @@ def replace_unknown(translation: Translation) -> list[Replacement]:
 def dictionary_word(word: str, following: str | None = None) -> str | None:
     """What stands for an English word the translator could not write: the dictionary's Chinese (a manner adverb
     with 地: carefully -> 小心地, unless the translation's ``following`` word is the 地 the model wrote itself:
-    fluently -> 流利 地), or None for a word in no dictionary or without a Chinese counterpart."""
+    fluently -> 流利 地), a name's Chinese from the list of names (chen -> 陈, for a word the dictionary gives none),
+    or None for a word in neither or without a Chinese counterpart."""
     reading = mt_dictionary.lookup(word)
     if reading is None or not reading.chinese:
-        return None
+        return mt_dictionary.name(word)
     return reading.chinese + ("地" if reading.tag == "adverb" and following != "地" else "")
 
 
