@@ -512,6 +512,24 @@ PRESETS = [
         "claims": (Claim("replaced", step=4, key="enemy", at_least=0.5),),
     },
     {
+        "id": "mt-unknown-name",
+        "title": {
+            "en": "Trained: a name it does not know (Xiamen)",
+            "zh": "训练出的模型：一个它不认识的名字（Xiamen）",
+        },
+        "lesson": {
+            "en": "Xiamen is a city, and a name is no word of the dictionary, nor of RNNsearch's: it reads <unk:noun> "
+            "and writes <unk> where the place goes. Writing it, it looks most at {key0} ({weight0}), and the page "
+            "writes 〔{word0}〕 from a list of names taken from CC-CEDICT's proper nouns (surnames, given names, "
+            "places). The model never learnt the name: attention found the place to copy from.",
+            "zh": "Xiamen 是一个城市，名字不是词典里的词，也不在 RNNsearch 的词表里：它读到 <unk:noun>，并在地点该出现"
+            "的位置写出 <unk>。写它时最关注 {key0}（{weight0}），页面就从取自 CC-CEDICT 专有名词（姓、名、地名）的"
+            "名字表里写出〔{word0}〕。模型从没学过这个名字：是注意力找到了该从哪里复制。",
+        },
+        "params": {"source": "we went to Xiamen last summer", "model": "rnnsearch", "step": "4"},
+        "claims": (Claim("replaced", step=4, key="xiamen", at_least=0.7),),
+    },
+    {
         "id": "mt-unknown-wrong",
         "title": {
             "en": "Trained: three unknown words, and one copied twice",
