@@ -123,6 +123,20 @@ def test_an_unknown_name_is_written_in_chinese_where_attention_points(model, sen
     assert not mt_check.check(list(result.source), output).invented
 
 
+def test_a_dropped_name_is_marked_left_out_but_the_end_guard_does_not_wait_for_it():
+    """RNNsearch writes no <unk> for chen: the page marks the name left out, as a dropped noun is marked. The end
+    guard, which waits for a dropped noun, does not wait for a listed name: forcing it in garbled the rest."""
+    model = translator.load("rnnsearch")
+    result = translator.translate(model, "Mr Chen is my teacher", beam=translator.DEFAULT_BEAM, candidates=True)
+    output = translator.output_words(result)
+    assert "陈" not in output and "chen" not in output
+    marked = [result.source[j] for j in mt_check.check(list(result.source), output).left_out]
+    assert marked == ["chen"]
+    assert "chen" not in translator.left_out(result, result.steps[: len(result.target)])
+    assert mt_check.is_listed_name("chen") and not mt_check.is_english_content("chen")  # the HSK judge's: unchanged
+    assert not mt_check.is_listed_name("li")  # the dictionary reads li (a noun without Chinese): weighed as before
+
+
 @pytest.mark.slow
 def test_the_list_is_rebuilt_byte_for_byte(tmp_path):
     for seed in ("1", "2"):  # two hash seeds: a set's order changes with the seed

@@ -202,8 +202,14 @@ def is_asking(source: list[str], j: int) -> bool:
 
 def must_translate(source: list[str], j: int) -> bool:
     """Whether a translation that has no counterpart of source[j] leaves something out: a content word, a question
-    word asking or a number."""
-    return is_english_content(source[j]) or is_number(source[j]) or is_asking(source, j)
+    word asking, a number or a name of the list of names."""
+    word = source[j]
+    return is_english_content(word) or is_number(word) or is_asking(source, j) or is_listed_name(word)
+
+
+def is_listed_name(word: str) -> bool:
+    """A name the dictionary does not read and the list of names gives Chinese (chen: 陈, xiamen: 厦门市)."""
+    return mt_dictionary.lookup(word) is None and mt_dictionary.name(word) is not None
 
 
 def allowed_content(source: list[str]) -> frozenset[str]:
