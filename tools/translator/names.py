@@ -120,13 +120,6 @@ def choose(
     return chosen
 
 
-def without_chinese(name: str) -> bool:
-    """True for a word the dictionary gives no Chinese: none of its parts reads it, or reads it as a noun with no
-    Chinese counterpart (li: "not translated: a name"). Never a function word (the, a)."""
-    reading = mt_dictionary.lookup(name)
-    return reading is None or (reading.chinese is None and reading.role == "noun")
-
-
 def names_text(chosen: dict[str, tuple[str, str]]) -> str:
     rows = [f"{name}\t{chinese}\t{kind}" for name, (chinese, kind) in sorted(chosen.items())]
     return HEADER + "\t".join(mt_dictionary.NAMES_COLUMNS) + "\n" + "".join(row + "\n" for row in rows)
@@ -138,7 +131,7 @@ def build() -> dict[str, tuple[str, str]]:
 
     jieba.setLogLevel(60)  # wordfreq segments Chinese with jieba: no start-up chatter
     entries = CcCedict().get_entries()
-    return choose(candidates(entries), without_chinese, people(entries))
+    return choose(candidates(entries), mt_dictionary.gives_no_chinese, people(entries))
 
 
 def main(argv: list[str] | None = None) -> None:

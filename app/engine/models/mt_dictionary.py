@@ -178,10 +178,14 @@ def names(directory: Path = DIRECTORY) -> dict[str, str]:
     return found
 
 
+def gives_no_chinese(word: str) -> bool:
+    """Whether the dictionary gives the word no Chinese, so that the list of names may: it does not read the word,
+    or reads it as a noun without a counterpart (li: "not translated: a name"); never a function word (the)."""
+    reading = lookup(word)
+    return reading is None or (reading.chinese is None and reading.role == "noun")
+
+
 def name(word: str) -> str | None:
     """The Chinese of a name the dictionary gives no Chinese (chen -> 陈), or None: not for a word it translates,
     nor for a function word without a counterpart (the)."""
-    reading = lookup(word)
-    if reading is not None and (reading.chinese is not None or reading.role != "noun"):
-        return None
-    return names().get(normalise(word))
+    return names().get(normalise(word)) if gives_no_chinese(word) else None
