@@ -113,10 +113,11 @@ def generate(seed: int = SEED, sizes: dict | None = None, keep_combos: bool = Fa
             phrase = grammar.sentence()
         if len(phrase.en) > MAX_EN:
             continue
-        pair = to_pair(phrase) | {"grammar": kind}
-        if pair["en"] in seen:
+        en = " ".join(t.word for t in phrase.en)  # to_pair's "en", asked first: about a third are drawn again
+        if en in seen:
             continue
-        seen.add(pair["en"])
+        seen.add(en)
+        pair = to_pair(phrase) | {"grammar": kind}
         if kind == "story" and any(c in held for c in phrase.combos) or kind == "everyday" and rng.random() < 0.05:
             name = "test"
         else:

@@ -150,6 +150,8 @@ Pure Python (the app's tests import it through dataset.py).
 
 from __future__ import annotations
 
+import functools
+
 from app.engine.models import mt_dictionary
 from tools.translator import corpus as story
 from tools.translator.corpus import En, Phrase, words, zh
@@ -626,16 +628,24 @@ CLAUSES = (
 )  # fmt: skip
 
 
+@functools.cache  # filtered once, not on every draw (a sixth of the corpus's generation time)
+def people_or_not(role: str, rare: bool, person: bool | None) -> list[Word]:
+    """The role's rare or common words; with person given, only the people (True) or only the rest (False), or all
+    of them when the pool has none of that kind."""
+    pool = (RARE if rare else COMMON)[role]
+    if person is None:
+        return pool
+    return [w for w in pool if w.person == person] or pool
+
+
 class Everyday(story.Grammar):
     """Sentences of the shapes above; the story grammar's noun phrases, names and pronouns where they fit."""
 
     # --- words ----------------------------------------------------------------------------
 
     def content(self, role: str, person: bool | None = None) -> Word:
-        pool = self.common_or_rare(COMMON[role], RARE[role])
-        if person is not None:
-            pool = [w for w in pool if w.person == person] or pool
-        return self.pick(pool)
+        rare = bool(RARE[role]) and self.chance(RARE_SHARE)  # the draw common_or_rare makes
+        return self.pick(people_or_not(role, rare, person))
 
     def common_or_rare(self, common: list, rare: list) -> list:
         """The rare pool for about RARE_SHARE of the draws (when it has any), else the common one."""
