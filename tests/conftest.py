@@ -135,7 +135,9 @@ WAITING = ("test_live_hostile.py", "test_live.py", "test_faults.py", "test_nginx
 BROWSER_MODULES = tuple(sorted(path.name for path in (HERE / "browser").glob("test_*.py")))
 CONTAINER_AFTER = 3  # the container tests go after this many of LONGEST_FIRST (see handing_out_order)
 # The longest of the modules the fast loop leaves out (slow): right after the container tests, not at the end.
-SLOW_AND_LONG = ("test_translator_figures.py", "test_schemathesis.py", "test_determinism.py")
+# test_tatoeba.py last of them: by then test_translator_figures.py has written the corpus it reads too
+# (training_corpus), and it does not end the run alone (21 s, last of all on 6 December 2026).
+SLOW_AND_LONG = ("test_translator_figures.py", "test_schemathesis.py", "test_determinism.py", "test_tatoeba.py")
 
 
 @functools.cache  # once per module, not per test: the path's parents cost 0.2 ms each time
@@ -227,6 +229,29 @@ def browser_tests_finished(pytestconfig):
         if len(done) >= expected:
             break
         time.sleep(0.2)
+
+
+@pytest.fixture(scope="session")
+def training_corpus(pytestconfig):
+    """The translators' whole corpus (tools/translator/dataset.generate(): 10 s of CPU), generated once in a run:
+    the first worker that asks writes it beside browser_tests_file, and a worker that asks later reads it (a
+    second). test_translator_figures.py checks its checksum against the one the models were trained on."""
+    import pickle
+
+    from tools.translator import dataset
+
+    path = browser_tests_file(pytestconfig).with_name("training-corpus.pickle")
+    if path.exists():
+        gc.disable()  # its million new objects set off the collector again and again: 2.5 s, 0.4 s without
+        try:
+            return pickle.loads(path.read_bytes())
+        finally:
+            gc.enable()
+    splits = dataset.generate()
+    partial = path.with_name(f"{path.name}.{os.getpid()}")  # renamed when whole: a reader never sees it half written
+    partial.write_bytes(pickle.dumps(splits, protocol=pickle.HIGHEST_PROTOCOL))
+    partial.replace(path)
+    return splits
 
 
 @pytest.fixture(scope="session")

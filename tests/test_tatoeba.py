@@ -13,8 +13,8 @@ from tools.translator import dataset, real_pairs, tatoeba
 
 
 @pytest.fixture(scope="module")
-def grammars() -> list[dict]:
-    return dataset.generate()["train"]
+def grammars(training_corpus) -> list[dict]:
+    return training_corpus["train"]
 
 
 @pytest.fixture(scope="module")

@@ -60,8 +60,8 @@ def stored_figures(name: str) -> dict:
 
 
 @pytest.fixture(scope="module")
-def splits():
-    return dataset.generate()
+def splits(training_corpus):
+    return training_corpus
 
 
 def test_full_corpus_is_the_one_the_models_were_trained_on(splits):
