@@ -3,9 +3,12 @@ word for the English word attention points to (app/engine/models/translator.py, 
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.engine.models import mt_dictionary
 from app.engine.models import translator as mt
+from tests.support.examples import examples
 
 
 @pytest.mark.parametrize(
@@ -93,3 +96,40 @@ def test_the_transformer_points_with_the_mean_of_its_last_layers_heads():
     )  # (layers, heads, n_source)
     t = _translation(["the", "old", "thief"], [None], [weights])
     assert mt.replace_unknown(t)[0].source == 2 and mt.output_words(t) == ["小偷"]
+
+
+@pytest.mark.parametrize(
+    ("text", "forms"),
+    [
+        ("Lisa met Dr Gruber", ["Lisa", "met", "Dr", "Gruber"]),
+        ("I'm sure I am", ["I", "am", "sure", "I", "am"]),  # the am read from I'm moves nothing after it
+        ("NASA's 3 cats", ["NASA", "'s", "three", "cats"]),  # a number read in words stays as read
+        ("Tom’s mother can’t see Zorg", ["Tom", "'s", "mother", "can", "not", "see", "Zorg"]),
+        ("we saw we", ["we", "saw", "we"]),
+    ],
+)
+def test_each_word_read_is_shown_as_the_sentence_typed_it(text, forms):
+    assert mt.typed_forms(text, mt.source_words(text)) == forms
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.text(alphabet=st.sampled_from("aAbBzZ09 '’.,-<>:"), max_size=40))
+def test_a_typed_form_is_its_word_in_another_case_or_the_word_itself(text):
+    words = mt.source_words(text)
+    forms = mt.typed_forms(text, words)
+    assert len(forms) == len(words)
+    assert all(form.lower() == word for form, word in zip(forms, words, strict=True))
+
+
+def test_the_page_shows_a_word_kept_in_english_as_typed_and_checks_it_as_read(client):
+    """Lisa is in no dictionary (the list of names has no Lisa): the translation keeps it in English, as typed;
+    the check of the translation reads the words in lower case, as the model does, so it is the same either way."""
+    answers = [
+        client.get("/api/attention", params={"source": source, "model": "transformer-mt"}).json()["translation"]
+        for source in ("Lisa likes apples", "lisa likes apples")
+    ]
+    typed, lower = answers
+    assert {"position": 0, "source": 0, "word": "Lisa", "origin": "english"} in typed["replaced"]
+    assert typed["output"][0] == "Lisa" and lower["output"][0] == "lisa"
+    assert [w.lower() for w in typed["output"]] == lower["output"]
+    assert typed["check"] == lower["check"] and typed["source"] == lower["source"] == ["lisa", "likes", "apples"]

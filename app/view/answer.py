@@ -234,7 +234,7 @@ class UnknownReplacement(BaseModel):
     origin: Literal["dictionary", "english", "none"] = Field(
         description="dictionary: the translators' dictionary's Chinese for that English word (or, for a name it "
         "lacks, the Chinese of CC-CEDICT's list of names: chen → 陈); english: the word is in neither and is kept in "
-        "English; none: no attention, <unk> stays."
+        "English, as the sentence typed it (Lisa; `source` has it as read, lisa); none: no attention, <unk> stays."
     )
 
 
@@ -311,7 +311,8 @@ class TranslationFacts(BaseModel):
     vocabulary: TranslatorVocabulary = Field(description="The model's vocabulary and limits.")
     target: list[str] = Field(description="The Chinese words produced (or given), without </s>.")
     output: list[str] = Field(
-        description="The translation as a reader sees it: `target` with each <unk> replaced (see `replaced`)."
+        description="The translation as a reader sees it: `target` with each <unk> replaced (see `replaced`). `check` "
+        "reads it with a word kept in English as read (lower case), as the model reads it."
     )
     check: TranslationCheck = Field(
         description="The output checked word by word against the dictionary (app/engine/models/mt_check.py): what "

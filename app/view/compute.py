@@ -10,6 +10,7 @@ head, never every head's matrices.
 from __future__ import annotations
 
 import base64
+import dataclasses
 
 import numpy as np
 
@@ -596,12 +597,11 @@ def translation_view(state: State) -> Answer:
         head = ModelHead(np.zeros((n_q, 0)), c[None, :], c[None, :], None, np.ones((n_q, 1)), np.tile(c, (n_q, 1)))
         keys = [ONE_CONTEXT]
         context_vector = c
-    replaced = {  # position -> the <unk> replacement (none when the Chinese was given: forced decoding)
-        r.position: {"position": r.position, "source": r.source, "word": r.word, "origin": r.origin}
-        for r in (mt.replace_unknown(result) if result.extra["decoding"] != "forced" else [])
-    }
-    output = [replaced.get(i, {"word": w})["word"] for i, w in enumerate(result.target)]  # what a reader sees
-    checked = mt_check.check(list(result.source), output)
+    replacements = mt.replace_unknown(result) if result.extra["decoding"] != "forced" else []  # none when forced
+    checked = mt_check.check(list(result.source), mt.output_words(result, replacements))  # the words as read
+    typed = mt.typed_forms(state.source, list(result.source))
+    replaced = [shown(r, typed) for r in replacements]
+    output = mt.output_words(result, replaced)  # what a reader sees: a word kept in English as typed (Lisa)
     learned = None if state.model == "rnnencdec" else [int(row.argmax()) for row in head.weights]
     gold_target, gold_align = models.GOLD.get(" ".join(result.source), (None, None))
     vocabulary = models.translator(state.model).vocabulary
@@ -654,11 +654,11 @@ def translation_view(state: State) -> Answer:
                     head.weights[: len(result.target)].sum(axis=0) if state.model != "rnnencdec" else None
                 ),
             },
-            "replaced": list(replaced.values()),
+            "replaced": [dataclasses.asdict(r) for r in replaced],
             "probabilities": [s.probability for s in steps] if result.target else [],
             "end_probability": result.steps[-1].probability if result.steps[-1].token_id == mt.EOS else None,
             "log_probability": result.log_probability,
-            "likeliest": likeliest_of(result),
+            "likeliest": likeliest_of(result, typed),
             "learned_alignment": learned,
             "gold": {"target": gold_target, "alignment": gold_align} if gold_target else None,
             "context_vector": context_vector,
@@ -672,14 +672,22 @@ def translation_view(state: State) -> Answer:
     )
 
 
-def likeliest_of(result: mt.Translation) -> dict | None:
+def shown(replacement: mt.Replacement, typed: list[str]) -> mt.Replacement:
+    """The replacement as the page shows it: a word kept in English as the sentence typed it (Lisa, not lisa)."""
+    if replacement.origin != "english":
+        return replacement
+    return dataclasses.replace(replacement, word=typed[replacement.source])
+
+
+def likeliest_of(result: mt.Translation, typed: list[str]) -> dict | None:
     """Beam search's likeliest finished translation, when the end guard chose one that leaves fewer English words
-    out: what a reader would have seen, its log-probability, and the English words it leaves out."""
+    out: what a reader would have seen (a word kept in English as ``typed``), its log-probability, and the English
+    words it leaves out."""
     passed = result.extra.get("likeliest")
     if passed is None:
         return None
     return {
-        "output": mt.output_words(passed),
+        "output": mt.output_words(passed, [shown(r, typed) for r in mt.replace_unknown(passed)]),
         "log_probability": passed.log_probability,
         "left_out": list(mt.left_out(passed, passed.steps[: len(passed.target)])),
     }

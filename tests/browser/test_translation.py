@@ -150,9 +150,10 @@ def test_an_unknown_word_is_replaced_from_the_dictionary_and_marked(page, lang):
     expect(note).to_be_visible()
     expect(note).to_contain_text("〔敌人〕 ← enemy")
     expect(note).to_contain_text("dictionary" if lang == "en" else "词典")
-    # a word in no dictionary stays English, and the note says so
-    open_view(page, {"source": "Tom saw a platypus", "model": "rnnsearch", "lang": lang})
-    expect(page.locator("#mt-summary")).to_contain_text("〔platypus〕")
+    # a word in no dictionary stays English, as typed, and the note says so (and how the model read it)
+    open_view(page, {"source": "Tom saw a Platypus", "model": "rnnsearch", "lang": lang})
+    expect(page.locator("#mt-summary")).to_contain_text("〔Platypus〕")
+    expect(page.locator("#mt-replaced")).to_contain_text("〔Platypus〕 ← platypus")
     expect(page.locator("#mt-replaced")).to_contain_text("kept in English" if lang == "en" else "英文")
 
 

@@ -26,6 +26,7 @@ match the PyTorch reference run in float64 to rounding (tests/test_translator.py
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import math
@@ -510,6 +511,20 @@ def source_words(text: str) -> list[str]:
     return [w for i, word in enumerate(typed) for w in _expanded(word, typed[i + 1] if i + 1 < len(typed) else None)]
 
 
+def typed_forms(text: str, words: list[str]) -> list[str]:
+    """Each of ``words`` (source_words(text)) as the text types it where the text has it as a word of its own (Lisa,
+    NASA), else as read (the am of I'm, three for 3): how a word kept in English is shown. The typed words and the
+    read ones are lined up by their longest common subsequence (difflib), so a contraction read in full or a number
+    read in words moves nothing after it. typed_forms("Lisa met Dr Gruber", ["lisa", "met", "dr", "gruber"]) ->
+    ['Lisa', 'met', 'Dr', 'Gruber']."""
+    typed = re.findall(r"[A-Za-z0-9]+", text)
+    forms = list(words)
+    matcher = difflib.SequenceMatcher(None, [w.lower() for w in typed], words, autojunk=False)
+    for block in matcher.get_matching_blocks():
+        forms[block.b : block.b + block.size] = typed[block.a : block.a + block.size]
+    return forms
+
+
 def _prepare(model: Translator, text: str) -> tuple[list[str], list[int], list[str]]:
     words = source_words(text)
     if not words:
@@ -832,10 +847,11 @@ def dictionary_word(word: str, following: str | None = None) -> str | None:
     return reading.chinese + ("地" if reading.tag == "adverb" and following != "地" else "")
 
 
-def output_words(translation: Translation) -> list[str]:
-    """The target with every <unk> replaced (replace_unknown): what a reader of the translation sees."""
+def output_words(translation: Translation, replacements: list[Replacement] | None = None) -> list[str]:
+    """The target with every <unk> replaced (by ``replacements``, else replace_unknown's): what a reader of the
+    translation sees."""
     words = list(translation.target)
-    for r in replace_unknown(translation):
+    for r in replace_unknown(translation) if replacements is None else replacements:
         words[r.position] = r.word
     return words
 
