@@ -628,7 +628,7 @@ CLAUSES = (
 )  # fmt: skip
 
 
-@functools.cache  # filtered once, not on every draw (a sixth of the corpus's generation time)
+@functools.cache  # filtered once, not on every draw (it was a tenth of the generation's time under cProfile)
 def people_or_not(role: str, rare: bool, person: bool | None) -> list[Word]:
     """The role's rare or common words; with person given, only the people (True) or only the rest (False), or all
     of them when the pool has none of that kind."""
