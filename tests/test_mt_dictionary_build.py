@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from app.engine.models.mt_dictionary import DIRECTORY, WIDE_DIRECTORY
+from app.engine.models.mt_dictionary import DIRECTORY, PLURALS_FILE, WIDE_DIRECTORY
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -26,3 +26,5 @@ def test_the_dictionary_is_rebuilt_byte_for_byte(tmp_path):
             written = out / part.relative_to(DIRECTORY)
             for name in ("dictionary.tsv", "forms.tsv", "phrasal.tsv"):
                 assert (written / name).read_bytes() == (part / name).read_bytes(), (seed, part.name, name)
+        plurals = DIRECTORY / PLURALS_FILE  # the core's folder only: the plurals of both parts' nouns
+        assert (out / PLURALS_FILE).read_bytes() == plurals.read_bytes(), (seed, PLURALS_FILE)

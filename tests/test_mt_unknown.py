@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.engine.models import mt_dictionary
+from app.engine.models import mt_check, mt_dictionary
 from app.engine.models import translator as mt
 from tests.support.examples import examples
 
@@ -133,3 +133,39 @@ def test_the_page_shows_a_word_kept_in_english_as_typed_and_checks_it_as_read(cl
     assert typed["output"][0] == "Lisa" and lower["output"][0] == "lisa"
     assert [w.lower() for w in typed["output"]] == lower["output"]
     assert typed["check"] == lower["check"] and typed["source"] == lower["source"] == ["lisa", "likes", "apples"]
+
+
+def test_a_plural_lemminflect_does_not_make_is_read_but_not_written_by_the_corpus():
+    """LemmInflect knows monday and website only as proper nouns, so the forms (and the corpus, written from them)
+    have no mondays or websites; mt/plurals.tsv reads them (mt_dictionary.reading), lookup stays as trained."""
+    assert mt_dictionary.lookup("websites") is None and mt_dictionary.lookup("mondays") is None
+    websites, mondays = mt_dictionary.reading("websites"), mt_dictionary.reading("mondays")
+    assert (websites.lemma, websites.tag, websites.chinese) == ("website", "plural", "网站")
+    assert (mondays.lemma, mondays.tag, mondays.chinese) == ("monday", "plural", "星期一")
+    assert mt_dictionary.reading("harms") is None  # a verb's -s: LemmInflect knows harm as a noun, plural harm
+    assert mt_dictionary.reading("cats") == mt_dictionary.lookup("cats")  # the forms' reading first
+    assert mt.dictionary_word("websites") == "网站" and "星期一" in mt_check.counterparts("mondays")
+
+
+def test_every_plural_read_is_of_a_noun_and_no_word_of_the_forms():
+    plurals = mt_dictionary.plurals()
+    assert len(plurals) > 100
+    core, wide = mt_dictionary.parts()
+    for form, lemma in plurals.items():
+        assert form not in core.forms and form not in wide.forms and form not in core.senses, form
+        senses = core.senses.get(lemma, ()) + wide.senses.get(lemma, ())
+        assert any(sense.role == "noun" for sense in senses), (form, lemma)
+
+
+def test_a_plural_read_from_the_list_replaces_its_unk_and_is_marked_when_dropped(client):
+    """RNNsearch writes <unk> for websites and the page puts 网站 there; the Transformer drops mondays, and the
+    check marks it left out (the end guard does not wait for it, as for a name of the list)."""
+
+    def translation(source, model):
+        return client.get("/api/attention", params={"source": source, "model": model}).json()["translation"]
+
+    websites = translation("the websites are slow", "rnnsearch")
+    assert websites["output"][0] == "网站"
+    assert websites["replaced"][0] == {"position": 0, "source": 1, "word": "网站", "origin": "dictionary"}
+    mondays = translation("we have english on mondays", "transformer-mt")
+    assert "mondays" in [mondays["source"][j] for j in mondays["check"]["left_out"]]

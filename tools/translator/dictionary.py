@@ -532,6 +532,39 @@ HEADER = """\
 """
 
 
+def unmade_plurals(parts: tuple[Dictionary, ...]) -> dict[str, str]:
+    """plural -> lemma for the nouns lemminflect does not know as nouns (getAllInflections gives them no form:
+    monday, website) and so gave no plural among the forms: lemminflect's own plural for a word outside its lexicon
+    (getInflection's rules: mondays, websites), unless that is already a form or a lemma of either part. Written to
+    plurals.tsv, for reading only: the corpus is written from forms.tsv, which stays as the translators were
+    trained on it (mt_dictionary.reading)."""
+    from lemminflect import getAllInflections, getInflection
+
+    taken = {word for part in parts for word in (*part.forms, *part.senses)}
+    with_plural = {
+        lemma for part in parts for readings in part.forms.values() for lemma, tag in readings if tag == "plural"
+    }
+    plurals = {}
+    for part in parts:
+        for lemma, senses in part.senses.items():
+            if lemma in with_plural or not any(sense.role == "noun" for sense in senses):
+                continue
+            if getAllInflections(lemma, "NOUN"):  # known as a noun: its plural (or none: harm) is lemminflect's
+                continue
+            made = getInflection(lemma, "NNS")
+            form = made[0] if made else lemma
+            if form != lemma and PLAIN_WORD.fullmatch(form) and form not in taken:
+                plurals.setdefault(form, lemma)
+    return plurals
+
+
+def plurals_text(plurals: dict[str, str]) -> str:
+    lines = [HEADER + "# One row per plural lemminflect makes only by its rules (unmade_plurals): form, lemma."]
+    lines.append("form\tlemma")
+    lines.extend(f"{form}\t{plurals[form]}" for form in sorted(plurals))
+    return "\n".join(lines) + "\n"
+
+
 def dictionary_text(dictionary: Dictionary) -> str:
     def order(lemma: str):
         return (dictionary.ranks.get(lemma, RANKED_WORDS + 1), lemma)
@@ -567,7 +600,10 @@ def phrasal_text(dictionary: Dictionary) -> str:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--out", type=Path, default=OUT, help="the folder to write dictionary.tsv, forms.tsv and phrasal.tsv in"
+        "--out",
+        type=Path,
+        default=OUT,
+        help="the folder to write dictionary.tsv, forms.tsv, phrasal.tsv (and wide/), plurals.tsv in",
     )
     args = parser.parse_args(argv)
     import jieba
@@ -587,6 +623,9 @@ def main(argv: list[str] | None = None) -> None:
             f"{len(dictionary.senses)} lemmas ({counts}), {len(dictionary.forms)} forms, "
             f"{len(dictionary.phrasal)} phrasal verbs -> {out}"
         )
+    plurals = unmade_plurals((core, wide))
+    (args.out / mt_dictionary.PLURALS_FILE).write_text(plurals_text(plurals), encoding="utf-8")
+    print(f"{len(plurals)} plurals made by lemminflect's rules -> {args.out / mt_dictionary.PLURALS_FILE}")
 
 
 if __name__ == "__main__":

@@ -109,7 +109,9 @@ def score(item: Item, output: list[str], knows, content_words: frozenset[str]) -
     the page's check marks of them."""
     words = translator.source_words(item.en)
     known = sum(knows(word) for word in words)
-    with_dictionary = sum(bool(knows(word) or mt_dictionary.lookup(word) or mt_dictionary.name(word)) for word in words)
+    with_dictionary = sum(
+        bool(knows(word) or mt_dictionary.reading(word) or mt_dictionary.name(word)) for word in words
+    )
     missing = tuple(en for en, alts in item.content.items() if not any(found(zh, output) for zh in alts))
     allowed = set(item.zh) | {w for alternatives in item.content.values() for zh in alternatives for w in zh.split()}
     senses = set().union(*mt_check.meanings(words))  # every Chinese word given for a word of it, taught ones too

@@ -67,9 +67,12 @@ class Check(NamedTuple):
 
 
 def _lemmas(word: str) -> set[str]:
-    """The word itself and every lemma the dictionary says it may be a form of (walked: walked, walk)."""
+    """The word itself and every lemma the dictionary says it may be a form of (walked: walked, walk; mondays:
+    monday, by mt_dictionary.reading's plurals the forms lack)."""
     key = mt_dictionary.normalise(word)
-    return {lemma for part in mt_dictionary.parts() for lemma, _ in part.forms.get(key, ())} | {key}
+    found = {lemma for part in mt_dictionary.parts() for lemma, _ in part.forms.get(key, ())} | {key}
+    reading = mt_dictionary.reading(key)
+    return found | {reading.lemma} if reading else found
 
 
 @functools.cache
@@ -164,7 +167,7 @@ def content_words() -> frozenset[str]:
 def is_english_content(word: str) -> bool:
     """A noun, verb or adjective with a Chinese counterpart (not be, do, have, nor a contraction), by the
     dictionary's first reading."""
-    reading = mt_dictionary.lookup(word)
+    reading = mt_dictionary.reading(word)
     return (
         reading is not None
         and reading.role in CONTENT_ROLES
@@ -177,7 +180,7 @@ def is_english_content(word: str) -> bool:
 def is_number(word: str) -> bool:
     """A number from two up (two, ten, forty, thousand): a determiner the dictionary gives Chinese of numerals only.
     Not one, as often a pronoun as a count (this one -> 这 个, no one, one should ...)."""
-    reading = mt_dictionary.lookup(word)
+    reading = mt_dictionary.reading(word)
     return (
         reading is not None
         and reading.role == "determiner"
@@ -196,7 +199,7 @@ def is_asking(source: list[str], j: int) -> bool:
         return True
     if source[j - 1].startswith("<unk:noun"):  # the corpus's typed <unk:noun>, <unk:nouns>: nouns
         return False
-    before = mt_dictionary.lookup(source[j - 1])
+    before = mt_dictionary.reading(source[j - 1])
     return before is None or before.role not in ("noun", "pronoun")
 
 
@@ -209,7 +212,7 @@ def must_translate(source: list[str], j: int) -> bool:
 
 def is_listed_name(word: str) -> bool:
     """A name the dictionary does not read and the list of names gives Chinese (chen: 陈, xiamen: 厦门市)."""
-    return mt_dictionary.lookup(word) is None and mt_dictionary.name(word) is not None
+    return mt_dictionary.reading(word) is None and mt_dictionary.name(word) is not None
 
 
 def allowed_content(source: list[str]) -> frozenset[str]:

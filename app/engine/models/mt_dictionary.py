@@ -28,6 +28,8 @@ WIDE_DIRECTORY = DIRECTORY / "wide"  # the wide part (see parts)
 DICTIONARY_COLUMNS = ["lemma", "role", "chinese", "measure", "source", "rank"]
 FORMS_COLUMNS = ["form", "lemma", "tag"]
 PHRASAL_COLUMNS = ["verb", "particle", "chinese", "source"]
+PLURALS_FILE = "plurals.tsv"  # plurals lemminflect makes only by its rules (tools/translator/dictionary.py), read only
+PLURALS_COLUMNS = ["form", "lemma"]
 NAMES_FILE = "names.tsv"  # surnames, given names and places from CC-CEDICT (tools/translator/names.py)
 NAMES_COLUMNS = ["name", "chinese", "kind"]
 NAME_KINDS = ("surname", "given", "place")
@@ -159,6 +161,36 @@ def lookup(word: str) -> Reading | None:
     """The committed dictionary's reading of a word (the core's, else the wide part's), or None."""
     core, wide = parts()
     return core.lookup(word) or wide.lookup(word)
+
+
+@functools.cache
+def plurals(directory: Path = DIRECTORY) -> dict[str, str]:
+    """``mt/plurals.tsv``: plural -> lemma for the nouns lemminflect does not know as nouns (mondays -> monday,
+    websites -> website), whose plurals the forms (and so the corpus) lack."""
+    found = dict(_rows(directory / PLURALS_FILE, PLURALS_COLUMNS))
+    core = load(directory)
+    for form, lemma in found.items():
+        if lemma not in core.senses and lemma not in load(directory / WIDE_DIRECTORY.name).senses:
+            raise ValueError(f"{PLURALS_FILE}: {form!r} points at {lemma!r}, which neither part has")
+    return found
+
+
+def reading(word: str) -> Reading | None:
+    """How the app reads a word to translate or check it: lookup's reading, else the plural of a noun the forms lack
+    (plurals: mondays -> monday's plural), unless it is a name of the list of names. lookup alone is the dictionary
+    the corpus, the real pairs and the typed <unk> were read with when the translators were trained."""
+    found = lookup(word)
+    if found is not None:
+        return found
+    key = normalise(word)
+    lemma = plurals().get(key)
+    if lemma is None or key in names():
+        return None
+    for part in parts():
+        sense = next((s for s in part.senses.get(lemma, ()) if s.role == "noun"), None)
+        if sense is not None:
+            return Reading(lemma, "plural", sense.chinese, sense.source, sense.role, sense.measure)
+    return None
 
 
 def unknown_token(word: str) -> str:
