@@ -68,11 +68,11 @@ class Check(NamedTuple):
 
 def _lemmas(word: str) -> set[str]:
     """The word itself and every lemma the dictionary says it may be a form of (walked: walked, walk; mondays:
-    monday, by mt_dictionary.reading's plurals the forms lack)."""
+    monday, a plural the forms lack: mt_dictionary.unmade_plural)."""
     key = mt_dictionary.normalise(word)
     found = {lemma for part in mt_dictionary.parts() for lemma, _ in part.forms.get(key, ())} | {key}
-    reading = mt_dictionary.reading(key)
-    return found | {reading.lemma} if reading else found
+    plural = mt_dictionary.unmade_plural(key)
+    return found | {plural} if plural else found
 
 
 @functools.cache

@@ -168,24 +168,27 @@ def plurals(directory: Path = DIRECTORY) -> dict[str, str]:
     """``mt/plurals.tsv``: plural -> lemma for the nouns lemminflect does not know as nouns (mondays -> monday,
     websites -> website), whose plurals the forms (and so the corpus) lack."""
     found = dict(_rows(directory / PLURALS_FILE, PLURALS_COLUMNS))
-    core = load(directory)
+    lemmas = {lemma for part in (load(directory), load(directory / WIDE_DIRECTORY.name)) for lemma in part.senses}
     for form, lemma in found.items():
-        if lemma not in core.senses and lemma not in load(directory / WIDE_DIRECTORY.name).senses:
+        if lemma not in lemmas:
             raise ValueError(f"{PLURALS_FILE}: {form!r} points at {lemma!r}, which neither part has")
     return found
 
 
+def unmade_plural(word: str) -> str | None:
+    """The lemma of a plural of plurals.tsv (mondays -> monday), or None; never for a name of the list of names."""
+    key = normalise(word)
+    return None if key in names() else plurals().get(key)
+
+
 def reading(word: str) -> Reading | None:
     """How the app reads a word to translate or check it: lookup's reading, else the plural of a noun the forms lack
-    (plurals: mondays -> monday's plural), unless it is a name of the list of names. lookup alone is the dictionary
-    the corpus, the real pairs and the typed <unk> were read with when the translators were trained."""
+    (unmade_plural: mondays -> monday's plural). lookup alone is the dictionary the corpus, the real pairs and the
+    typed <unk> were read with when the translators were trained."""
     found = lookup(word)
-    if found is not None:
+    lemma = unmade_plural(word) if found is None else None
+    if lemma is None:
         return found
-    key = normalise(word)
-    lemma = plurals().get(key)
-    if lemma is None or key in names():
-        return None
     for part in parts():
         sense = next((s for s in part.senses.get(lemma, ()) if s.role == "noun"), None)
         if sense is not None:
