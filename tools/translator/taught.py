@@ -58,6 +58,17 @@ def is_content(word: str) -> bool:
     return mt_check.is_english_content(word)
 
 
+@functools.cache
+def weighed(word: str) -> bool:
+    """mt_check.weighed_word, kept per word."""
+    return mt_check.weighed_word(word)
+
+
+def must_translate(english: list[str], j: int) -> bool:
+    """mt_check.must_translate, with its part that reads the word alone kept per word."""
+    return weighed(english[j]) or mt_check.is_asking(english, j)
+
+
 def known(word: str) -> frozenset[str]:
     """The Chinese the lexicon and the dictionary give the word (what the corpus need not teach; counterparts keeps
     it per word)."""
@@ -120,10 +131,12 @@ def taught_links(train: list[dict]) -> dict[tuple[str, str], Link]:
         following = [*(lemma(word) for word in english[1:]), None]  # (n_english,) the next word's lemma
         aligned: dict[int, list[tuple[str, set[str]]]] = collections.defaultdict(list)  # English position ->
         # (its Chinese word, the lemmas of the other English words aligned with that Chinese word)
-        by_dictionary = [  # (n_english,) for each English word, the Chinese positions translating it by the dictionary
-            {i for i, sources in enumerate(pair["align"]) if j in sources and chinese[i] in known(english[j])}
-            for j in range(len(english))
-        ]
+        by_dictionary: list[set[int]] = [set() for _ in english]  # (n_english,) for each English word, the Chinese
+        # positions translating it by the dictionary
+        for i, sources in enumerate(pair["align"]):
+            for j in sources:
+                if chinese[i] in known(english[j]):
+                    by_dictionary[j].add(i)
         for i, sources in enumerate(pair["align"]):
             if chinese[i] in mt_check.GRAMMAR:
                 continue
@@ -139,7 +152,7 @@ def taught_links(train: list[dict]) -> dict[tuple[str, str], Link]:
                 aligned[j].append((chinese[i], {lemma(english[k]) for k in together if k != j}))
         for j, words in aligned.items():
             translated = by_dictionary[j] or any(zh in content or zh == "<unk>" for zh, _ in words)  # 一 支 笔, 三 个
-            alone = mt_check.must_translate(english, j) and not translated
+            alone = must_translate(english, j) and not translated
             for zh, companions in words:
                 if (zh in content or alone) and zh not in known(english[j]):
                     links[lemma(english[j]), zh].add(companions)

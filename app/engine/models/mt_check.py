@@ -204,10 +204,15 @@ def is_asking(source: list[str], j: int) -> bool:
 
 
 def must_translate(source: list[str], j: int) -> bool:
-    """Whether a translation that has no counterpart of source[j] leaves something out: a content word, a question
-    word asking, a number or a name of the list of names."""
-    word = source[j]
-    return is_english_content(word) or is_number(word) or is_asking(source, j) or is_listed_name(word)
+    """Whether a translation that has no counterpart of source[j] leaves something out: a content word, a number or
+    a name of the list of names (weighed_word), or a question word asking."""
+    return weighed_word(source[j]) or is_asking(source, j)
+
+
+def weighed_word(word: str) -> bool:
+    """must_translate's part that reads the word alone, wherever it stands: a content word, a number or a name of
+    the list of names."""
+    return is_english_content(word) or is_number(word) or is_listed_name(word)
 
 
 def is_listed_name(word: str) -> bool:
