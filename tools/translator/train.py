@@ -34,7 +34,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from app.engine.models import mt_dictionary, translator
-from tools.translator import dataset, everyday_grammar, real_pairs, tatoeba
+from tools.translator import dataset, everyday_grammar, real_pairs, tatoeba, unknowns
 
 PAD, BOS, EOS, UNK = 0, 1, 2, 3
 SRC_SPECIALS = ["<pad>", "<unk>", *mt_dictionary.UNKNOWN_TOKENS]  # <unk> typed by role and form
@@ -563,6 +563,9 @@ def main():
     parser.add_argument(
         "--tatoeba-min-count", type=int, default=tatoeba.MIN_COUNT, help="a Tatoeba word the models' from N pairs"
     )
+    parser.add_argument(
+        "--more-unknowns", type=int, default=0, help="also train on N pairs with 2 or 3 nouns hidden, unknowns.py"
+    )
     args = parser.parse_args()
     torch.set_num_threads(1)
     splits = dataset.generate()
@@ -571,7 +574,8 @@ def main():
     people = tatoeba.training_pairs(corpus_train, args.tatoeba_min_count) if args.tatoeba else []  # each REPEAT times
     train_pairs = corpus_train + real * real_pairs.REPEAT + people * tatoeba.REPEAT
     src_vocab, tgt_vocab = vocabularies(train_pairs)
-    train = encode_pairs(train_pairs, src_vocab, tgt_vocab)
+    unknown_pairs = unknowns.extra_pairs(corpus_train, args.more_unknowns, args.seed)  # the vocabulary is the same
+    train = encode_pairs(train_pairs + unknown_pairs, src_vocab, tgt_vocab)
     val = encode_pairs(splits["val"], src_vocab, tgt_vocab)
     test = encode_pairs(splits["test"][: args.test_size], src_vocab, tgt_vocab)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -602,6 +606,8 @@ def main():
         report["train_pairs"] = len(train)
         if real:
             report["real_pairs"] = {"kept": len(real), "repeat": real_pairs.REPEAT}
+        if unknown_pairs:
+            report["more_unknowns"] = {"pairs": len(unknown_pairs), "seed": args.seed}
         if people:
             report["tatoeba"] = {"kept": len(people), "repeat": tatoeba.REPEAT, "min_count": args.tatoeba_min_count}
         np.savez(args.out / f"{name}.npz", **export(model, name))
