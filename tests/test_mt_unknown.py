@@ -157,6 +157,23 @@ def test_every_plural_read_is_of_a_noun_and_no_word_of_the_forms():
         assert any(sense.role == "noun" for sense in senses), (form, lemma)
 
 
+def test_no_name_or_place_is_read_as_a_plural_but_the_calendars_are(client):
+    """Frances was read as France's plural (法国 喜欢 茶): a name typed may look like a plural of a name or a place,
+    whose plural nobody types. The calendar's names are proper nouns in CC-CEDICT too, but on mondays is everyday."""
+    core, wide = mt_dictionary.parts()
+    for word in ("frances", "johns", "harries", "londons", "lis"):
+        assert mt_dictionary.reading(word) is None, word
+    assert mt_dictionary.reading("sundays").chinese == "星期天" and mt_dictionary.reading("julies").chinese == "七月"
+    for lemma in mt_dictionary.plurals().values():
+        nouns = [
+            sense.chinese for sense in core.senses.get(lemma, ()) + wide.senses.get(lemma, ()) if sense.role == "noun"
+        ]
+        assert all(nouns) and lemma not in ("france", "china", "london", "paris", "john"), lemma
+    answer = client.get("/api/attention", params={"source": "Frances likes tea", "model": "rnnsearch"}).json()
+    assert answer["translation"]["output"] == ["Frances", "喜欢", "茶"]
+    assert answer["translation"]["replaced"][0]["origin"] == "english"
+
+
 def test_a_plural_read_from_the_list_replaces_its_unk_and_is_marked_when_dropped(client):
     """RNNsearch writes <unk> for websites and the page puts 网站 there; the Transformer drops mondays, and the
     check marks it left out (the end guard does not wait for it, as for a name of the list)."""

