@@ -156,3 +156,13 @@ def test_a_dropped_word_is_left_out_unless_another_word_means_it_too(words, data
     others = mt_check.counterparts(words[drop]) & (set(output) | joined)
     assert (drop in checked.left_out) == (not others and mt_check.is_english_content(words[drop]))
     assert checked.invented == ()
+
+
+def test_a_word_no_dictionary_reads_is_marked_when_dropped_and_kept_in_english_translates_itself():
+    """kilograms is in no dictionary: the model cannot translate it, and dropping it was not marked (我 买 了 三 个
+    苹果). The end guard does not wait for it (translator.left_out keeps only words lookup reads)."""
+    source = ["i", "bought", "three", "kilograms", "of", "apples"]
+    assert mt_dictionary.reading("kilograms") is None and mt_dictionary.lookup("kilograms") is None
+    assert mt_check.check(source, ["我", "买", "了", "三", "个", "苹果"]).left_out == (3,)
+    assert mt_check.check(source, ["我", "买", "了", "三", "kilograms", "苹果"]).left_out == ()
+    assert not mt_check.must_translate(["it", "'s", "mine"], 1)  # not a word of letters

@@ -16,7 +16,8 @@ that was asked for ("she drinks coffee every morning" -> 她 每 天 早上 喝)
                         word beside it: 每 天 is 每天)
         invented        the Chinese content words (noun, verb, adjective) that translate no English word
         left_out        the English words a translation must not lose (must_translate: content words, a question
-                        word asking, a number) none of whose counterparts is in the output
+                        word asking, a number, a name, a word no dictionary reads) none of whose counterparts is in
+                        the output
 
 No model is read: the check is the dictionary's, beside what attention shows. The trained translators use it on
 their output (app/view); tools/translator/everyday.py measures with it. Pure Python.
@@ -204,15 +205,21 @@ def is_asking(source: list[str], j: int) -> bool:
 
 
 def must_translate(source: list[str], j: int) -> bool:
-    """Whether a translation that has no counterpart of source[j] leaves something out: a content word, a number or
-    a name of the list of names (weighed_word), or a question word asking."""
+    """Whether a translation that has no counterpart of source[j] leaves something out: a content word, a number, a
+    name of the list of names or a word no dictionary reads (weighed_word), or a question word asking."""
     return weighed_word(source[j]) or is_asking(source, j)
 
 
 def weighed_word(word: str) -> bool:
-    """must_translate's part that reads the word alone, wherever it stands: a content word, a number or a name of
-    the list of names."""
-    return is_english_content(word) or is_number(word) or is_listed_name(word)
+    """must_translate's part that reads the word alone, wherever it stands: a content word, a number, a name of the
+    list of names, or a word no dictionary reads."""
+    return is_english_content(word) or is_number(word) or is_listed_name(word) or is_unread(word)
+
+
+def is_unread(word: str) -> bool:
+    """A word of letters that no dictionary reads (kilograms, platypus, a name): the model cannot translate it, and a
+    translation that drops it loses it unmarked unless the check weighs it. Kept in English, it translates itself."""
+    return word.isalpha() and mt_dictionary.reading(word) is None
 
 
 def is_listed_name(word: str) -> bool:
