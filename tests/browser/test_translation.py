@@ -181,6 +181,18 @@ def test_the_translation_checked_against_the_dictionary_says_what_was_made_up_an
     expect(page.locator("#mt-words td.made-up")).to_have_count(0)
 
 
+UNREAD_DROPPED = "I bought three kilograms of apples"  # RNNsearch drops kilograms, a word no dictionary reads
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_word_no_dictionary_reads_dropped_by_the_translation_is_marked_left_out(page, lang):
+    open_view(page, {"source": UNREAD_DROPPED, "model": "rnnsearch", "lang": lang})
+    facts = page_data(page)["view"]["translation"]
+    assert "kilograms" not in facts["output"], "pick another UNREAD_DROPPED for these weights"
+    left_out = page.locator("#mt-check .unknown-note").filter(has_text="Left out" if lang == "en" else "漏译：")
+    expect(left_out).to_contain_text("kilograms")
+
+
 RULED_OUT = "the rain stopped"  # RNNsearch's own first choice (迈克, Mike) is a word no English word asks for
 
 
