@@ -17,9 +17,9 @@ import random
 
 from app.engine.models import mt_check, mt_dictionary
 from tools.translator import everyday_grammar
+from tools.translator.dictionary import WEEKDAYS
 
 NOUN_TOKENS = ("<unk:noun>", "<unk:nouns>")
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 TIME_WORDS = frozenset(
     {w for english, _, _ in everyday_grammar.TIMES for w in english} | everyday_grammar.TIME_NOUNS | set(WEEKDAYS)
 )
