@@ -644,12 +644,15 @@ class Everyday(story.Grammar):
     # --- words ----------------------------------------------------------------------------
 
     def content(self, role: str, person: bool | None = None) -> Word:
-        rare = bool(RARE[role]) and self.chance(RARE_SHARE)  # the draw common_or_rare makes
-        return self.pick(people_or_not(role, rare, person))
+        return self.pick(people_or_not(role, self.draws_rare(RARE[role]), person))
 
     def common_or_rare(self, common: list, rare: list) -> list:
         """The rare pool for about RARE_SHARE of the draws (when it has any), else the common one."""
-        return rare if rare and self.chance(RARE_SHARE) else common
+        return rare if self.draws_rare(rare) else common
+
+    def draws_rare(self, rare: list) -> bool:
+        """Whether this draw takes the rare pool: about RARE_SHARE of the draws, when it has any."""
+        return bool(rare) and self.chance(RARE_SHARE)
 
     def content_token(self, word: Word, form: str) -> En:
         """An English content word; to_pair writes it (or its typed <unk>) and its Chinese (or <unk>)."""
