@@ -58,17 +58,6 @@ def is_content(word: str) -> bool:
     return mt_check.is_english_content(word)
 
 
-@functools.cache
-def weighed(word: str) -> bool:
-    """mt_check.weighed_word, kept per word."""
-    return mt_check.weighed_word(word)
-
-
-def must_translate(english: list[str], j: int) -> bool:
-    """mt_check.must_translate, with its part that reads the word alone kept per word."""
-    return weighed(english[j]) or mt_check.is_asking(english, j)
-
-
 def known(word: str) -> frozenset[str]:
     """The Chinese the lexicon and the dictionary give the word (what the corpus need not teach; counterparts keeps
     it per word)."""
@@ -152,7 +141,7 @@ def taught_links(train: list[dict]) -> dict[tuple[str, str], Link]:
                 aligned[j].append((chinese[i], {lemma(english[k]) for k in together if k != j}))
         for j, words in aligned.items():
             translated = by_dictionary[j] or any(zh in content or zh == "<unk>" for zh, _ in words)  # 一 支 笔, 三 个
-            alone = must_translate(english, j) and not translated
+            alone = mt_check.must_translate(english, j) and not translated
             for zh, companions in words:
                 if (zh in content or alone) and zh not in known(english[j]):
                     links[lemma(english[j]), zh].add(companions)

@@ -210,15 +210,17 @@ def must_translate(source: list[str], j: int) -> bool:
     return weighed_word(source[j]) or is_asking(source, j)
 
 
+@functools.lru_cache(maxsize=65536)  # per word: a beam checks many translations, taught.py a million corpus words
 def weighed_word(word: str) -> bool:
-    """must_translate's part that reads the word alone, wherever it stands: a content word, a number, a name of the
-    list of names, or a word no dictionary reads."""
-    return is_english_content(word) or is_number(word) or is_listed_name(word) or is_unread(word)
+    """must_translate's part that reads the word alone, wherever it stands: a content word, a number, or a word no
+    dictionary reads (a name of the list of names among them: its names are words of letters)."""
+    return is_english_content(word) or is_number(word) or is_unread(word)
 
 
 def is_unread(word: str) -> bool:
-    """A word of letters that no dictionary reads (kilograms, platypus, a name): the model cannot translate it, and a
-    translation that drops it loses it unmarked unless the check weighs it. Kept in English, it translates itself."""
+    """A word of letters that no dictionary reads (kilograms, platypus, a name, chen of the list of names): the model
+    cannot translate it, and a translation that drops it loses it unmarked unless the check weighs it. Kept in
+    English, it translates itself."""
     return word.isalpha() and mt_dictionary.reading(word) is None
 
 
