@@ -233,7 +233,8 @@ class UnknownReplacement(BaseModel):
     word: str = Field(description="What the output shows in place of <unk>.")
     origin: Literal["dictionary", "english", "none"] = Field(
         description="dictionary: the translators' dictionary's Chinese for that English word (or, for a name it "
-        "lacks, the Chinese of CC-CEDICT's list of names: chen → 陈); english: the word is in neither and is kept in "
+        "lacks, or a name that is also a word typed as a name, the Chinese of CC-CEDICT's list of names: chen → 陈, "
+        "Mark → 马克); english: the word is in neither and is kept in "
         "English, as the sentence typed it (Lisa; `source` has it as read, lisa); none: no attention, <unk> stays."
     )
 
@@ -300,7 +301,9 @@ class TranslationFacts(BaseModel):
     )
     source: list[str] = Field(
         description="The English words as the model read them (lower case; a contraction the corpus never writes in "
-        "full: i'm → i am, it's → it is, can't → can not)."
+        "full: i'm → i am, it's → it is, can't → can not), except a name that is also a word, kept as typed where the "
+        "sentence shows it is a name (a first name typed with a capital, not first in its sentence; a surname so "
+        "typed after Mr, Mrs, Ms, Miss or Dr): Grace, Brown. Such a name is read as <unk:noun>, never as the word."
     )
     unknown_source: list[str] = Field(description="English words outside its vocabulary, read as <unk>.")
     unknown_read_as: list[str] = Field(

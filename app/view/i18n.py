@@ -50,7 +50,8 @@ STRINGS = {
         "mt_limits": "It knows {source} English and {target} Chinese words, the grammar of its generated corpus, and "
         "at most {max} words a sentence. Any other word is read as <unk>, and a <unk> it writes is replaced by the "
         "dictionary's word for the English word its attention points to. Dictionary: CC-CEDICT and wordfreq "
-        "(CC BY-SA 4.0), LemmInflect (MIT). The Transformer's sentence pairs of people: Tatoeba (CC BY 2.0 FR).",
+        "(CC BY-SA 4.0), LemmInflect (MIT); names that are also words (Grace, Brown): the US Census Bureau's 1990 "
+        "name lists (public domain). The Transformer's sentence pairs of people: Tatoeba (CC BY 2.0 FR).",
         "mt_unknown": "Read as <unk> (beyond its vocabulary):",
         "mt_unknown_target": "Chinese words beyond its vocabulary (scored as <unk>):",
         "mt_replaced": "It wrote <unk> there; 〔 〕 marks what stands in its place, from the dictionary, where attention "
@@ -397,7 +398,8 @@ STRINGS = {
         "mt_summary": "{model}，{how}：{target}（然后结束，p = {end}）",
         "mt_limits": "它认识 {source} 个英文词和 {target} 个中文词，只会生成语料的语法，每句最多 {max} 个词。其他词读作 "
         "<unk>；它写出的 <unk> 换成注意力所指英文词在词典中的译文。词典：CC-CEDICT 和 wordfreq（CC BY-SA 4.0）、"
-        "LemmInflect（MIT）。Transformer 所用的人写句对：Tatoeba（CC BY 2.0 FR）。",
+        "LemmInflect（MIT）；也是英文词的人名（Grace、Brown）：美国人口普查局 1990 年的姓名表（公有领域）。"
+        "Transformer 所用的人写句对：Tatoeba（CC BY 2.0 FR）。",
         "mt_unknown": "超出词表、读作 <unk> 的词：",
         "mt_unknown_target": "超出它中文词表的词（按 <unk> 计分）：",
         "mt_replaced": "它在这里写了 <unk>；〔 〕 标出替换它的词：注意力指向的英文词在词典中的译文：",

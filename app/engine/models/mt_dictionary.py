@@ -33,6 +33,9 @@ PLURALS_COLUMNS = ["form", "lemma"]
 NAMES_FILE = "names.tsv"  # surnames, given names and places from CC-CEDICT (tools/translator/names.py)
 NAMES_COLUMNS = ["name", "chinese", "kind"]
 NAME_KINDS = ("surname", "given", "place")
+NAME_WORDS_FILE = "name_words.tsv"  # names that are also words: Grace, Mark, Brown (tools/translator/name_words.py)
+NAME_WORDS_COLUMNS = ["name", "kind"]
+NAME_WORD_KINDS = ("given", "surname")
 SOURCES = ("lexicon", "cedict", "override", "none")
 TAG_ROLES = {"plural": ("noun",), "comparative": ("adjective", "adverb"), "superlative": ("adjective", "adverb")}
 TAG_ROLES["adverb"] = ("adjective",)  # an adjective's manner adverb: carefully = careful + 地
@@ -158,7 +161,10 @@ def parts() -> tuple[Dictionary, Dictionary]:
 
 
 def lookup(word: str) -> Reading | None:
-    """The committed dictionary's reading of a word (the core's, else the wide part's), or None."""
+    """The committed dictionary's reading of a word (the core's, else the wide part's), or None; None too for a name
+    that is also a word when it is typed as a name (is_typed_name: Grace, not grace)."""
+    if is_typed_name(word):
+        return None
     core, wide = parts()
     return core.lookup(word) or wide.lookup(word)
 
@@ -197,20 +203,41 @@ def reading(word: str) -> Reading | None:
 
 
 def unknown_token(word: str) -> str:
-    """The typed <unk> a translator reads for a word beyond its vocabulary (by lookup's reading)."""
-    return typed_unknown(word, lookup(word))
+    """The typed <unk> a translator reads for a word beyond its vocabulary (by lookup's reading; a name typed as one,
+    <unk:noun>, whatever its ending: Holly, Miles)."""
+    return "<unk:noun>" if is_typed_name(word) else typed_unknown(word, lookup(word))
 
 
 @functools.cache
 def names(directory: Path = DIRECTORY) -> dict[str, str]:
     """``mt/names.tsv``: name (lower case) -> its Chinese, for the words the dictionary gives no Chinese: chen -> 陈,
-    sydney -> 悉尼, li -> 李 (the dictionary reads li as a noun with no counterpart)."""
+    sydney -> 悉尼, li -> 李 (the dictionary reads li as a noun with no counterpart); and for the names that are also
+    words (name_words: mark -> 马克), read only where typed as a name (name)."""
     found = {}
     for name, chinese, kind in _rows(directory / NAMES_FILE, NAMES_COLUMNS):
         if kind not in NAME_KINDS:
             raise ValueError(f"{NAMES_FILE}: {name!r} has the unknown kind {kind!r}")
         found[name] = chinese
     return found
+
+
+@functools.cache
+def name_words(directory: Path = DIRECTORY) -> dict[str, str]:
+    """``mt/name_words.tsv``: name (lower case) -> "given" or "surname", for the names the dictionary reads as a
+    common word (grace -> 优雅, brown -> 棕色), which translator.read_words keeps as typed where the text shows it is
+    a name."""
+    found = {}
+    for name, kind in _rows(directory / NAME_WORDS_FILE, NAME_WORDS_COLUMNS):
+        if kind not in NAME_WORD_KINDS:
+            raise ValueError(f"{NAME_WORDS_FILE}: {name!r} has the unknown kind {kind!r}")
+        found[name] = kind
+    return found
+
+
+def is_typed_name(word: str) -> bool:
+    """Whether the word is a name of name_words as translator.read_words keeps it: typed with a capital (Grace).
+    The dictionary does not read it (lookup), and a translator reads it as <unk:noun>."""
+    return word[:1].isupper() and word[1:].islower() and word.lower() in name_words()
 
 
 def gives_no_chinese(word: str) -> bool:
@@ -221,6 +248,6 @@ def gives_no_chinese(word: str) -> bool:
 
 
 def name(word: str) -> str | None:
-    """The Chinese of a name the dictionary gives no Chinese (chen -> 陈), or None: not for a word it translates,
-    nor for a function word without a counterpart (the)."""
+    """The Chinese of a name the dictionary gives no Chinese (chen -> 陈; Mark, typed as a name: 马克), or None: not
+    for a word it translates (mark), nor for a function word without a counterpart (the)."""
     return names().get(normalise(word)) if gives_no_chinese(word) else None

@@ -511,22 +511,73 @@ def source_words(text: str) -> list[str]:
     return [w for i, word in enumerate(typed) for w in _expanded(word, typed[i + 1] if i + 1 < len(typed) else None)]
 
 
-def typed_forms(text: str, words: list[str]) -> list[str]:
-    """Each of ``words`` (source_words(text)) as the text types it where the text has it as a word of its own (Lisa,
-    NASA), else as read (the am of I'm, three for 3): how a word kept in English is shown. The typed words and the
-    read ones are lined up by their longest common subsequence (difflib), so a contraction read in full or a number
-    read in words moves nothing after it. typed_forms("Lisa met Dr Gruber", ["lisa", "met", "dr", "gruber"]) ->
-    ['Lisa', 'met', 'Dr', 'Gruber']."""
-    typed = re.findall(r"[A-Za-z0-9]+", text)
-    forms = list(words)
-    matcher = difflib.SequenceMatcher(None, [w.lower() for w in typed], words, autojunk=False)
+TYPED_WORD = re.compile(r"[A-Za-z0-9]+")
+# What begins a sentence: the text's start, or an end of sentence and then only spaces, quotes and brackets.
+SENTENCE_START = re.compile(r"(?:^|[.!?])[\s\"'“”‘’(\[]*$")
+TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr"})  # a title before a name: Mr. Brown; its dot ends no sentence
+
+
+def _lined_up(typed: list[str], words: list[str]) -> list[int | None]:
+    """For each of ``words`` (source_words(text)), the index of the word of ``typed`` (TYPED_WORD's words of the
+    text) that it is, or None (the am of I'm, three for 3): lined up by their longest common subsequence (difflib),
+    so a contraction read in full or a number read in words moves nothing after it."""
+    at: list[int | None] = [None] * len(words)
+    matcher = difflib.SequenceMatcher(None, [w.lower() for w in typed], [w.lower() for w in words], autojunk=False)
     for block in matcher.get_matching_blocks():
-        forms[block.b : block.b + block.size] = typed[block.a : block.a + block.size]
-    return forms
+        at[block.b : block.b + block.size] = range(block.a, block.a + block.size)
+    return at
+
+
+def typed_forms(text: str, words: list[str]) -> list[str]:
+    """Each of ``words`` (source_words(text) or read_words(text)) as the text types it where the text has it as a
+    word of its own (Lisa, NASA), else as read (the am of I'm, three for 3): how a word kept in English is shown.
+    typed_forms("Lisa met Dr Gruber", ["lisa", "met", "dr", "gruber"]) -> ['Lisa', 'met', 'Dr', 'Gruber']."""
+    typed = TYPED_WORD.findall(text)
+    return [word if j is None else typed[j] for word, j in zip(words, _lined_up(typed, words), strict=True)]
+
+
+def read_words(text: str) -> list[str]:
+    """The words a translator reads in a typed sentence: source_words(text), except a name that is also a word
+    (mt_dictionary.name_words: Grace, Mark, Brown), kept as typed where the text shows it is a name, so that the
+    dictionary does not read it as the word (优雅, 记号, 棕色) and the translator reads it as <unk:noun>:
+
+    - a first name of the list typed with a capital, not the first word of its sentence (*My sister Grace works at a
+      bank*; first in a sentence, a capital says nothing: *Grace is a virtue*);
+    - a surname of the list so typed right after a title typed with a capital (*Mrs Brown*, *Mr. White*);
+    - never in a text typed in Title Case: more than half of the words after each sentence's first that the
+      dictionary reads (not *I*, a title or a name of the list) begin with a capital (*The Green Mile*).
+
+    source_words wrote the training data and is left as it was; the corpus is lower case, so it holds no such name.
+    read_words("My sister Grace met Mrs Brown") -> ['my', 'sister', 'Grace', 'met', 'mrs', 'Brown']."""
+    words = source_words(text)
+    found = list(TYPED_WORD.finditer(text))
+    typed = [match.group() for match in found]
+    starts = {
+        i
+        for i, match in enumerate(found)
+        if SENTENCE_START.search(text, 0, match.start()) and not (i and typed[i - 1].lower() in TITLES)
+    }
+    names = mt_dictionary.name_words()
+    plain = [  # the words that say whether the text is in Title Case: read by the dictionary, no name, no title
+        word
+        for i, word in enumerate(typed)
+        if i not in starts and word.isalpha() and word != "I" and word.lower() not in names
+        and word.lower() not in TITLES and mt_dictionary.lookup(word.lower()) is not None
+    ]  # fmt: skip
+    if 2 * sum(word[0].isupper() for word in plain) > len(plain):  # Title Case: a capital says nothing
+        return words
+    read = list(words)
+    for i, j in enumerate(_lined_up(typed, words)):
+        if j is None or j in starts or not mt_dictionary.is_typed_name(typed[j]):
+            continue
+        after_title = j > 0 and typed[j - 1][:1].isupper() and typed[j - 1].lower() in TITLES
+        if names[typed[j].lower()] == "given" or after_title:
+            read[i] = typed[j]
+    return read
 
 
 def _prepare(model: Translator, text: str) -> tuple[list[str], list[int], list[str]]:
-    words = source_words(text)
+    words = read_words(text)
     if not words:
         raise ValueError("the source sentence has no English words")
     if len(words) > MAX_SOURCE_WORDS:
@@ -883,7 +934,7 @@ def leave_one_out(model: Translator, text: str, target_ids: list[int]) -> np.nda
     _, ids, _ = _prepare(model, text)
     with_every_word = forced_probabilities(model, ids, target_ids)  # (n_target,)
     drop = np.empty((len(target_ids), len(ids)))  # (n_target, n_source)
-    words = source_words(text)
+    words = read_words(text)
     for j in range(len(ids)):
         without_j = ids[:j] + [model.vocabulary.unknown_id(words[j])] + ids[j + 1 :]
         drop[:, j] = with_every_word - forced_probabilities(model, without_j, target_ids)

@@ -1,0 +1,135 @@
+"""Names that are also words (app/engine/models/mt/name_words.tsv, built by tools/translator/name_words.py from the US
+Census Bureau's 1990 name lists): which names the list holds, where a typed sentence shows that such a word is a name
+(translator.read_words), and what the translators then write: never the word's Chinese (优雅 for Grace, 棕色 for
+Mrs Brown), but the list of names' Chinese (Mark -> 马克) or the name kept in English, marked when dropped."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.engine.models import mt_check, mt_dictionary, translator
+from tools.translator import name_words
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def reading(chinese, lemma="word"):
+    return mt_dictionary.Reading(lemma, "base", chinese, "cedict", "noun", None)
+
+
+def test_a_name_is_listed_when_frequent_enough_and_a_common_word():
+    words = {"grace": reading("优雅"), "tom": reading("汤姆"), "jerry": reading("杰瑞"), "may": reading("可以", "may"),
+             "the": reading(None), "brown": reading("棕色"), "rose": reading("玫瑰")}  # fmt: skip
+    chosen = name_words.choose(
+        given={"grace": 0.189, "tom": 0.117, "jerry": 0.432, "may": 0.029, "the": 0.5, "sarah": 0.3, "in": 0.003,
+               "rose": 0.296},
+        surnames={"brown": 0.621, "rose": 0.024, "grace": 0.009},
+        common=frozenset({"优雅", "棕色", "玫瑰", "可以"}),  # 汤姆 only a proper noun there; 杰瑞 not there at all
+        lookup=words.get,
+    )  # fmt: skip
+    assert chosen == {"grace": "given", "brown": "surname", "rose": "given"}  # may: a month; in: too rare
+
+
+def test_the_census_lists_are_read_as_percentages(tmp_path):
+    path = tmp_path / "dist.female.first"
+    path.write_text("MARY           2.629  2.629      1\nGRACE          0.189 50.000    100\n", encoding="ascii")
+    assert name_words.census(path) == {"mary": 2.629, "grace": 0.189}
+
+
+def test_the_committed_list():
+    listed = mt_dictionary.name_words()
+    assert {name: listed.get(name) for name in ("grace", "hope", "mark", "sue", "brown", "white", "may", "jerry")} == {
+        "grace": "given",
+        "hope": "given",
+        "mark": "given",
+        "sue": "given",
+        "brown": "surname",
+        "white": "surname",
+        "may": None,  # the month
+        "jerry": None,  # the lexicon's name, 杰瑞
+    }
+    assert all(mt_dictionary.lookup(name).chinese for name in listed)  # each a word the dictionary translates
+
+
+def test_a_bad_kind_is_a_clear_error(tmp_path):
+    (tmp_path / mt_dictionary.NAME_WORDS_FILE).write_text("name\tkind\ngrace\tvirtue\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="grace.*virtue"):
+        mt_dictionary.name_words(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("My sister Grace works at a bank", ["my", "sister", "Grace", "works", "at", "a", "bank"]),
+        ("Grace works at a bank", ["grace", "works", "at", "a", "bank"]),  # first: the capital says nothing
+        ("We wait. Grace is late", ["we", "wait", "grace", "is", "late"]),  # first of its sentence
+        ('"Hope," said Mark.', ["hope", "said", "Mark"]),
+        ("Our teacher Mrs Brown is kind", ["our", "teacher", "mrs", "Brown", "is", "kind"]),
+        ("Mr. White likes tea", ["mr", "White", "likes", "tea"]),  # the title's dot ends no sentence
+        ("I like Brown", ["i", "like", "brown"]),  # a surname only after a title
+        ("Mrs brown", ["mrs", "brown"]),  # typed in lower case
+        ("brown bread and grace", ["brown", "bread", "and", "grace"]),
+        ("The Green Mile Is A Good Book", ["the", "green", "mile", "is", "a", "good", "book"]),  # Title Case
+        ("Tom chase Jerry", ["tom", "chase", "jerry"]),
+        ("we met in May", ["we", "met", "in", "may"]),
+        ("I'm sure Sue can't sue them", ["i", "am", "sure", "Sue", "can", "not", "sue", "them"]),
+    ],
+)
+def test_a_name_is_kept_as_typed_only_where_the_text_shows_a_name(text, read):
+    assert translator.read_words(text) == read
+    assert translator.source_words(text) == [word.lower() for word in read]  # the training data's reading: as it was
+    assert translator.typed_forms(text, read) == translator.typed_forms(text, translator.source_words(text))  # shown
+
+
+def test_a_name_typed_as_one_is_not_the_word():
+    assert mt_dictionary.lookup("grace").chinese == "优雅" and mt_dictionary.lookup("Grace") is None
+    assert mt_dictionary.lookup("Tom").chinese == "汤姆"  # not a name of the list: read as before
+    assert mt_dictionary.unknown_token("Holly") == "<unk:noun>"  # not the ending's <unk:adv-ly>
+    assert mt_dictionary.name("Mark") == "马克" and mt_dictionary.name("mark") is None
+    assert "优雅" not in mt_check.counterparts("Grace") and "优雅" in mt_check.counterparts("grace")
+    assert mt_check.is_unread("Grace")  # weighed: marked when dropped, translates itself kept in English
+
+
+@pytest.mark.parametrize("model", ["rnnsearch", "transformer-mt"])
+@pytest.mark.parametrize(
+    ("sentence", "name", "word"),
+    [
+        ("My sister Grace works at a bank", "Grace", "优雅"),
+        ("Our teacher Mrs Brown is kind", "Brown", "棕色"),
+        ("I think Sue wants to sue the company", "Sue", None),
+    ],
+)
+def test_the_translators_never_write_the_words_chinese_for_a_name(model, sentence, name, word):
+    """Before, both wrote 我的 姐姐 优雅 …, 太太 棕色, and 起诉 twice, and nothing was marked."""
+    result = translator.translate(translator.load(model), sentence, beam=translator.DEFAULT_BEAM, candidates=True)
+    output = translator.output_words(result)
+    assert name in result.unknown and word not in output
+    written = {"Brown": "布朗"}.get(name, name)  # the list of names' Chinese, else the name in English
+    check = mt_check.check(list(result.source), output)
+    assert not check.invented
+    assert written in output or [result.source[j] for j in check.left_out] == [name]  # kept, or marked left out
+    if name == "Sue":
+        assert output.count("起诉") == 1  # the verb sue, once
+
+
+def test_the_api_reads_the_name_as_typed(client):
+    response = client.get("/api/attention", params={"source": "I saw Mark and Grace in the park", "model": "rnnsearch"})
+    assert response.status_code == 200, response.text
+    facts = response.json()["translation"]
+    assert facts["unknown_source"] == ["Mark", "Grace"] and facts["unknown_read_as"] == ["<unk:noun>"] * 2
+    assert "Mark" in facts["source"] and "记号" not in facts["output"] and "优雅" not in facts["output"]
+    origins = {r["word"]: r["origin"] for r in facts["replaced"]}
+    assert origins == {"马克": "dictionary", "Grace": "english"}
+
+
+@pytest.mark.slow
+def test_the_list_is_rebuilt_byte_for_byte(tmp_path):
+    for seed in ("1", "2"):  # two hash seeds: a set's order changes with the seed
+        out = tmp_path / f"{seed}.tsv"
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        command = [sys.executable, "-m", "tools.translator.name_words", "--out", str(out)]
+        subprocess.run(command, cwd=ROOT, env=env, check=True, capture_output=True, timeout=600)
+        assert out.read_bytes() == (mt_dictionary.DIRECTORY / mt_dictionary.NAME_WORDS_FILE).read_bytes(), seed
