@@ -166,3 +166,13 @@ def test_a_word_no_dictionary_reads_is_marked_when_dropped_and_kept_in_english_t
     assert mt_check.check(source, ["我", "买", "了", "三", "个", "苹果"]).left_out == (3,)
     assert mt_check.check(source, ["我", "买", "了", "三", "kilograms", "苹果"]).left_out == ()
     assert not mt_check.must_translate(["it", "'s", "mine"], 1)  # not a word of letters
+
+
+def test_a_number_typed_in_digits_is_marked_when_dropped_and_kept_as_typed_translates_itself():
+    """35 stays digits (source_words reads 0-20 and the tens in words): the Transformer's 在 我的 班 里 有 学生 dropped
+    it, and nothing was marked."""
+    source = ["there", "are", "35", "students", "in", "my", "class"]
+    assert mt_dictionary.reading("35") is None and mt_check.is_digits("35")
+    assert mt_check.check(source, ["在", "我的", "班", "里", "有", "学生"]).left_out == (2,)
+    assert mt_check.check(source, ["在", "我的", "班", "里", "有", "35", "个", "学生"]).left_out == ()
+    assert not mt_check.is_digits("３５") and not mt_check.is_digits("3x")  # ASCII digits only, the whole word

@@ -253,8 +253,9 @@ class TranslationCheck(BaseModel):
     )
     left_out: list[int] = Field(
         description="Positions in `source` of the English words a translation must not lose (nouns, verbs, "
-        "adjectives, not be, do, have; a question word that asks; a number from two up; a name; a word no dictionary "
-        "reads) that no word of `output` translates (a word kept in English translates itself)."
+        "adjectives, not be, do, have; a question word that asks; a number from two up, in words or in digits; a name; "
+        "a word no dictionary reads) that no word of `output` translates (a word kept in English or in digits "
+        "translates itself)."
     )
     coverage: Vector | None = Field(
         description="(n_source,) each English word's column of stage 2 summed over the Chinese words: the attention "

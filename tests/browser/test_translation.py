@@ -207,6 +207,18 @@ def test_a_name_that_is_also_a_word_is_written_as_a_name(page, lang):
     expect(page.locator("#mt-replaced")).to_contain_text("〔Grace〕 ← Grace")
 
 
+DIGITS_DROPPED = "There are 35 students in my class"  # the Transformer drops 35, a number kept in digits
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_number_in_digits_dropped_by_the_translation_is_marked_left_out(page, lang):
+    open_view(page, {"source": DIGITS_DROPPED, "model": "transformer-mt", "lang": lang})
+    facts = page_data(page)["view"]["translation"]
+    assert "35" not in facts["output"], "pick another DIGITS_DROPPED for these weights"
+    left_out = page.locator("#mt-check .unknown-note").filter(has_text="Left out" if lang == "en" else "漏译：")
+    expect(left_out).to_contain_text("35")
+
+
 RULED_OUT = "the rain stopped"  # RNNsearch's own first choice (迈克, Mike) is a word no English word asks for
 
 

@@ -215,9 +215,16 @@ def must_translate(source: list[str], j: int) -> bool:
 
 @functools.lru_cache(maxsize=65536)  # per word: a beam checks many translations, taught.py a million corpus words
 def weighed_word(word: str) -> bool:
-    """must_translate's part that reads the word alone, wherever it stands: a content word, a number, or a word no
-    dictionary reads (a name of the list of names among them: its names are words of letters)."""
-    return is_english_content(word) or is_number(word) or is_unread(word)
+    """must_translate's part that reads the word alone, wherever it stands: a content word, a number (in words or in
+    digits), or a word no dictionary reads (a name of the list of names among them: its names are words of letters)."""
+    return is_english_content(word) or is_number(word) or is_digits(word) or is_unread(word)
+
+
+def is_digits(word: str) -> bool:
+    """A number typed in digits that source_words keeps so (21, 35, 2026: it reads 0-20 and the tens in words): no
+    dictionary reads it, and a translation that drops it loses it unmarked unless the check weighs it. Kept as typed,
+    it translates itself."""
+    return word.isascii() and word.isdigit()
 
 
 def is_unread(word: str) -> bool:
