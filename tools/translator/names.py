@@ -138,7 +138,7 @@ def build() -> dict[str, tuple[str, str]]:
 def wanted(name: str) -> bool:
     """A name the list is for: a word the dictionary gives no Chinese (chen, xiamen), or a name that is also a word
     (mt_dictionary.name_words: mark -> 马克), read as a name only where typed as one (translator.read_words)."""
-    return mt_dictionary.gives_no_chinese(name) or name in mt_dictionary.name_words()
+    return mt_dictionary.gives_no_chinese(name) or mt_dictionary.name_words().get(name) in ("given", "surname")
 
 
 def main(argv: list[str] | None = None) -> None:

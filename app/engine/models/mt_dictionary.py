@@ -35,7 +35,7 @@ NAMES_COLUMNS = ["name", "chinese", "kind"]
 NAME_KINDS = ("surname", "given", "place")
 NAME_WORDS_FILE = "name_words.tsv"  # names that are also words: Grace, Mark, Brown (tools/translator/name_words.py)
 NAME_WORDS_COLUMNS = ["name", "kind"]
-NAME_WORD_KINDS = ("given", "surname")
+NAME_WORD_KINDS = ("given", "surname", "first")  # first: a first name that is no word
 SOURCES = ("lexicon", "cedict", "override", "none")
 TAG_ROLES = {"plural": ("noun",), "comparative": ("adjective", "adverb"), "superlative": ("adjective", "adverb")}
 TAG_ROLES["adverb"] = ("adjective",)  # an adjective's manner adverb: carefully = careful + 地
@@ -225,7 +225,7 @@ def names(directory: Path = DIRECTORY) -> dict[str, str]:
 def name_words(directory: Path = DIRECTORY) -> dict[str, str]:
     """``mt/name_words.tsv``: name (lower case) -> "given" or "surname", for the names the dictionary reads as a
     common word (grace -> 优雅, brown -> 棕色), which translator.read_words keeps as typed where the text shows it is
-    a name."""
+    a name; "first" for the other first names (john, lisa), which show that a surname after them is a name."""
     found = {}
     for name, kind in _rows(directory / NAME_WORDS_FILE, NAME_WORDS_COLUMNS):
         if kind not in NAME_WORD_KINDS:
@@ -237,7 +237,7 @@ def name_words(directory: Path = DIRECTORY) -> dict[str, str]:
 def is_typed_name(word: str) -> bool:
     """Whether the word is a name of name_words as translator.read_words keeps it: typed with a capital (Grace).
     The dictionary does not read it (lookup), and a translator reads it as <unk:noun>."""
-    return word[:1].isupper() and word[1:].islower() and word.lower() in name_words()
+    return word[:1].isupper() and word[1:].islower() and name_words().get(word.lower(), "first") != "first"
 
 
 def gives_no_chinese(word: str) -> bool:

@@ -543,7 +543,9 @@ def read_words(text: str) -> list[str]:
 
     - a first name of the list typed with a capital, not the first word of its sentence (*My sister Grace works at a
       bank*; first in a sentence, a capital says nothing: *Grace is a virtue*);
-    - a surname of the list so typed right after a title typed with a capital (*Mrs Brown*, *Mr. White*);
+    - a surname of the list so typed right after a title or a first name typed with a capital (*Mrs Brown*, *Mr.
+      White*, *John White*; a first name of the list before it is then a name too, first in its sentence or not:
+      *Mark Brown is my teacher*);
     - never in a text typed in Title Case: more than half of the words after each sentence's first that the
       dictionary reads (not *I*, a title or a name of the list) begin with a capital (*The Green Mile*).
 
@@ -566,12 +568,21 @@ def read_words(text: str) -> list[str]:
     ]  # fmt: skip
     if 2 * sum(word[0].isupper() for word in plain) > len(plain):  # Title Case: a capital says nothing
         return words
+
+    def kind(j: int) -> str | None:  # the typed word's kind in the list when typed with a capital (a title: "title")
+        word = typed[j]
+        if not (word[:1].isupper() and word[1:].islower()):
+            return None
+        return "title" if word.lower() in TITLES else names.get(word.lower())
+
+    is_name = {j: kind(j) == "given" and j not in starts for j in range(len(typed))}
+    for j in range(1, len(typed)):  # a surname after a title or a first name, and a first name before such a surname
+        if kind(j) == "surname" and kind(j - 1) in ("title", "given", "first"):
+            is_name[j] = True
+            is_name[j - 1] = is_name[j - 1] or kind(j - 1) == "given"  # Mark Brown, first in its sentence too
     read = list(words)
     for i, j in enumerate(_lined_up(typed, words)):
-        if j is None or j in starts or not mt_dictionary.is_typed_name(typed[j]):
-            continue
-        after_title = j > 0 and typed[j - 1][:1].isupper() and typed[j - 1].lower() in TITLES
-        if names[typed[j].lower()] == "given" or after_title:
+        if j is not None and is_name[j]:
             read[i] = typed[j]
     return read
 
