@@ -3,7 +3,7 @@ their counting (tools/translator/digits.py): well formed, not the corpus's, ever
 
 import pytest
 
-from app.engine.models.translator import source_words
+from app.engine.models.translator import DEFAULT_BEAM, load, output_words, read_words, source_words, translate
 from tools.translator import dataset
 from tools.translator.digits import DIGITS2_PATH, DIGITS_PATH, numbers_kept, read_lines
 
@@ -39,3 +39,25 @@ def test_a_number_is_kept_in_chinese_or_in_digits_alone_or_joined():
     assert numbers_kept(line, ["我", typed, "个"]) == 1  # Chinese writes digits too
     assert numbers_kept(line, ["我", chinese[0][:-1], chinese[0][-1]]) == 1  # 二十 四 is 二十四
     assert numbers_kept(line, ["我", "个"]) == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("I have twenty-one books", ["i", "have", "21", "books"]),
+        ("There are Thirty five students", ["there", "are", "35", "students"]),
+        ("ninety-nine", ["99"]),
+        ("twenty books and forty-ten", ["twenty", "books", "and", "forty", "ten"]),  # a tens word alone; no unit
+    ],
+)
+def test_a_number_of_two_words_is_read_in_digits_as_typed_digits_are(text, read):
+    """The page reads 21 typed in digits as 21 (DIGITS: a number of two words stays digits); twenty-one, which the
+    models read apart as twenty and one and wrote wrong (我 有 二十 的 书), is read the same way since."""
+    assert read_words(text) == read
+    assert source_words("I have twenty-one books") == ["i", "have", "twenty", "one", "books"]  # the training data's
+
+
+def test_a_number_of_two_words_comes_out_in_digits():
+    for name in ("rnnsearch", "transformer-mt"):
+        result = translate(load(name), "I have twenty-one books", beam=DEFAULT_BEAM, candidates=True)
+        assert "21" in output_words(result), name

@@ -302,7 +302,8 @@ class TranslationFacts(BaseModel):
     )
     source: list[str] = Field(
         description="The English words as the model read them (lower case; a contraction the corpus never writes in "
-        "full: i'm → i am, it's → it is, can't → can not), except a name that is also a word, kept as typed where the "
+        "full: i'm → i am, it's → it is, can't → can not; a number of one word in words, 3 → three, one of two "
+        "words in digits, twenty-one → 21), except a name that is also a word, kept as typed where the "
         "sentence shows it is a name (a first name typed with a capital, not first in its sentence; a surname so "
         "typed after Mr, Mrs, Ms, Miss or Dr): Grace, Brown. Such a name is read as <unk:noun>, never as the word."
     )

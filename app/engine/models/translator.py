@@ -512,6 +512,9 @@ def source_words(text: str) -> list[str]:
 
 
 TYPED_WORD = re.compile(r"[A-Za-z0-9]+")
+TENS_OF = {word: tens for tens, word in TENS.items()}
+# A number of two words, a tens word and then a unit (twenty-one, Thirty five): read_words reads it in digits.
+TWO_WORD_NUMBER = re.compile(rf"\b({'|'.join(TENS.values())})[- ]({'|'.join(ONES[1:10])})\b", re.IGNORECASE)
 # What begins a sentence: the text's start, or an end of sentence and then only spaces, quotes and brackets.
 SENTENCE_START = re.compile(r"(?:^|[.!?])[\s\"'“”‘’(\[]*$")
 TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr"})  # a title before a name: Mr. Brown; its dot ends no sentence
@@ -549,8 +552,12 @@ def read_words(text: str) -> list[str]:
     - never in a text typed in Title Case: more than half of the words after each sentence's first that the
       dictionary reads (not *I*, a title or a name of the list) begin with a capital (*The Green Mile*).
 
+    And a number of two words (twenty-one, thirty five) is read as its digits (21, 35), as a number of two words
+    typed in digits is (source_words: DIGITS).
+
     source_words wrote the training data and is left as it was; the corpus is lower case, so it holds no such name.
     read_words("My sister Grace met Mrs Brown") -> ['my', 'sister', 'Grace', 'met', 'mrs', 'Brown']."""
+    text = TWO_WORD_NUMBER.sub(lambda found: str(10 * TENS_OF[found[1].lower()] + ONES.index(found[2].lower())), text)
     words = source_words(text)
     found = list(TYPED_WORD.finditer(text))
     typed = [match.group() for match in found]
