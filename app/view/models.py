@@ -271,8 +271,9 @@ def translator(name: str) -> mt.Translator:
 
 
 def source_words(text: str) -> list[str]:
-    """The words a translator reads (lower case, 's apart)."""
-    return mt.source_words(text)
+    """The words a translator reads in a typed sentence (lower case, 's apart; a name that is also a word as typed:
+    translator.read_words)."""
+    return mt.read_words(text)
 
 
 @functools.lru_cache(maxsize=TRANSLATIONS_KEPT)

@@ -521,9 +521,9 @@ TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr"})  # a title before a name: 
 
 
 def _lined_up(typed: list[str], words: list[str]) -> list[int | None]:
-    """For each of ``words`` (source_words(text)), the index of the word of ``typed`` (TYPED_WORD's words of the
-    text) that it is, or None (the am of I'm, three for 3): lined up by their longest common subsequence (difflib),
-    so a contraction read in full or a number read in words moves nothing after it."""
+    """For each of ``words`` (source_words(text) or read_words(text)), the index of the word of ``typed``
+    (TYPED_WORD's words of the text) that it is, or None (the am of I'm, three for 3): lined up by their longest
+    common subsequence (difflib), so a contraction read in full or a number read in words moves nothing after it."""
     at: list[int | None] = [None] * len(words)
     matcher = difflib.SequenceMatcher(None, [w.lower() for w in typed], [w.lower() for w in words], autojunk=False)
     for block in matcher.get_matching_blocks():
