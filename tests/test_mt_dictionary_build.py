@@ -2,26 +2,17 @@
 Python processes with different hash seeds (a set's order changes with the seed), from wordfreq, CC-CEDICT and
 lemminflect (requirements-dev.txt). Slow: each build reads CC-CEDICT's 120,000 entries (about 20 s)."""
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from app.engine.models.mt_dictionary import DIRECTORY, PLURALS_FILE, WIDE_DIRECTORY
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.support.rebuild import rebuilt_in_two_processes
 
 pytestmark = pytest.mark.slow
 
 
 def test_the_dictionary_is_rebuilt_byte_for_byte(tmp_path):
-    for seed in ("1", "2"):
-        out = tmp_path / seed
-        env = {**os.environ, "PYTHONHASHSEED": seed}
-        command = [sys.executable, "-m", "tools.translator.dictionary", "--out", str(out)]
-        subprocess.run(command, cwd=ROOT, env=env, check=True, capture_output=True, timeout=600)
+    for out in rebuilt_in_two_processes("tools.translator.dictionary", tmp_path):
+        seed = out.name
         for part in (DIRECTORY, WIDE_DIRECTORY):  # the core and the wide part
             written = out / part.relative_to(DIRECTORY)
             for name in ("dictionary.tsv", "forms.tsv", "phrasal.tsv"):
