@@ -25,8 +25,11 @@ def entry(simplified, pinyin, *definitions):
         ("Sydney", [("sydney", "place")]),
         ("London, capital of United Kingdom", [("london", "place")]),
         ("Lima (city in Peru)", [("lima", "place")]),
-        ("Mona Lisa", []),  # two words: no one name
-        ("Big Ben", []),
+        ("Mona Lisa", [("mona lisa", "multiword")]),  # a name of several words
+        ("the Great Wall", [("great wall", "multiword")]),
+        ("Los Angeles, California", [("los angeles", "multiword")]),
+        ("Yellow River or Huang He", [("yellow river", "multiword"), ("huang he", "multiword")]),
+        ("Feng Xiaogang (1958-), film director", []),  # a person: what follows is no kind of place
         ("surname Ben (rare)", []),
         ("percent", []),
     ],
@@ -75,7 +78,7 @@ def test_the_committed_list_holds_only_words_the_dictionary_gives_no_chinese_and
     assert all(mt_dictionary.gives_no_chinese(name) or name in mt_dictionary.name_words() for name in listed)
     names_that_are_words = {name: listed[name] for name in ("mark", "bill", "brown")}
     assert names_that_are_words == {"mark": "马克", "bill": "比尔", "brown": "布朗"}
-    assert all(name.isalpha() for name in listed)  # so mt_check weighs each as a word no dictionary reads
+    assert all(name.replace(" ", "").isalpha() for name in listed)  # so mt_check weighs each (New York: one word)
     assert {name: listed[name] for name in ("chen", "li", "wang", "sydney", "xiamen")} == {
         "chen": "陈",
         "li": "李",  # the dictionary's li: a noun with no counterpart, "not translated: a name"
@@ -140,3 +143,22 @@ def test_the_list_is_rebuilt_byte_for_byte(tmp_path):
     committed = (mt_dictionary.DIRECTORY / mt_dictionary.NAMES_FILE).read_bytes()
     for written in rebuilt_in_two_processes("tools.translator.names", tmp_path):
         assert written.read_bytes() == committed, written.name
+
+
+@pytest.mark.parametrize("model", ["rnnsearch", "transformer-mt"])
+@pytest.mark.parametrize(
+    ("sentence", "name", "chinese", "before"),
+    [
+        ("I live in New York", "New York", "纽约", "约克"),
+        ("We visited the Great Wall", "Great Wall", "长城", "墙"),
+        ("She moved to the United States", "United States", "美国", "团结"),
+    ],
+)
+def test_a_name_of_several_words_typed_with_capitals_is_read_as_one(model, sentence, name, chinese, before):
+    """Before, each word was read alone: 新 约克, 棒 墙, 团结 国家, and nothing was marked."""
+    result = translator.translate(translator.load(model), sentence, beam=translator.DEFAULT_BEAM, candidates=True)
+    assert name in result.source and name in result.unknown
+    assert mt_dictionary.unknown_token(name) == "<unk:noun>"  # not <unk:nouns> for United States
+    output = translator.output_words(result)
+    assert chinese in output and before not in output
+    assert not mt_check.check(list(result.source), output).invented

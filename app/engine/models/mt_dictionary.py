@@ -32,7 +32,7 @@ PLURALS_FILE = "plurals.tsv"  # plurals lemminflect makes only by its rules (too
 PLURALS_COLUMNS = ["form", "lemma"]
 NAMES_FILE = "names.tsv"  # surnames, given names and places from CC-CEDICT (tools/translator/names.py)
 NAMES_COLUMNS = ["name", "chinese", "kind"]
-NAME_KINDS = ("surname", "given", "place")
+NAME_KINDS = ("surname", "given", "place", "multiword")  # multiword: New York
 NAME_WORDS_FILE = "name_words.tsv"  # names that are also words: Grace, Mark, Brown (tools/translator/name_words.py)
 NAME_WORDS_COLUMNS = ["name", "kind"]
 NAME_WORD_KINDS = ("given", "surname", "first")  # first: a first name that is no word
@@ -204,8 +204,8 @@ def reading(word: str) -> Reading | None:
 
 def unknown_token(word: str) -> str:
     """The typed <unk> a translator reads for a word beyond its vocabulary (by lookup's reading; a name typed as one,
-    <unk:noun>, whatever its ending: Holly, Miles)."""
-    return "<unk:noun>" if is_typed_name(word) else typed_unknown(word, lookup(word))
+    or a name of several words read as one, <unk:noun>, whatever its ending: Holly, Miles, United States)."""
+    return "<unk:noun>" if is_typed_name(word) or " " in word else typed_unknown(word, lookup(word))
 
 
 @functools.cache
@@ -219,6 +219,13 @@ def names(directory: Path = DIRECTORY) -> dict[str, str]:
             raise ValueError(f"{NAMES_FILE}: {name!r} has the unknown kind {kind!r}")
         found[name] = chinese
     return found
+
+
+@functools.cache
+def names_of_several_words() -> frozenset[str]:
+    """The names of the list of names written with several words (new york, hong kong, great wall: its multiword
+    rows), which translator.read_words reads as one word where each is typed with a capital."""
+    return frozenset(name for name in names() if " " in name)
 
 
 @functools.cache

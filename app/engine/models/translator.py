@@ -552,8 +552,10 @@ def read_words(text: str) -> list[str]:
     - never in a text typed in Title Case: more than half of the words after each sentence's first that the
       dictionary reads (not *I*, a title or a name of the list) begin with a capital (*The Green Mile*).
 
-    And a number of two words (twenty-one, thirty five) is read as its digits (21, 35), as a number of two words
-    typed in digits is (source_words: DIGITS).
+    A name of several words of the list of names, each typed with a capital (New York, Hong Kong, the Great Wall), is
+    read as one word (New York), which the translators read as <unk:noun> and the list writes (纽约). And a number
+    of two words (twenty-one, thirty five) is read as its digits (21, 35), as a number of two words typed in digits
+    is (source_words: DIGITS).
 
     source_words wrote the training data and is left as it was; the corpus is lower case, so it holds no such name.
     read_words("My sister Grace met Mrs Brown") -> ['my', 'sister', 'Grace', 'met', 'mrs', 'Brown']."""
@@ -567,10 +569,12 @@ def read_words(text: str) -> list[str]:
         if SENTENCE_START.search(text, 0, match.start()) and not (i and typed[i - 1].lower() in TITLES)
     }
     names = mt_dictionary.name_words()
+    runs = _names_of_several_words(typed)  # typed start -> its end, for New York, Hong Kong, the Great Wall
+    in_runs = {j for start, end in runs.items() for j in range(start, end)}
     plain = [  # the words that say whether the text is in Title Case: read by the dictionary, no name, no title
         word
         for i, word in enumerate(typed)
-        if i not in starts and word.isalpha() and word != "I" and word.lower() not in names
+        if i not in starts and i not in in_runs and word.isalpha() and word != "I" and word.lower() not in names
         and word.lower() not in TITLES and mt_dictionary.lookup(word.lower()) is not None
     ]  # fmt: skip
     if 2 * sum(word[0].isupper() for word in plain) > len(plain):  # Title Case: a capital says nothing
@@ -587,11 +591,37 @@ def read_words(text: str) -> list[str]:
         if kind(j) == "surname" and kind(j - 1) in ("title", "given", "first"):
             is_name[j] = True
             is_name[j - 1] = is_name[j - 1] or kind(j - 1) == "given"  # Mark Brown, first in its sentence too
-    read = list(words)
-    for i, j in enumerate(_lined_up(typed, words)):
-        if j is not None and is_name[j]:
-            read[i] = typed[j]
+    lined, read, i = _lined_up(typed, words), [], 0
+    while i < len(words):
+        j = lined[i]
+        end = runs.get(j) if j is not None else None
+        if end is not None and lined[i : i + end - j] == list(range(j, end)):  # a name of several words: one word
+            read.append(" ".join(typed[j:end]))
+            i += end - j
+            continue
+        read.append(typed[j] if j is not None and is_name[j] else words[i])
+        i += 1
     return read
+
+
+def _names_of_several_words(typed: list[str]) -> dict[int, int]:
+    """start -> end (exclusive) of each run of typed words, each with a capital, that is a name of several words of
+    the list of names (mt_dictionary.names: new york, hong kong, great wall), the longest first, left to right."""
+    several = mt_dictionary.names_of_several_words()
+    longest = max((name.count(" ") + 1 for name in several), default=0)
+    capital = [word[:1].isupper() and (word[1:].islower() or len(word) == 1) for word in typed]
+    runs, j = {}, 0
+    while j < len(typed):
+        end = next(
+            (k for k in range(min(len(typed), j + longest), j + 1, -1)
+             if all(capital[j:k]) and " ".join(typed[j:k]).lower() in several),
+            None,
+        )  # fmt: skip
+        if end is None:
+            j += 1
+        else:
+            runs[j], j = end, end
+    return runs
 
 
 def _prepare(model: Translator, text: str) -> tuple[list[str], list[int], list[str]]:
