@@ -5,7 +5,7 @@ import pytest
 
 from app.engine.models.translator import DEFAULT_BEAM, load, output_words, read_words, source_words, translate
 from tools.translator import dataset
-from tools.translator.digits import DIGITS2_PATH, DIGITS_PATH, numbers_kept, read_lines
+from tools.translator.digits import DIGITS2_PATH, DIGITS_PATH, numbers_kept, read_lines, spelled
 
 
 @pytest.mark.parametrize("path", [DIGITS_PATH, DIGITS2_PATH])
@@ -61,3 +61,14 @@ def test_a_number_of_two_words_comes_out_in_digits():
     for name in ("rnnsearch", "transformer-mt"):
         result = translate(load(name), "I have twenty-one books", beam=DEFAULT_BEAM, candidates=True)
         assert "21" in output_words(result), name
+
+
+def test_spelled_writes_each_two_word_number_in_words_with_a_hyphen():
+    lines = read_lines(DIGITS2_PATH)
+    respelled = spelled(lines)
+    assert len(respelled) == 16  # the lines with a two-word number (see above)
+    for line in respelled:
+        assert not any(
+            typed in line.item.en.split() for typed in line.numbers if 20 < int(typed) < 100 and int(typed) % 10
+        )
+        assert read_words(line.item.en) == source_words(next(o for o in lines if o.numbers == line.numbers).item.en)
