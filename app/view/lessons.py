@@ -277,7 +277,7 @@ LESSONS = [
             "名字表（chen → 陈）；两处都没有的词保留英文。",
         },
         "preset": "mt-unknown",
-        "more": ["mt-unknown-name", "mt-unknown-wrong"],
+        "more": ["mt-unknown-name", "mt-name-word", "mt-unknown-wrong"],
     },
     {
         "title": {"en": "18. Looked at, but not translated", "zh": "18. 看了，却没译出"},

@@ -530,6 +530,24 @@ PRESETS = [
         "claims": (Claim("replaced", step=4, key="xiamen", at_least=0.7),),
     },
     {
+        "id": "mt-name-word",
+        "title": {
+            "en": "Trained: names that are also words (Mark, Grace)",
+            "zh": "训练出的模型：也是英文词的名字（Mark、Grace）",
+        },
+        "lesson": {
+            "en": "mark and grace are words (记号, 优雅), and Mark and Grace are names. Typed with a capital after the "
+            "sentence's first word, they are read as names: <unk:noun>, not the words. Writing the first <unk>, "
+            "RNNsearch looks most at {key0} ({weight0}), and the page writes 〔{word0}〕 from the list of names; "
+            "Grace, which the list lacks, stays in English. Before, the page wrote 记号 and 优雅 and marked nothing.",
+            "zh": "mark 和 grace 是英文词（记号、优雅），Mark 和 Grace 是名字。在句首以外大写输入时，它们被读作名字："
+            "<unk:noun>，而不是那两个词。写第一个 <unk> 时，RNNsearch 最关注 {key0}（{weight0}），页面从名字表写出"
+            "〔{word0}〕；名字表里没有的 Grace 保留英文。以前页面写出“记号”和“优雅”，什么也没标出。",
+        },
+        "params": {"source": "I saw Mark and Grace in the park", "model": "rnnsearch", "step": "5"},
+        "claims": (Claim("replaced", step=5, key="Mark", at_least=0.7),),
+    },
+    {
         "id": "mt-unknown-wrong",
         "title": {
             "en": "Trained: three unknown words, and one copied twice",
