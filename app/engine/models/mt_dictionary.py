@@ -229,6 +229,12 @@ def names_of_several_words() -> frozenset[str]:
 
 
 @functools.cache
+def most_words_in_a_name() -> int:
+    """The most words a name of names_of_several_words has: how far translator.read_words looks ahead."""
+    return max((name.count(" ") + 1 for name in names_of_several_words()), default=0)
+
+
+@functools.cache
 def name_words(directory: Path = DIRECTORY) -> dict[str, str]:
     """``mt/name_words.tsv``: name (lower case) -> "given" or "surname", for the names the dictionary reads as a
     common word (grace -> 优雅, brown -> 棕色), which translator.read_words keeps as typed where the text shows it is

@@ -607,8 +607,7 @@ def read_words(text: str) -> list[str]:
 def _names_of_several_words(typed: list[str]) -> dict[int, int]:
     """start -> end (exclusive) of each run of typed words, each with a capital, that is a name of several words of
     the list of names (mt_dictionary.names: new york, hong kong, great wall), the longest first, left to right."""
-    several = mt_dictionary.names_of_several_words()
-    longest = max((name.count(" ") + 1 for name in several), default=0)
+    several, longest = mt_dictionary.names_of_several_words(), mt_dictionary.most_words_in_a_name()
     capital = [word[:1].isupper() and (word[1:].islower() or len(word) == 1) for word in typed]
     runs, j = {}, 0
     while j < len(typed):
@@ -979,10 +978,9 @@ def leave_one_out(model: Translator, text: str, target_ids: list[int]) -> np.nda
     a word the model already reads as <unk>. One decoding of the whole target per source word (forward passes
     only). ``target_ids`` (n_target,) -> (n_target, n_source).
     """
-    _, ids, _ = _prepare(model, text)
+    words, ids, _ = _prepare(model, text)
     with_every_word = forced_probabilities(model, ids, target_ids)  # (n_target,)
     drop = np.empty((len(target_ids), len(ids)))  # (n_target, n_source)
-    words = read_words(text)
     for j in range(len(ids)):
         without_j = ids[:j] + [model.vocabulary.unknown_id(words[j])] + ids[j + 1 :]
         drop[:, j] = with_every_word - forced_probabilities(model, without_j, target_ids)
