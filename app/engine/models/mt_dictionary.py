@@ -247,10 +247,15 @@ def name_words(directory: Path = DIRECTORY) -> dict[str, str]:
     return found
 
 
+def is_capitalised(word: str) -> bool:
+    """Typed with a capital and the rest in lower case, as a name is (Grace, Mr; not grace, nor NASA)."""
+    return word[:1].isupper() and word[1:].islower()
+
+
 def is_typed_name(word: str) -> bool:
     """Whether the word is a name of name_words as translator.read_words keeps it: typed with a capital (Grace).
     The dictionary does not read it (lookup), and a translator reads it as <unk:noun>."""
-    return word[:1].isupper() and word[1:].islower() and name_words().get(word.lower(), "first") != "first"
+    return is_capitalised(word) and name_words().get(word.lower(), "first") != "first"
 
 
 def gives_no_chinese(word: str) -> bool:

@@ -582,7 +582,7 @@ def read_words(text: str) -> list[str]:
 
     def kind(j: int) -> str | None:  # the typed word's kind in the list when typed with a capital (a title: "title")
         word = typed[j]
-        if not (word[:1].isupper() and word[1:].islower()):
+        if not mt_dictionary.is_capitalised(word):
             return None
         return "title" if word.lower() in TITLES else names.get(word.lower())
 
@@ -608,7 +608,7 @@ def _names_of_several_words(typed: list[str]) -> dict[int, int]:
     """start -> end (exclusive) of each run of typed words, each with a capital, that is a name of several words of
     the list of names (mt_dictionary.names: new york, hong kong, great wall), the longest first, left to right."""
     several, longest = mt_dictionary.names_of_several_words(), mt_dictionary.most_words_in_a_name()
-    capital = [word[:1].isupper() and (word[1:].islower() or len(word) == 1) for word in typed]
+    capital = [mt_dictionary.is_capitalised(word) for word in typed]  # the names' words have two letters or more
     runs, j = {}, 0
     while j < len(typed):
         end = next(
