@@ -216,7 +216,8 @@ def must_translate(source: list[str], j: int) -> bool:
 @functools.lru_cache(maxsize=65536)  # per word: a beam checks many translations, taught.py a million corpus words
 def weighed_word(word: str) -> bool:
     """must_translate's part that reads the word alone, wherever it stands: a content word, a number (in words or in
-    digits), or a word no dictionary reads (a name of the list of names among them: its names are words of letters)."""
+    digits), or a word no dictionary reads (a name of the list of names among them: its names are words of letters,
+    a name of several words read as one, New York, letters and spaces)."""
     return is_english_content(word) or is_number(word) or is_digits(word) or is_unread(word)
 
 
