@@ -13,11 +13,16 @@ Chinese) at 1024×768, 1280×720 and 1920×1080:
 - nothing is clipped: the page does not scroll sideways, no box clips its content sideways, and every
   label of a chart or bar picture lies inside its picture.
 
-One page load per (page, screen, live class); the modes are switched in place with the page's own keys
-(P, S, Esc), as a teacher does. A state with a problem is saved as a screenshot in docs/screenshots/budget/
-(ignored by git: a run leaves the working tree as it was), and with BUDGET_SCREENSHOTS=1 every state is, which
-tests/browser/make_screenshots.py needs (it copies the README's four). A screenshot costs a few hundred
-milliseconds and the budget checks about 130 states: drawing them all is opt-in.
+One page load per (page, live class), at one of the three screens, then the window resized to the other two, as a
+projector plugged in or a window moved to it does; the modes are switched in place at each screen with the page's
+own keys (P, S, Esc), as a teacher does. The screen a page is opened at turns from page to page (FIRST_SIZE), so each
+screen is met by a fresh page load on four or five pages and by a resize on the others: every state the page
+reaches is checked, by both paths to each screen, with a third of the page loads.
+
+A state with a problem is saved as a screenshot in docs/screenshots/budget/ (ignored by git: a run leaves the working
+tree as it was), and with BUDGET_SCREENSHOTS=1 every state is, which tests/browser/make_screenshots.py needs (it
+copies the README's four). A screenshot costs a few hundred milliseconds and the budget checks about 130 states:
+drawing them all is opt-in.
 
 Modes: /, a translator's / and /live/<code> have normal, presentation and slide mode (a translator's view is also
 checked on its translation's slide); /compare normal and presentation
@@ -60,12 +65,15 @@ for _model in ("rnnsearch", "transformer-mt", "rnnencdec"):
             ["normal", "present", "slide", "slide-translation"],
         )
 LIVE_TOO = {"main", "mt-transformer-mt-en"}  # pages checked with and without a live class
-CASES = [
-    (page, size, live)
-    for page in PAGES
-    for size in SIZES
-    for live in ((False, True) if page in LIVE_TOO else (page == "live",))
-]
+CASES = [(page, live) for page in PAGES for live in ((False, True) if page in LIVE_TOO else (page == "live",))]
+# The screen each case is opened at: the three in turn down the list, then the other two in SIZES' order.
+FIRST_SIZE = {case: list(SIZES)[i % len(SIZES)] for i, case in enumerate(CASES)}
+
+
+def screens(case):
+    first = FIRST_SIZE[case]
+    return [first, *(size for size in SIZES if size != first)]
+
 
 # Everything the budget is about, read from the drawn page in one go.
 MEASURE = """(minText) => {
@@ -217,13 +225,27 @@ def check(found, kind, mode, where):
     return [f"{where}: {p}" for p in problems]
 
 
-@pytest.mark.parametrize(
-    ("kind", "size", "live"),
-    CASES,
-    ids=[f"{kind}-{size}-{'+'.join(PAGES[kind][1])}-{'live' if live else 'no-class'}" for kind, size, live in CASES],
-)
-def test_projector_budget(tabs, fresh_context, room, kind, size, live):
+def resize(page, kind, size):
+    """The window made `size`, as a projector plugged in makes it: wait until the page sees the new size, then until
+    every chart is drawn again at its new box (main.js's watchSizes)."""
     width, height = SIZES[size]
+    page.set_viewport_size({"width": width, "height": height})
+    poll(page, f"() => innerWidth === {width} && innerHeight === {height}")
+    settled(page)  # the resize event and the observers' redraws scheduled
+    wait_drawn(page, kind)
+
+
+@pytest.mark.parametrize(
+    ("kind", "live"),
+    CASES,
+    ids=[
+        f"{kind}-{'-'.join(screens((kind, live)))}-{'+'.join(PAGES[kind][1])}-{'live' if live else 'no-class'}"
+        for kind, live in CASES
+    ],
+)
+def test_projector_budget(tabs, fresh_context, room, kind, live):
+    first, *others = screens((kind, live))
+    width, height = SIZES[first]
     teacher = live and kind != "live"
     context = (fresh_context if teacher else tabs)(viewport={"width": width, "height": height})
     if teacher:  # the teacher's tab drives the room (the page keeps it in sessionStorage)
@@ -237,17 +259,21 @@ def test_projector_budget(tabs, fresh_context, room, kind, size, live):
         expect(page.locator("#live-panel")).to_be_visible()
     SHOTS.mkdir(parents=True, exist_ok=True)
     problems = []
-    for mode in modes:
-        switch(page, kind, mode)
-        wait_drawn(page, kind)
-        where = f"{kind} {size} {mode}{' live' if live else ''}"
-        found = page.evaluate(MEASURE, MIN_TEXT_PX)
-        here = check(found, kind, mode, where)
-        problems += here
-        if here or EVERY_SHOT:
-            name = f"{kind}-{size}-{mode}{'-live' if live else ''}"
-            page.screenshot(path=str(SHOTS / f"{name}.png"))
-            first = min((c["t"] for c in found["charts"]), default=None)  # the first chart's top, px (README)
-            (SHOTS / f"{name}.top").write_text(f"{first}\n", encoding="utf-8")
-        leave(page, mode)
+    for size in [first, *others]:
+        if size != first:
+            resize(page, kind, size)
+        for mode in modes:
+            switch(page, kind, mode)
+            wait_drawn(page, kind)
+            how = "opened" if size == first else "resized"
+            where = f"{kind} {size} ({how}) {mode}{' live' if live else ''}"
+            found = page.evaluate(MEASURE, MIN_TEXT_PX)
+            here = check(found, kind, mode, where)
+            problems += here
+            if here or EVERY_SHOT:
+                name = f"{kind}-{size}-{mode}{'-live' if live else ''}"
+                page.screenshot(path=str(SHOTS / f"{name}.png"))
+                first_top = min((c["t"] for c in found["charts"]), default=None)  # the first chart's top, px (README)
+                (SHOTS / f"{name}.top").write_text(f"{first_top}\n", encoding="utf-8")
+            leave(page, mode)
     assert not problems, "\n".join(problems)
