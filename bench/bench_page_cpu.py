@@ -29,6 +29,8 @@ VIEWS = {
     "a typed sentence": {"source": "the boy fell because he was tired"},
     "presentation mode": {"source": "walk by river bank", "present": "1"},
     "a translation, slide 2": {"source": "Tom chase Jerry", "target": "汤姆 追逐 杰瑞", "slide": "2"},
+    # its head's matrices are 19,200 cells, far below the first screen
+    "a 64-dimensional head": {"source": "walk by river bank", "embedding": "hash", "dim": "64", "projection": "random"},
 }
 VIEWPORT = {"width": 1280, "height": 720}
 STEPS = 4

@@ -318,9 +318,36 @@ export function overviewGrid(slot, { overview, layer, head, onPick, t }) {
   slot.replaceChildren(table);
 }
 
-/** A small matrix as a table whose cells are shaded by value (blue positive, red negative), numbers written in. */
+// A grid of more cells than this is written when it comes within a screen of being seen: a 64-dimensional head's
+// matrices are 19,200 cells, about 0.45 s of a page load's work in Chromium for a panel far below the first screen.
+const LAZY_CELLS = 2000;
+
+/**
+ * A matrix as a table whose cells are shaded by value (blue positive, red negative), numbers written in. A large one
+ * is written when the reader scrolls near it (LAZY_CELLS); its box keeps about the table's height until then.
+ */
 export function matrixGrid({ name, rows, cols, z, skipZeroRows = true, t }) {
   const kept = z.map((row, i) => [row, i]).filter(([row]) => !skipZeroRows || row.some((x) => x !== 0));
+  const scroll = el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": name }); // wide: keys scroll it
+  const write = () => scroll.replaceChildren(gridTable(name, rows, cols, kept));
+  if (kept.length * cols.length <= LAZY_CELLS) write();
+  else {
+    scroll.style.minHeight = `${(kept.length + 2) * 1.6}em`; // about the rows' height: nothing below jumps when written
+    const observer = new IntersectionObserver((entries) => {
+      if (!entries.some((entry) => entry.isIntersecting)) return;
+      observer.disconnect();
+      write();
+      scroll.style.minHeight = "";
+    }, { rootMargin: "100% 0px" });
+    observer.observe(scroll);
+  }
+  const parts = [scroll];
+  if (kept.length < z.length) parts.push(el("p", { class: "stage-help", text: t.zero_rows_hidden.replace("{count}", String(z.length - kept.length)) }));
+  return el("figure", { class: "matrix" }, ...parts);
+}
+
+/** The kept rows ([row, index]) of a matrix as a table, its caption the matrix's name. */
+function gridTable(name, rows, cols, kept) {
   const largest = Math.max(1e-12, ...kept.flatMap(([row]) => row.map(Math.abs)));
   const table = el("table", { class: "grid" }, el("caption", { text: name }));
   const head = el("tr", {}, el("th", { scope: "col", text: "" }));
@@ -339,7 +366,5 @@ export function matrixGrid({ name, rows, cols, z, skipZeroRows = true, t }) {
     body.append(tr);
   }
   table.append(body);
-  const parts = [el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": name }, table)]; // wide: keys scroll it
-  if (kept.length < z.length) parts.push(el("p", { class: "stage-help", text: t.zero_rows_hidden.replace("{count}", String(z.length - kept.length)) }));
-  return el("figure", { class: "matrix" }, ...parts);
+  return table;
 }

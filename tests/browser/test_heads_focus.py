@@ -131,3 +131,26 @@ def test_w_o_is_said_in_words_for_the_named_heads_and_drawn_when_it_is_small(pag
     view = current_view(page)
     assert len(view["parameters"]["W_O"]) == view["d_model"] <= 32
     expect(w_o.locator("tbody th").first).to_have_text("h0·0")  # rows: head 0's first value column, ...
+
+
+def test_a_large_matrix_is_written_when_the_reader_scrolls_near_it_with_the_views_numbers(page):
+    """A 64-dimensional head's matrices (thousands of cells, far below the first screen) are written when the reader
+    scrolls within a screen of them, cell for cell the view's numbers; until then their boxes keep about the tables'
+    height, so nothing below them jumps when they are written."""
+    open_view(page, {"source": "walk by river bank", "embedding": "hash", "dim": "64", "projection": "random"})
+    view = current_view(page)
+    boxes = page.locator("#matrices figure.matrix .scroll")
+    expect(boxes).to_have_count(3)  # W_Q, W_K, W_V (scaled dot product has no parameters of its own)
+    assert page.locator("#matrices td").count() == 0, "written before the reader came near"
+    waiting = [boxes.nth(i).bounding_box()["height"] for i in range(3)]
+    page.locator("#matrices-panel").scroll_into_view_if_needed()
+    expect(page.locator("#matrices table.grid")).to_have_count(3)
+    for i, name in enumerate(("W_Q", "W_K", "W_V")):
+        z = [row for row in view["head"]["parameters"][name] if any(x != 0 for x in row)]
+        grid = boxes.nth(i).locator("table.grid")
+        expect(grid.locator("caption")).to_have_text(name)
+        assert grid.locator("td").count() == len(z) * len(z[0])
+        first_row = grid.locator("tbody tr").first.locator("td").all_inner_texts()
+        assert [float(text) for text in first_row] == pytest.approx(z[0], rel=0.05, abs=5e-4), name  # 2 digits
+        written = boxes.nth(i).bounding_box()["height"]
+        assert abs(waiting[i] - written) <= 0.25 * written, (name, waiting[i], written)
