@@ -75,8 +75,15 @@ def test_a_bad_kind_is_a_clear_error(tmp_path):
         ("Our teacher Mrs Brown is kind", ["our", "teacher", "mrs", "Brown", "is", "kind"]),
         ("Mr. White likes tea", ["mr", "White", "likes", "tea"]),  # the title's dot ends no sentence
         ("I like Brown", ["i", "like", "brown"]),  # a surname only after a title or a first name
-        ("John White is my teacher", ["john", "White", "is", "my", "teacher"]),
-        ("Mark Brown is my teacher", ["Mark", "Brown", "is", "my", "teacher"]),  # a full name: both names
+        ("John White is my teacher", ["John White", "is", "my", "teacher"]),  # a full name: one word
+        ("Mark Brown is my teacher", ["Mark Brown", "is", "my", "teacher"]),
+        ("I met John Smith", ["i", "met", "John Smith"]),  # a surname the dictionary gives no Chinese
+        ("I met John today", ["i", "met", "john", "today"]),
+        ("John Street is long", ["john", "street", "is", "long"]),  # a word the dictionary translates: no surname
+        ("I told John Smith's son", ["i", "told", "John Smith", "'s", "son"]),
+        ("Lisa Green and Tom Black are here", ["Lisa Green", "and", "Tom Black", "are", "here"]),
+        ("John Smith And Mary Brown Are Here", ["john", "smith", "and", "mary", "brown", "are", "here"]),  # Title Case
+        ("I met Mary Mrs Brown", ["i", "met", "mary", "mrs", "Brown"]),  # a title is no surname
         ("The White House is big", ["the", "White House", "is", "big"]),  # a name of several words: 白宫
         ("I live in New York", ["i", "live", "in", "New York"]),
         ("new york is big", ["new", "york", "is", "big"]),  # typed without capitals: two words
@@ -112,7 +119,7 @@ def test_a_name_typed_as_one_is_not_the_word():
         ("My sister Grace works at a bank", "Grace", "优雅"),
         ("Our teacher Mrs Brown is kind", "Brown", "棕色"),
         ("I think Sue wants to sue the company", "Sue", None),
-        ("John White is my teacher", "White", "白"),  # a surname after a first name
+        ("John White is my teacher", "John White", "白"),  # a surname after a first name: a full name, one word
     ],
 )
 def test_the_translators_never_write_the_words_chinese_for_a_name(model, sentence, name, word):
@@ -120,7 +127,7 @@ def test_the_translators_never_write_the_words_chinese_for_a_name(model, sentenc
     result = translator.translate(translator.load(model), sentence, beam=translator.DEFAULT_BEAM, candidates=True)
     output = translator.output_words(result)
     assert name in result.unknown and word not in output
-    written = {"Brown": "布朗", "White": "怀特"}.get(name, name)  # the list of names' Chinese, else the name in English
+    written = {"Brown": "布朗", "John White": "约翰·怀特"}.get(name, name)  # the list of names' Chinese, else English
     check = mt_check.check(list(result.source), output)
     assert not check.invented
     assert written in output or [result.source[j] for j in check.left_out] == [name]  # kept, or marked left out
@@ -143,3 +150,33 @@ def test_the_list_is_rebuilt_byte_for_byte(tmp_path):
     committed = (mt_dictionary.DIRECTORY / mt_dictionary.NAME_WORDS_FILE).read_bytes()
     for written in rebuilt_in_two_processes("tools.translator.name_words", tmp_path):
         assert written.read_bytes() == committed, written.name
+
+
+def test_a_full_names_chinese_joins_its_parts_with_a_middle_dot():
+    assert mt_dictionary.name("John Smith") == "约翰·史密斯"  # the dictionary's 约翰, the list of names' 史密斯
+    assert mt_dictionary.name("John White") == "约翰·怀特"  # the surname from the list of names, never 白
+    assert mt_dictionary.name("Mark Brown") == "马克·布朗"  # a first name that is a word: the list's 马克
+    assert mt_dictionary.name("David Miller") is None  # miller: no Chinese in the list; kept in English, marked
+    assert not mt_dictionary.is_full_name("john", "Smith") and not mt_dictionary.is_full_name("John", "street")
+    assert not mt_dictionary.is_full_name("Street", "Smith")  # no first name of the list
+
+
+@pytest.mark.parametrize("model", ["rnnsearch", "transformer-mt"])
+@pytest.mark.parametrize(
+    ("sentence", "name", "chinese"),
+    [
+        ("John Smith is my teacher", "John Smith", "约翰·史密斯"),
+        ("Mary Johnson lives in London", "Mary Johnson", "玛丽·强生"),
+        ("Tom and Mary Smith are my neighbours", "Mary Smith", "玛丽·史密斯"),
+    ],
+)
+def test_a_full_name_is_read_as_one_word_and_written_whole(model, sentence, name, chinese):
+    """Before, the two names were read apart and two unknown nouns side by side lost one: the Transformer wrote 约翰 是
+    我的 老师, both models 玛丽 … 伦敦 without Johnson, RNNsearch 汤姆 玛丽 玛丽 是 … 史密斯."""
+    result = translator.translate(translator.load(model), sentence, beam=translator.DEFAULT_BEAM, candidates=True)
+    assert name in result.source and name in result.unknown
+    assert mt_dictionary.unknown_token(name) == "<unk:noun>"
+    output = translator.output_words(result)
+    assert chinese in output
+    check = mt_check.check(list(result.source), output)
+    assert not check.invented and not check.left_out

@@ -22,7 +22,8 @@ hold words such as *in*, *my* and *see*), whose lower-case form the committed di
 
 A name that is both a first name and a surname is listed as given (read as a name wherever it is typed so). Every other
 first name so frequent is listed as first (john, lisa, mary: the dictionary reads some as names already, the models
-do not know others), so that a surname of the list right after it is read as a name (*John White*, *Lisa Green*).
+do not know others), so that a surname right after it makes a full name, read as one word (*John White*, *John
+Smith*: mt_dictionary.is_full_name).
 Sorted: two runs write the same bytes.
 """
 

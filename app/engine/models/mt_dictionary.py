@@ -266,6 +266,34 @@ def gives_no_chinese(word: str) -> bool:
 
 
 def name(word: str) -> str | None:
-    """The Chinese of a name the dictionary gives no Chinese (chen -> 陈; Mark, typed as a name: 马克), or None: not
-    for a word it translates (mark), nor for a function word without a counterpart (the)."""
-    return names().get(normalise(word)) if gives_no_chinese(word) else None
+    """The Chinese of a name the dictionary gives no Chinese (chen -> 陈; Mark, typed as a name: 马克; a full name read
+    as one word: John Smith -> 约翰·史密斯), or None: not for a word it translates (mark), nor for a function word
+    without a counterpart (the)."""
+    if not gives_no_chinese(word):
+        return None
+    return names().get(normalise(word)) or full_name(word)
+
+
+def is_full_name(first: str, last: str) -> bool:
+    """Whether two typed words are a full name, which translator.read_words reads as one word: a first name of
+    name_words (given or first: John, Grace) and a surname (name_words' surnames: White; or a word the dictionary gives
+    no Chinese: Smith, Johnson), each a word of letters typed with a capital."""
+    if not (first.isalpha() and last.isalpha() and is_capitalised(first) and is_capitalised(last)):
+        return False
+    return name_words().get(first.lower()) in ("given", "first") and (
+        name_words().get(last.lower()) == "surname" or gives_no_chinese(last)
+    )
+
+
+def full_name(word: str) -> str | None:
+    """The Chinese of a full name read as one word: its first name's (the list of names': Mark 马克; else the
+    dictionary's: John 约翰) and its surname's (the list of names' only: White 怀特, not 白) joined by the middle dot
+    of transliterated names (约翰·史密斯); None when either has none (the name is kept in English, marked)."""
+    parts = word.split(" ")
+    if len(parts) != 2 or not is_full_name(*parts):
+        return None
+    first, last = parts
+    reading = lookup(first)
+    given = names().get(normalise(first)) or (reading.chinese if reading and reading.role == "noun" else None)
+    family = names().get(normalise(last))
+    return f"{given}·{family}" if given and family else None

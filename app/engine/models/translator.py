@@ -553,9 +553,11 @@ def read_words(text: str) -> list[str]:
       dictionary reads (not *I*, a title or a name of the list) begin with a capital (*The Green Mile*).
 
     A name of several words of the list of names, each typed with a capital (New York, Hong Kong, the Great Wall), is
-    read as one word (New York), which the translators read as <unk:noun> and the list writes (纽约). And a number
-    of two words (twenty-one, thirty five) is read as its digits (21, 35), as a number of two words typed in digits
-    is (source_words: DIGITS).
+    read as one word (New York), which the translators read as <unk:noun> and the list writes (纽约); so is a full
+    name, a first name and a surname each typed with a capital (mt_dictionary.is_full_name: John Smith, Mark Brown),
+    whose parts' Chinese are written with a middle dot (约翰·史密斯): side by side, two unknown nouns lost one. And a
+    number of two words (twenty-one, thirty five) is read as its digits (21, 35), as a number of two words typed in
+    digits is (source_words: DIGITS).
 
     source_words wrote the training data and is left as it was; the corpus is lower case, so it holds no such name.
     read_words("My sister Grace met Mrs Brown") -> ['my', 'sister', 'Grace', 'met', 'mrs', 'Brown']."""
@@ -570,6 +572,7 @@ def read_words(text: str) -> list[str]:
     }
     names = mt_dictionary.name_words()
     runs = _names_of_several_words(typed)  # typed start -> its end, for New York, Hong Kong, the Great Wall
+    runs |= _full_names(typed, runs)  # and for John Smith
     in_runs = {j for start, end in runs.items() for j in range(start, end)}
     plain = [  # the words that say whether the text is in Title Case: read by the dictionary, no name, no title
         word
@@ -602,6 +605,20 @@ def read_words(text: str) -> list[str]:
         read.append(typed[j] if j is not None and is_name[j] else words[i])
         i += 1
     return read
+
+
+def _full_names(typed: list[str], taken: dict[int, int]) -> dict[int, int]:
+    """start -> start + 2 of each full name typed (mt_dictionary.is_full_name: John Smith; a title is no surname),
+    left to right, outside the names of several words ``taken`` (start -> end)."""
+    inside = {j for start, end in taken.items() for j in range(start, end)}
+    found, j = {}, 0
+    while j + 1 < len(typed):
+        if (j not in inside and j + 1 not in inside and typed[j + 1].lower() not in TITLES
+                and mt_dictionary.is_full_name(typed[j], typed[j + 1])):  # fmt: skip
+            found[j], j = j + 2, j + 2
+        else:
+            j += 1
+    return found
 
 
 def _names_of_several_words(typed: list[str]) -> dict[int, int]:
