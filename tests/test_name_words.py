@@ -180,3 +180,12 @@ def test_a_full_name_is_read_as_one_word_and_written_whole(model, sentence, name
     assert chinese in output
     check = mt_check.check(list(result.source), output)
     assert not check.invented and not check.left_out
+
+
+def test_the_api_reads_a_full_name_as_one_word(client):
+    response = client.get("/api/attention", params={"source": "John Smith is my teacher", "model": "rnnsearch"})
+    assert response.status_code == 200, response.text
+    facts = response.json()["translation"]
+    assert facts["source"][0] == "John Smith" and facts["unknown_source"] == ["John Smith"]
+    assert facts["unknown_read_as"] == ["<unk:noun>"]
+    assert {r["word"]: r["origin"] for r in facts["replaced"]} == {"约翰·史密斯": "dictionary"}
