@@ -129,9 +129,17 @@ LONGEST_FIRST = (
     "test_response_cache.py",
 )
 # Modules that spend much of their time waiting (on a timeout, a process starting or dying): handed out among
-# the browser tests, one after every fourth browser module, so that the other worker's Chromium (several
-# processes) uses the core they leave idle; among single-process tests that core stood idle.
-WAITING = ("test_live_hostile.py", "test_live.py", "test_faults.py", "test_nginx.py")
+# the browser tests, each right after the browser module named here, so that the other worker's Chromium (several
+# processes) uses the core they leave idle; among single-process tests that core stood idle. Spaced so that the
+# browser modules between two of them keep the other worker busy longer than the first waits: handed out after every
+# fourth browser module instead, test_live.py came 10 s of browser modules after test_live_hostile.py (37 s) and
+# both workers waited together for 12-14 s of each run (bench.run_timeline, 6 December 2026).
+WAITING = {
+    "test_live_hostile.py": "test_classroom.py",  # 37 s
+    "test_live.py": "test_history_keys.py",  # 26 s, after 42 s of browser modules
+    "test_faults.py": "test_live_module.py",  # 17 s, after 50 s
+    "test_nginx.py": "test_presets.py",  # 17 s, after 47 s
+}
 BROWSER_MODULES = tuple(sorted(path.name for path in (HERE / "browser").glob("test_*.py")))
 CONTAINER_AFTER = 3  # the container tests go after this many of LONGEST_FIRST (see handing_out_order)
 # The longest of the modules the fast loop leaves out (slow): right after the container tests, not at the end.
@@ -154,7 +162,7 @@ def handing_out_order(path):
     if HERE / "browser" in path.parents:
         return (0, BROWSER_MODULES.index(path.name) if path.name in BROWSER_MODULES else len(BROWSER_MODULES), 0)
     if path.name in WAITING:
-        return (0, 4 * WAITING.index(path.name) + 3, 1)  # after browser modules 3, 7, 11, 15
+        return (0, BROWSER_MODULES.index(WAITING[path.name]), 1)  # right after that browser module
     if path.name == "test_container.py":
         return (1, CONTAINER_AFTER - 0.5, 0)
     if path.name in SLOW_AND_LONG:
