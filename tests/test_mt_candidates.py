@@ -2,8 +2,9 @@
 translators cannot make a word up, and where the candidate list changes nothing, nothing changes.
 
 For any English words (hypothesis, every model, greedy and beam): the translation a reader sees has no content word
-that the translation check (mt_check) marks made up; no run of one to three words comes a third time in a row;
-every step's word is the likeliest word of the candidate list (less the words that would loop) by the model's own
+that the translation check (mt_check) marks made up; no run of one to three words comes a third time in a row, nor
+any word but a verb or <unk> twice; every step's word is the likeliest word of the candidate list (less the words
+that would loop or come twice) by the model's own
 probabilities; a step whose own first choice was ruled out records it; and a translation with no step ruled out is
 word for word the unconstrained one."""
 
@@ -12,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.engine.models import mt_check
+from app.engine.models import mt_check, mt_dictionary
 from app.engine.models import translator as mt
 
 MODELS = {name: mt.load(name) for name in mt.MODELS}
@@ -42,11 +43,14 @@ def test_nothing_is_made_up_among_the_candidates(name, text, beam):
     assert mt_check.check(result.source, output).invented == ()
     mask = mt.candidate_mask(model, result.source)
     ids = [step.token_id for step in result.steps]
-    allowed = []  # each step's candidate list: the sentence's, less the words that would loop
+    allowed = []  # each step's candidate list: the sentence's, less the words that would loop or come twice
     for i in range(len(ids)):
         allowed.append(mask.copy())
-        allowed[-1][mt.loop_breakers(ids[:i])] = False
+        allowed[-1][mt.ruled_after(model, ids[:i])] = False
     assert not any(looping(ids[: i + 1]) for i in range(len(ids)))
+    verbs = mt_dictionary.verb_chinese()
+    twice = [result.target[i] for i in range(len(ids) - 1) if ids[i] == ids[i + 1]]
+    assert all(word == "<unk>" or word in verbs for word in twice), twice
     for step, candidates in zip(result.steps, allowed, strict=True):
         assert candidates[step.token_id]
         if step.preferred is not None:  # the model's own first choice, ruled out, and why
@@ -161,10 +165,22 @@ def test_a_run_of_words_is_not_written_a_third_time_in_a_row():
     free = mt.translate(model, text)  # candidates=all: the model's own loop
     assert free.target == ["学", "是", "一", "个", "长", "学期", "过程", "过程", "过程"]
     assert looping([s.token_id for s in free.steps[:9]])
-    chosen = mt.translate(model, text, candidates=True)  # the third 过程 ruled out: it ends
-    assert chosen.target == ["学", "是", "一", "个", "长", "学期", "过程", "过程"]
+    chosen = mt.translate(model, text, candidates=True)  # the second 过程 ruled out (a noun twice): it ends
+    assert chosen.target == ["学", "是", "一", "个", "长", "学期", "过程"]
     assert [(s.preferred[0], s.ruled_by) for s in chosen.steps if s.preferred] == [("过程", "loop")]
     assert chosen.steps[-1].token == "</s>" and chosen.steps[-1].preferred is not None  # the end, instead
+
+
+def test_a_word_is_not_written_twice_in_a_row_unless_chinese_doubles_it():
+    """Chinese doubles a verb (看 看: have a look), never a pronoun, noun, adjective or particle; <unk> stands for
+    whatever word attention points to, so two may stand for two words."""
+    model = MODELS["rnnsearch"]
+    index = {w: i for i, w in enumerate(model.vocabulary.target)}
+    for word in ("学生", "我", "自由", "了"):
+        assert mt.ruled_after(model, [index["在"], index[word]]) == [index[word]], word
+    assert mt.ruled_after(model, [index["看"]]) == [] == mt.ruled_after(model, [mt.UNK]) == mt.ruled_after(model, [])
+    assert mt.ruled_after(model, [index["看"], index["看"]]) == [index["看"]]  # but never a third time (a loop)
+    assert "看" in mt_dictionary.verb_chinese() and "学生" not in mt_dictionary.verb_chinese()
 
 
 def test_the_view_says_which_first_choices_were_ruled_out(client):
@@ -184,8 +200,8 @@ def test_the_view_says_which_first_choices_were_ruled_out(client):
     loop = client.get(
         "/api/attention", params={"source": "Learning is a long-term process.", "model": "rnnsearch", "beam": 1}
     ).json()
-    assert loop["translation"]["output"][-2:] == ["过程", "过程"]  # the end written in place of a third
-    assert [(r["position"], r["reason"]) for r in loop["translation"]["ruled_out"]] == [(8, "loop")]
+    assert loop["translation"]["output"][-2:] == ["学期", "过程"]  # the end written in place of a second 过程
+    assert [(r["position"], r["reason"]) for r in loop["translation"]["ruled_out"]] == [(7, "loop")]
     forced = client.get(
         "/api/attention", params={"source": "Tom chase Jerry", "model": "rnnsearch", "target": "汤姆 吃 杰瑞"}
     )

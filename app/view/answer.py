@@ -272,7 +272,8 @@ class RuledOut(BaseModel):
     probability: float = Field(description="Its probability by the model.")
     reason: Literal["made_up", "loop", "left_out"] = Field(
         description="made_up: a content word that translates no English word of the sentence; loop: it would have "
-        "written a run of one to three words a third time in a row; left_out: </s>, while English words the check "
+        "written a run of one to three words a third time in a row, or a word other than a verb or <unk> twice in a "
+        "row; left_out: </s>, while English words the check "
         "weighs were left out (the end guard: the words after it translated one of them)."
     )
     left_out: list[str] = Field(

@@ -66,7 +66,7 @@ STRINGS = {
         "mt_ruled_out": "Candidate list: the model's own first choice was ruled out, and it wrote the likeliest "
         "candidate instead (Jean et al. 2015): {items}.",
         "mt_ruled_made_up": "no word of the sentence asks for it",
-        "mt_ruled_loop": "it would repeat words a third time in a row",
+        "mt_ruled_loop": "it would repeat words a third time in a row, or a word twice",
         "mt_ruled_left_out": "the translation would end with {words} left out",
         "mt_likeliest": "End guard: the beam's likeliest translation, {output} (log p {lp}), leaves out {words}; the "
         "page shows the likeliest of those that leave out fewer (log p {chosen}).",
@@ -411,7 +411,7 @@ STRINGS = {
         "mt_check_left_out": "漏译：译文中没有词表示 {words}。",
         "mt_ruled_out": "候选词表：模型自己的首选被排除，它改写了候选词中最可能的词（Jean 等，2015）：{items}。",
         "mt_ruled_made_up": "句中没有词要求它",
-        "mt_ruled_loop": "它会第三次连续重复同样的词",
+        "mt_ruled_loop": "它会第三次连续重复同样的词，或把同一个词连写两次",
         "mt_ruled_left_out": "译文会在 {words} 还没译出时就结束",
         "mt_likeliest": "结束守卫：束搜索找到的最可能的译文 {output}（log p {lp}）漏译了 {words}；页面显示漏译更少的译文中"
         "最可能的一个（log p {chosen}）。",

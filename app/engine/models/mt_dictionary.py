@@ -247,6 +247,19 @@ def name_words(directory: Path = DIRECTORY) -> dict[str, str]:
     return found
 
 
+@functools.cache
+def verb_chinese() -> frozenset[str]:
+    """The Chinese the dictionary (core and wide part) gives for a verb sense: 看, 试, 喜欢 (translator.may_double)."""
+    return frozenset(
+        chinese
+        for part in parts()
+        for senses in part.senses.values()
+        for sense in senses
+        if sense.role == "verb" and sense.chinese
+        for chinese in sense.chinese.split("|")
+    )
+
+
 def is_capitalised(word: str) -> bool:
     """Typed with a capital and the rest in lower case, as a name is (Grace, Mr; not grace, nor NASA)."""
     return word[:1].isupper() and word[1:].islower()

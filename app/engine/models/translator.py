@@ -231,7 +231,7 @@ class Step:
     attention: Attention | None  # None for rnnencdec: every step has the same c
     preferred: tuple[str, float] | None = None  # the model's own first choice and its probability, when the
     # candidate list ruled it out (translate(candidates=True)): a content word that translates no English word, or a
-    # word that would repeat a run of words a third time in a row (loop_breakers)
+    # word that would repeat a run of words a third time in a row (loop_breakers) or itself (ruled_after)
     ruled_by: str | None = None  # why it was ruled out: "made_up" (no English word asks for it), "loop", or
     # "left_out" (</s>, while English words were left out: the end guard)
     left_out: tuple[str, ...] = ()  # where the end guard ruled </s> out (the first choice, or the likeliest
@@ -683,6 +683,28 @@ def loop_breakers(written: list[int]) -> list[int]:
     return ruled
 
 
+_MAY_DOUBLE: dict[str, frozenset[int]] = {}  # a translator's name -> may_double's ids, found once
+
+
+def may_double(model: Translator) -> frozenset[int]:
+    """The target ids a translation may write twice in a row: <unk> (each stands for the word attention points to)
+    and the Chinese of the dictionary's verbs, which Chinese doubles (看 看, 试 试: have a look, have a try); never a
+    pronoun, noun, adjective or particle (我 我, 学生 学生, 自由 自由: what RNNsearch wrote in a tenth of the measured
+    sentences)."""
+    if model.name not in _MAY_DOUBLE:
+        verbs = mt_dictionary.verb_chinese()
+        doubled = (i for i, word in enumerate(model.vocabulary.target) if word in verbs)
+        _MAY_DOUBLE[model.name] = frozenset([UNK, *doubled])
+    return _MAY_DOUBLE[model.name]
+
+
+def ruled_after(model: Translator, written: list[int]) -> list[int]:
+    """What the candidate list rules out after ``written`` (target ids so far): the words that would loop
+    (loop_breakers), and the last word again unless Chinese may write it twice in a row (may_double)."""
+    again = [written[-1]] if written and written[-1] not in may_double(model) else []
+    return loop_breakers(written) + again
+
+
 def translate(
     model: Translator,
     text: str,
@@ -693,11 +715,11 @@ def translate(
 ) -> Translation:
     """Greedy decoding (beam=1) or beam search of the given width; every step's attention is kept.
 
-    ``candidates``: each word is chosen among the candidate list only (candidate_mask, less the loop_breakers of
-    the words so far); where the model's own first choice is ruled out, the step keeps it in ``preferred``. The
-    translation also may not end while an English word is left out, if a few more words translate it (the end
-    guard: _greedy, and _beam_search's order of finished translations; ``end_guard=False`` leaves it out, to
-    measure it). The probabilities stay the model's own."""
+    ``candidates``: each word is chosen among the candidate list only (candidate_mask, less what ruled_after rules
+    out after the words so far: a loop, a word twice in a row); where the model's own first choice is ruled out,
+    the step keeps it in ``preferred``. The translation also may not end while an English word is left out, if a few
+    more words translate it (the end guard: _greedy, and _beam_search's order of finished translations;
+    ``end_guard=False`` leaves it out, to measure it). The probabilities stay the model's own."""
     words, ids, unknown = _prepare(model, text)
     state = model.network.start(ids)
     mask = candidate_mask(model, words) if candidates else None  # (n_target_vocab,)
@@ -760,7 +782,7 @@ def _greedy(
     while True:
         logits, state, attention = net.step(state, y)
         first = int(np.argmax(logits))  # the model's own choice
-        allowed = None if mask is None else _without(mask, loop_breakers([s.token_id for s in steps]))
+        allowed = None if mask is None else _without(mask, ruled_after(model, [s.token_id for s in steps]))
         y = first if allowed is None or allowed[first] else int(np.argmax(np.where(allowed, logits, -np.inf)))
         step = _record(model, y, logits, attention)
         if y != first:  # ruled out by the candidate list
@@ -833,7 +855,7 @@ def _beam_search(
         for (score, steps, _, _), logits, new_state, attention in stepped:
             log_p = log_softmax(logits)
             first = int(np.argmax(log_p))  # the model's own first choice
-            allowed = None if mask is None else _without(mask, loop_breakers([s.token_id for s in steps]))
+            allowed = None if mask is None else _without(mask, ruled_after(model, [s.token_id for s in steps]))
             ruled = allowed is not None and not allowed[first]
             preferred, ruled_by = _ruled_out(model, mask, logits, first) if ruled else (None, None)
             for token_id in _best(log_p, allowed, width):
