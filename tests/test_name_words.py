@@ -153,7 +153,7 @@ def test_the_list_is_rebuilt_byte_for_byte(tmp_path):
 
 
 def test_a_full_names_chinese_joins_its_parts_with_a_middle_dot():
-    assert mt_dictionary.name("John Smith") == "约翰·史密斯"  # the dictionary's 约翰, the list of names' 史密斯
+    assert mt_dictionary.name("John Smith") == "约翰·史密斯"  # both from the list of names (约翰: the lexicon's too)
     assert mt_dictionary.name("John White") == "约翰·怀特"  # the surname from the list of names, never 白
     assert mt_dictionary.name("Mark Brown") == "马克·布朗"  # a first name that is a word: the list's 马克
     assert mt_dictionary.name("David Miller") is None  # miller: no Chinese in the list; kept in English, marked
