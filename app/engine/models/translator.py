@@ -683,19 +683,21 @@ def loop_breakers(written: list[int]) -> list[int]:
     return ruled
 
 
-_MAY_DOUBLE: dict[str, frozenset[int]] = {}  # a translator's name -> may_double's ids, found once
+_MAY_DOUBLE: dict[int, tuple[list[str], frozenset[int]]] = {}  # id of a target vocabulary -> it, may_double's ids
 
 
 def may_double(model: Translator) -> frozenset[int]:
     """The target ids a translation may write twice in a row: <unk> (each stands for the word attention points to)
     and the Chinese of the dictionary's verbs, which Chinese doubles (看 看, 试 试: have a look, have a try); never a
     pronoun, noun, adjective or particle (我 我, 学生 学生, 自由 自由: what RNNsearch wrote in a tenth of the measured
-    sentences)."""
-    if model.name not in _MAY_DOUBLE:
+    sentences). Found once per target vocabulary (weights of another folder may have another)."""
+    target = model.vocabulary.target
+    known = _MAY_DOUBLE.get(id(target))
+    if known is None or known[0] is not target:
         verbs = mt_dictionary.verb_chinese()
-        doubled = (i for i, word in enumerate(model.vocabulary.target) if word in verbs)
-        _MAY_DOUBLE[model.name] = frozenset([UNK, *doubled])
-    return _MAY_DOUBLE[model.name]
+        known = (target, frozenset([UNK, *(i for i, word in enumerate(target) if word in verbs)]))
+        _MAY_DOUBLE[id(target)] = known
+    return known[1]
 
 
 def ruled_after(model: Translator, written: list[int]) -> list[int]:
