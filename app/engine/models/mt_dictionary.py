@@ -249,7 +249,8 @@ def name_words(directory: Path = DIRECTORY) -> dict[str, str]:
 
 @functools.cache
 def verb_chinese() -> frozenset[str]:
-    """The Chinese the dictionary (core and wide part) gives for a verb sense: 看, 试, 喜欢 (translator.may_double)."""
+    """The Chinese the dictionary (core and wide part) gives for a verb sense: 看, 试, 喜欢 (the words a translation
+    may write twice in a row: translator.Vocabulary.may_double)."""
     return frozenset(
         chinese
         for part in parts()

@@ -27,6 +27,7 @@ match the PyTorch reference run in float64 to rounding (tests/test_translator.py
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import json
 import math
@@ -112,6 +113,15 @@ class Vocabulary:
 
     def knows(self, word: str) -> bool:
         return word in self._source_index and word not in SOURCE_SPECIALS
+
+    @functools.cached_property
+    def may_double(self) -> frozenset[int]:
+        """The target ids a translation may write twice in a row: <unk> (each stands for the word attention points
+        to) and the Chinese of the dictionary's verbs, which Chinese doubles (看 看, 试 试: have a look, have a try);
+        never a pronoun, noun, adjective or particle (我 我, 学生 学生, 自由 自由: what RNNsearch wrote in a tenth of
+        the measured sentences). translator.ruled_after reads it."""
+        verbs = mt_dictionary.verb_chinese()
+        return frozenset([UNK, *(i for i, word in enumerate(self.target) if word in verbs)])
 
 
 def read_vocabulary(directory: Path = DIRECTORY, verify: bool = True, file: str = VOCAB_FILE) -> Vocabulary:
@@ -683,27 +693,10 @@ def loop_breakers(written: list[int]) -> list[int]:
     return ruled
 
 
-_MAY_DOUBLE: dict[int, tuple[list[str], frozenset[int]]] = {}  # id of a target vocabulary -> it, may_double's ids
-
-
-def may_double(model: Translator) -> frozenset[int]:
-    """The target ids a translation may write twice in a row: <unk> (each stands for the word attention points to)
-    and the Chinese of the dictionary's verbs, which Chinese doubles (看 看, 试 试: have a look, have a try); never a
-    pronoun, noun, adjective or particle (我 我, 学生 学生, 自由 自由: what RNNsearch wrote in a tenth of the measured
-    sentences). Found once per target vocabulary (weights of another folder may have another)."""
-    target = model.vocabulary.target
-    known = _MAY_DOUBLE.get(id(target))
-    if known is None or known[0] is not target:
-        verbs = mt_dictionary.verb_chinese()
-        known = (target, frozenset([UNK, *(i for i, word in enumerate(target) if word in verbs)]))
-        _MAY_DOUBLE[id(target)] = known
-    return known[1]
-
-
 def ruled_after(model: Translator, written: list[int]) -> list[int]:
     """What the candidate list rules out after ``written`` (target ids so far): the words that would loop
-    (loop_breakers), and the last word again unless Chinese may write it twice in a row (may_double)."""
-    again = [written[-1]] if written and written[-1] not in may_double(model) else []
+    (loop_breakers), and the last word again unless Chinese may write it twice in a row (Vocabulary.may_double)."""
+    again = [written[-1]] if written and written[-1] not in model.vocabulary.may_double else []
     return loop_breakers(written) + again
 
 
