@@ -45,11 +45,11 @@ WORD = r"[A-Z][a-z]+"
 SURNAME = re.compile(rf"surname ({WORD}(?: or {WORD})*)")
 PERSON = re.compile(rf"({WORD}) {WORD} \(")  # Feng Xiaogang (1958-), film director
 GIVEN = re.compile(rf"({WORD}(?: or {WORD})*) \([a-z ]*name\)")
-PLACE = re.compile(rf"({WORD})(?:, .+| \((?:city|country|province|state|island|river)\b[^)]*\))?")
+KIND_OF_PLACE = r"\((?:city|country|province|state|island|river)\b[^)]*\)"
+PLACE = re.compile(rf"({WORD})(?:, .+| {KIND_OF_PLACE})?")
 # A name of several capitalised words (New York, Hong Kong, the Great Wall, Los Angeles, California; Yellow River or
 # Huang He): a place most often, written as one word by translator.read_words when typed so.
 SEVERAL = rf"{WORD}(?: {WORD})+"
-KIND_OF_PLACE = r"\((?:city|country|province|state|island|river)\b[^)]*\)"
 MULTIWORD = re.compile(rf"(?:the )?({SEVERAL}(?: or {SEVERAL})*)(?:, .+| {KIND_OF_PLACE})?")
 HEADER = """\
 # The translators' names: written by `python -m tools.translator.names`, do not edit (see that module).
