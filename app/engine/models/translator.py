@@ -528,6 +528,7 @@ TWO_WORD_NUMBER = re.compile(rf"\b({'|'.join(TENS.values())})[- ]({'|'.join(ONES
 # What begins a sentence: the text's start, or an end of sentence and then only spaces, quotes and brackets.
 SENTENCE_START = re.compile(r"(?:^|[.!?])[\s\"'“”‘’(\[]*$")
 TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr"})  # a title before a name: Mr. Brown; its dot ends no sentence
+MODALS = frozenset({"can", "could", "will", "would", "shall", "should", "must", "may", "might"})
 
 
 def _lined_up(typed: list[str], words: list[str]) -> list[int | None]:
@@ -555,7 +556,8 @@ def read_words(text: str) -> list[str]:
     dictionary does not read it as the word (优雅, 记号, 棕色) and the translator reads it as <unk:noun>:
 
     - a first name of the list typed with a capital, not the first word of its sentence (*My sister Grace works at a
-      bank*; first in a sentence, a capital says nothing: *Grace is a virtue*);
+      bank*; first in a sentence, a capital says nothing: *Grace is a virtue*), unless the word cannot be a noun
+      (mt_dictionary.names_no_noun: Sue, Rob, Sandy) and the sentence's verb follows it (*Sue likes apples*);
     - a surname of the list so typed right after a title or a first name typed with a capital (*Mrs Brown*, *Mr.
       White*, *John White*; a first name of the list before it is then a name too, first in its sentence or not:
       *Mark Brown is my teacher*);
@@ -599,7 +601,11 @@ def read_words(text: str) -> list[str]:
             return None
         return "title" if word.lower() in TITLES else names.get(word.lower())
 
-    is_name = {j: kind(j) == "given" and j not in starts for j in range(len(typed))}
+    no_noun = mt_dictionary.names_no_noun()
+    is_name = {
+        j: kind(j) == "given" and (j not in starts or typed[j].lower() in no_noun and _verb_after(typed, j))
+        for j in range(len(typed))
+    }
     for j in range(1, len(typed)):  # a surname after a title or a first name, and a first name before such a surname
         if kind(j) == "surname" and kind(j - 1) in ("title", "given", "first"):
             is_name[j] = True
@@ -615,6 +621,16 @@ def read_words(text: str) -> list[str]:
         read.append(typed[j] if j is not None and is_name[j] else words[i])
         i += 1
     return read
+
+
+def _verb_after(typed: list[str], j: int) -> bool:
+    """Whether the typed word after the j-th is a verb that has a subject before it: one the dictionary reads in
+    the third person or the past (likes, is, went), or a modal (can, will)."""
+    if j + 1 >= len(typed):
+        return False
+    word = typed[j + 1].lower()
+    reading = mt_dictionary.lookup(word)
+    return word in MODALS or (reading is not None and reading.role == "verb" and reading.tag in ("present-3rd", "past"))
 
 
 def _full_names(typed: list[str], taken: dict[int, int]) -> dict[int, int]:
