@@ -19,6 +19,7 @@ from tools.translator.everyday import (
     SET_PATH,
     SHAPES_PATH,
     Item,
+    chrf,
     evaluate,
     found,
     read_set,
@@ -155,3 +156,19 @@ def test_the_evaluation_of_a_few_sentences(name):
     assert report.from_dictionary >= 1 and report.kept == 0  # slowly -> 慢慢: attention pointed at it
     assert report.sentences_inventing == len(report.examples) == report.invented_unmarked == 0
     assert report.content_right == 1.0  # get up -> 起床, a phrasal verb of the grammar; at seven -> 七 点
+    assert 0 < report.chrf <= 100
+
+
+def test_chrf_falls_for_words_the_reference_does_not_have_where_content_right_does_not():
+    """chrF against the reference (sacrebleu's): 100 for the reference itself, and lower for a translation that has
+    every content word right but adds words, which "content right" passes alike."""
+    people = Item("China has 1.4 billion people", ("中国", "有", "十四亿", "人"),
+                  {"china": ("中国",), "billion": ("十四亿",), "people": ("人", "人们")})  # fmt: skip
+    right = ["中国", "有", "十四亿", "人"]
+    salad = ["中国", "有", "的", "人们", "们", "人们", "了", "十四亿"]
+    knows = {"china", "has", "people"}.__contains__
+    assert score(people, right, knows, CONTENT_WORDS).content_right
+    assert score(people, salad, knows, CONTENT_WORDS).content_right
+    assert chrf([people], [right]) == pytest.approx(100.0)
+    assert chrf([people], [salad]) < 60 and chrf([people], [["猫"]]) == 0.0  # no character in common
+    assert chrf([people, people], [right, salad]) > chrf([people, people], [salad, salad])

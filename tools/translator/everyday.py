@@ -32,6 +32,12 @@ No PyTorch: the app's numpy translators (app/engine/models/translator.py). For e
                            dictionary, app/engine/models/mt_check.py)
     missing, marked        the English content words whose reference Chinese is not in the output, and how many
                            of them the page marks "left out" (the rest came out as a wrong sense: short -> 短)
+    chrF                   the set's outputs against its reference translations by character n-grams (Popović 2015,
+                           chrF: n = 1-6, recall weighed twice, beta 2; sacrebleu 2.6.0, the metric's reference
+                           implementation, on the characters without spaces). Unlike "content right", which asks only
+                           that each content word's Chinese be somewhere, it falls when a translation adds words the
+                           reference does not have: a change that makes translations longer (word salad: 中国 有 4 的
+                           人们 们 人们 了 十亿) can raise "content right" and lower chrF
     from the dictionary    the <unk> the model wrote, replaced by the dictionary's word for the English word its
                            attention pointed to (translator.replace_unknown), as the page shows it; "kept" counts
                            the <unk> left as they are (a word in no dictionary stays English; RNNencdec has no
@@ -152,6 +158,16 @@ class Report:
     from_dictionary: int  # <unk> replaced by the dictionary's word
     kept: int  # <unk> kept (in English, or as <unk> without attention)
     examples: tuple[tuple[str, str, tuple[str, ...]], ...]  # (English, output, invented words)
+    chrf: float  # the set's chrF against the references (chrf), 0-100
+
+
+def chrf(items: list[Item], outputs: list[list[str]]) -> float:
+    """The outputs' chrF against the items' reference translations, over the whole set (sacrebleu's corpus chrF,
+    its defaults: character 6-grams, beta 2), on the characters without the spaces between words: 0-100."""
+    from sacrebleu.metrics import CHRF
+
+    hypotheses = ["".join(output) for output in outputs]
+    return CHRF().corpus_score(hypotheses, [["".join(item.zh) for item in items]]).score
 
 
 def evaluate(
@@ -187,6 +203,7 @@ def evaluate(
         from_dictionary,
         kept,
         tuple(inventing[:examples]),
+        chrf(items, outputs),
     )
 
 
@@ -194,14 +211,14 @@ def table(reports: list[Report]) -> str:
     lines = [
         "| model | sentences | words known (model) | known (model ∪ dictionary) | every content word right "
         "| sentences with an invented word | invented words | of them unmarked on the page "
-        "| content words missed | of them marked left out | <unk> from the dictionary | <unk> kept |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| content words missed | of them marked left out | <unk> from the dictionary | <unk> kept | chrF |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in reports:
         lines.append(
             f"| {r.model} | {r.sentences} | {r.known:.1%} | {r.known_with_dictionary:.1%} | {r.content_right:.1%} "
             f"| {r.sentences_inventing} | {r.invented_words} | {r.invented_unmarked} | {r.missing} "
-            f"| {r.missing_marked} | {r.from_dictionary} | {r.kept} |"
+            f"| {r.missing_marked} | {r.from_dictionary} | {r.kept} | {r.chrf:.1f} |"
         )
     for r in reports:
         lines.append(f"\n{r.model}, invented words (first {len(r.examples)}):\n")
