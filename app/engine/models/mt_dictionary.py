@@ -318,11 +318,11 @@ def full_name(word: str) -> str | None:
     dictionary's word (Grant 格兰特, not 补助金; White 怀特, not 白), joined by the middle dot of transliterated names
     (约翰·史密斯); a first name the project's lexicon writes as a name keeps the lexicon's Chinese, as it has alone
     (Mike 迈克, where CC-CEDICT has 麦克). None when the list lacks either (the name is kept in English, marked)."""
-    parts = word.split(" ")
-    if len(parts) != 2 or not is_full_name(*parts):
+    typed = word.split(" ")  # not `parts`: that is the dictionary's two parts, parts()
+    if len(typed) != 2 or not is_full_name(*typed):
         return None
-    given, family = (names().get(normalise(part)) for part in parts)
-    reading = lookup(parts[0])
+    given, family = (names().get(normalise(part)) for part in typed)
+    reading = lookup(typed[0])
     if given and reading and reading.source == "lexicon" and reading.chinese:
         given = reading.chinese
     return f"{given}·{family}" if given and family else None
