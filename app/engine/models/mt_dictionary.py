@@ -162,11 +162,42 @@ def parts() -> tuple[Dictionary, Dictionary]:
 
 def lookup(word: str) -> Reading | None:
     """The committed dictionary's reading of a word (the core's, else the wide part's), or None; None too for a name
-    that is also a word when it is typed as a name (is_typed_name: Grace, not grace)."""
+    that is also a word when it is typed as a name (is_typed_name: Grace, not grace). A word read as a noun of its own
+    (as_noun: "meeting (noun)") reads as that noun."""
     if is_typed_name(word):
         return None
+    noun = marked_noun(word)
+    if noun is not None:
+        return own_noun(noun)
     core, wide = parts()
     return core.lookup(word) or wide.lookup(word)
+
+
+# An -ing word read as a noun of its own (translator.read_words, after a determiner: the meeting) is read as
+# "meeting (noun)": no translator knows it, so it reads <unk:noun> (unknown_token: a word with a space), and the
+# dictionary gives the noun's Chinese (会议), not the verb's (见面, meet's)
+NOUN_MARK = " (noun)"
+
+
+def own_noun(word: str) -> Reading | None:
+    """The reading of an -ing word of the core (meeting: meet's form) as the noun of its own that the wide part holds
+    (tools/translator/dictionary.py, nouns_of_their_own: 会议), or None for a word that has none (painting, living)."""
+    key = normalise(word)
+    core, wide = parts()
+    if key in core.senses or key not in core.forms:
+        return None
+    sense = next((s for s in wide.senses.get(key, ()) if s.role == "noun"), None)
+    return None if sense is None else Reading(key, "base", sense.chinese, sense.source, sense.role, sense.measure)
+
+
+def as_noun(word: str) -> str:
+    """meeting -> "meeting (noun)": the word read as its noun of its own (own_noun)."""
+    return word + NOUN_MARK
+
+
+def marked_noun(word: str) -> str | None:
+    """The word a read word marks as a noun of its own (as_noun): meeting for "meeting (noun)"; None for any other."""
+    return word.removesuffix(NOUN_MARK) if word.endswith(NOUN_MARK) else None
 
 
 @functools.cache

@@ -529,6 +529,10 @@ TWO_WORD_NUMBER = re.compile(rf"\b({'|'.join(TENS.values())})[- ]({'|'.join(ONES
 SENTENCE_START = re.compile(r"(?:^|[.!?])[\s\"'“”‘’(\[]*$")
 TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr"})  # a title before a name: Mr. Brown; its dot ends no sentence
 MODALS = frozenset({"can", "could", "will", "would", "shall", "should", "must", "may", "might"})
+# The words right before which an -ing word that is also a noun of its own (mt_dictionary.own_noun: meeting) is read
+# as the noun: the meeting, a wedding, my sister's wedding (read_words)
+DETERMINERS = frozenset({"the", "a", "an", "this", "that", "my", "your", "his", "her", "our", "their", "its", "every",
+                         "each", "'s"})  # fmt: skip
 
 
 def _lined_up(typed: list[str], words: list[str]) -> list[int | None]:
@@ -569,7 +573,9 @@ def read_words(text: str) -> list[str]:
     name, a first name and a surname each typed with a capital (mt_dictionary.is_full_name: John Smith, Mark Brown),
     whose parts' Chinese are written with a middle dot (约翰·史密斯): side by side, two unknown nouns lost one. And a
     number of two words (twenty-one, thirty five) is read as its digits (21, 35), as a number of two words typed in
-    digits is (source_words: DIGITS).
+    digits is (source_words: DIGITS). An -ing word that is also a noun of its own is read as the noun right after a
+    determiner (nouns_of_their_own: the meeting -> "meeting (noun)", which a translator reads as <unk:noun> and the
+    dictionary writes 会议, not meet's 见面).
 
     source_words wrote the training data and is left as it was; the corpus is lower case, so it holds no such name.
     read_words("My sister Grace met Mrs Brown") -> ['my', 'sister', 'Grace', 'met', 'mrs', 'Brown']."""
@@ -620,7 +626,17 @@ def read_words(text: str) -> list[str]:
             continue
         read.append(typed[j] if j is not None and is_name[j] else words[i])
         i += 1
-    return read
+    return nouns_of_their_own(read)
+
+
+def nouns_of_their_own(read: list[str]) -> list[str]:
+    """The read words with each -ing word that is also a noun of its own (mt_dictionary.own_noun: meeting, wedding),
+    right after a determiner (DETERMINERS: the meeting, my sister's wedding), read as that noun ("meeting (noun)",
+    mt_dictionary.as_noun); elsewhere it is the verb's form (we are meeting at nine)."""
+    return [
+        mt_dictionary.as_noun(word) if i and read[i - 1] in DETERMINERS and mt_dictionary.own_noun(word) else word
+        for i, word in enumerate(read)
+    ]
 
 
 def _verb_after(typed: list[str], j: int) -> bool:
