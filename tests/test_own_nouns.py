@@ -41,6 +41,7 @@ def test_the_committed_nouns_of_their_own():
         ("The meeting was cancelled", ["the", "meeting (noun)", "was", "cancelled"]),
         ("We have a meeting at nine", ["we", "have", "a", "meeting (noun)", "at", "nine"]),
         ("I went to my sister's wedding", ["i", "went", "to", "my", "sister", "'s", "wedding (noun)"]),
+        ("It was an important meeting", ["it", "was", "an", "important", "meeting (noun)"]),  # adjectives between
         ("We are meeting at nine", ["we", "are", "meeting", "at", "nine"]),  # the verb
         ("Meeting people is fun", ["meeting", "people", "is", "fun"]),  # no determiner before it: the verb's form
         ("I like the painting", ["i", "like", "the", "painting"]),  # no noun of its own

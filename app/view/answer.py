@@ -308,8 +308,9 @@ class TranslationFacts(BaseModel):
         "sentence shows it is a name (a first name typed with a capital, not first in its sentence; a surname so "
         "typed after Mr, Mrs, Ms, Miss, Dr or a first name): Grace, Brown; and a name of several words typed with "
         "capitals, read as one word: New York. Such a name is read as <unk:noun>, never as the word. An -ing word "
-        "that is also a noun of its own, right after a determiner, is read as the noun, marked: the meeting → "
-        "'meeting (noun)', read as <unk:noun> and written with the noun's Chinese (会议), not the verb's (见面)."
+        "that is also a noun of its own, after a determiner (and adjectives), is read as the noun, marked: the "
+        "meeting → 'meeting (noun)', read as <unk:noun> and written with the noun's Chinese (会议), not the "
+        "verb's (见面)."
     )
     unknown_source: list[str] = Field(description="English words outside its vocabulary, read as <unk>.")
     unknown_read_as: list[str] = Field(

@@ -573,7 +573,7 @@ def read_words(text: str) -> list[str]:
     name, a first name and a surname each typed with a capital (mt_dictionary.is_full_name: John Smith, Mark Brown),
     whose parts' Chinese are written with a middle dot (约翰·史密斯): side by side, two unknown nouns lost one. And a
     number of two words (twenty-one, thirty five) is read as its digits (21, 35), as a number of two words typed in
-    digits is (source_words: DIGITS). An -ing word that is also a noun of its own is read as the noun right after a
+    digits is (source_words: DIGITS). An -ing word that is also a noun of its own is read as the noun after a
     determiner (nouns_of_their_own: the meeting -> "meeting (noun)", which a translator reads as <unk:noun> and the
     dictionary writes 会议, not meet's 见面).
 
@@ -630,13 +630,25 @@ def read_words(text: str) -> list[str]:
 
 
 def nouns_of_their_own(read: list[str]) -> list[str]:
-    """The read words with each -ing word that is also a noun of its own (mt_dictionary.own_noun: meeting, wedding),
-    right after a determiner (DETERMINERS: the meeting, my sister's wedding), read as that noun ("meeting (noun)",
-    mt_dictionary.as_noun); elsewhere it is the verb's form (we are meeting at nine)."""
-    return [
-        mt_dictionary.as_noun(word) if i and read[i - 1] in DETERMINERS and mt_dictionary.own_noun(word) else word
-        for i, word in enumerate(read)
-    ]
+    """The read words with each -ing word that is also a noun of its own (mt_dictionary.own_noun: meeting, wedding)
+    after a determiner, or a determiner and adjectives (DETERMINERS: the meeting, my sister's wedding, an important
+    meeting), read as that noun ("meeting (noun)", mt_dictionary.as_noun); elsewhere it is the verb's form (we are
+    meeting at nine)."""
+    nouns = {i for i, word in enumerate(read) if mt_dictionary.own_noun(word) and _after_a_determiner(read, i)}
+    return [mt_dictionary.as_noun(word) if i in nouns else word for i, word in enumerate(read)]
+
+
+def _after_a_determiner(read: list[str], i: int) -> bool:
+    """Whether read[i] follows a determiner, right after it or after adjectives (the dictionary's reading)."""
+    j = i - 1
+    while j >= 0 and read[j] not in DETERMINERS and _is_adjective(read[j]):
+        j -= 1
+    return j >= 0 and read[j] in DETERMINERS
+
+
+def _is_adjective(word: str) -> bool:
+    reading = mt_dictionary.lookup(word)
+    return reading is not None and reading.role == "adjective"
 
 
 def _verb_after(typed: list[str], j: int) -> bool:
