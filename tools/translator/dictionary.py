@@ -24,7 +24,7 @@ which the corpus is written from; the wide part (build_wide, in wide/) reads rar
 WIDE_WORDS, and never a word of the core (a core lemma is in it only in a role the core lacks, for its forms: the
 verb rain of rained). Nor is an -ing word of the core a noun in the core (meeting is meet's form, 见面); the wide part
 holds the noun of its own where Tatoeba's pairs show it (nouns_of_their_own: meeting 会议, wedding 婚礼), which
-translator.read_words reads right after a determiner (the meeting), and its plural (meetings).
+translator.read_words reads after a determiner (the meeting), and plurals.tsv its plural (meetings).
 
 A new word's role, in this order: the lexicon's; roles.py's list of function words; lemminflect's
 parts of speech (noun, verb, adjective, adverb), the one roles.py's ending guess names if it is among

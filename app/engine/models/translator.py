@@ -529,8 +529,8 @@ TWO_WORD_NUMBER = re.compile(rf"\b({'|'.join(TENS.values())})[- ]({'|'.join(ONES
 SENTENCE_START = re.compile(r"(?:^|[.!?])[\s\"'“”‘’(\[]*$")
 TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr"})  # a title before a name: Mr. Brown; its dot ends no sentence
 MODALS = frozenset({"can", "could", "will", "would", "shall", "should", "must", "may", "might"})
-# The words right before which an -ing word that is also a noun of its own (mt_dictionary.own_noun: meeting) is read
-# as the noun: the meeting, a wedding, my sister's wedding (read_words)
+# The words after which (right after, or with adjectives between) an -ing word that is also a noun of its own
+# (mt_dictionary.own_noun: meeting) is read as the noun: the meeting, my sister's wedding, an important meeting
 DETERMINERS = frozenset({"the", "a", "an", "this", "that", "my", "your", "his", "her", "our", "their", "its", "every",
                          "each", "'s"})  # fmt: skip
 
