@@ -6,8 +6,8 @@ import collections
 
 from hsk_sentences_audio import load_sentences
 
-from app.engine.models import mt_check, mt_dictionary, translator
-from tools.translator import dataset, real_pairs
+from app.engine.models import mt_check, mt_dictionary
+from tools.translator import dataset, everyday, real_pairs
 
 
 def test_a_tenth_is_held_out_by_the_sentence_itself_and_never_trained_on():
@@ -75,7 +75,7 @@ def test_held_out_items_judge_every_content_word_by_the_reference_or_the_diction
     assert len(items) > 300 and all(item.content for item in items)
     judged = named_first = 0
     for item in items:
-        words = translator.nouns_of_their_own(real_pairs.source_words(item.en))  # the meeting: the noun, as read
+        words = everyday.judged_words(item.en)  # the meeting: the noun, as read
         suggestion = {w for j, w in enumerate(words) if real_pairs.is_suggestion(words, j)}
         assert {
             w for w in words if mt_check.is_english_content(w) and mt_check.counterparts(w, with_taught=False)

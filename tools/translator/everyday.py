@@ -110,12 +110,17 @@ def found(alternative: str, output: list[str]) -> bool:
     return any(output[i : i + len(words)] == words for i in range(len(output) - len(words) + 1))
 
 
+def judged_words(english: str) -> list[str]:
+    """The words a sentence is judged by (score, and real_pairs.items' alternatives): as translator.source_words
+    reads them, each -ing word after a determiner read as its noun of its own, as the translators read it
+    (translator.nouns_of_their_own: the 会议 written for *the meeting* translates the noun, not meet)."""
+    return translator.nouns_of_their_own(translator.source_words(english))
+
+
 def score(item: Item, output: list[str], knows, content_words: frozenset[str]) -> Score:
     """One sentence: its words known (knows(word) -> bool), its content words right, the words invented, and what
-    the page's check marks of them. Its words as translator.source_words reads them, each -ing word after a
-    determiner read as its noun of its own, as the translators read it (translator.nouns_of_their_own: the 会议
-    written for *the meeting* translates the noun, not meet)."""
-    words = translator.nouns_of_their_own(translator.source_words(item.en))
+    the page's check marks of them; its words as judged_words reads them."""
+    words = judged_words(item.en)
     known = sum(knows(word) for word in words)
     with_dictionary = sum(
         bool(knows(word) or mt_dictionary.reading(word) or mt_dictionary.name(word)) for word in words

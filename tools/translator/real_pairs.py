@@ -144,15 +144,15 @@ def items(every: bool = False) -> list[everyday.Item]:
     dictionary gives it (mt_check.counterparts, without what the corpus taught). A word with neither is not judged:
     a word in no dictionary that the reference says otherwise; a sentence with nothing to judge is left out. Nor is
     *let* before 's, us or me when no word of the reference names it: a suggestion (let's go: 我们 走 吧; let me
-    introduce: 我 来 介绍), which Chinese writes with no word for *let*, where the dictionary's 让 would be wrong. An
-    -ing word read as its noun of its own (translator.nouns_of_their_own: the meeting) is judged as the noun (会议,
-    or the reference's 开会), not as the verb (见面)."""
+    introduce: 我 来 介绍), which Chinese writes with no word for *let*, where the dictionary's 让 would be wrong. The
+    words are read as everyday.score reads them (everyday.judged_words): an -ing word read as its noun of its own (the
+    meeting) is judged as the noun (会议, or the reference's 开会), not as the verb (见面)."""
     items = []
     for s in sentences():
         if not (every or is_held_out(s)):
             continue
         content = {}
-        for j, word in enumerate(translator.nouns_of_their_own(s.words)):  # the meeting: the noun, as read
+        for j, word in enumerate(everyday.judged_words(s.english)):  # the meeting: the noun, as read
             if not mt_check.is_english_content(word):
                 continue
             named = [s.zh[i] for i in naming(s, word) if s.zh[i] not in mt_check.GRAMMAR]
