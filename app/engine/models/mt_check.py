@@ -80,7 +80,8 @@ def _lemmas(word: str) -> set[str]:
         return {noun}
     key = mt_dictionary.normalise(word)
     found = {lemma for part in mt_dictionary.parts() for lemma, _ in part.forms.get(key, ())}
-    found |= set() if mt_dictionary.own_noun(key) else {key}  # meeting unmarked: meet's form, not the noun 会议
+    if mt_dictionary.own_noun(key) is None:  # meeting unmarked is meet's form only, not the noun 会议
+        found.add(key)
     plural = mt_dictionary.unmade_plural(key)
     return found | {plural} if plural else found
 
